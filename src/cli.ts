@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+/** The command line: yargs wiring, exit codes, and one-line errors for user mistakes. */
+import yargs from "yargs";
+import { hideBin } from "yargs/helpers";
+import { runScan, scanCommand, type ScanArgs } from "./commands/scan.js";
+import { EXIT, RuntimeFailure, UsageError } from "./errors.js";
+import { redactSecrets } from "./redact.js";
+import { engineVersions, TOOL } from "./tool-info.js";
+
+const NAME = TOOL.name;
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+    const engines = await engineVersions();
+    process.stdout.write(`${NAME} ${TOOL.version}\njscodeshift ${engines.jscodeshift}\ntypescript ${engines.typescript}\nnode ${engines.node}\n`);
+    return EXIT.ok;
+  }
+  let exitCode: number = EXIT.ok;
+  await yargs(argv)
+    .scriptName(NAME)
+    .usage(`${NAME} <command> [options]\n\nFind and migrate ComfyDeploy V1 API usage to V2.`)
+    .command<ScanArgs>(
+      "scan [path]",
+      "Find every V1 use: legacy host and endpoints, the V1 JS SDK",
+      scanCommand,
+      async (args) => {
+        exitCode = await runScan(args);
+      },
+    )
+    .demandCommand(1, "Name a command; see --help.")
+    .strict()
+    .version(false)
+    .option("version", { alias: "V", describe: "Show the tool, jscodeshift, TypeScript and Node versions", type: "boolean" })
+    .help()
+    .alias("help", "h")
+    .epilogue(
+      "Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage error, 3 runtime failure.\nDocs: https://www.npmjs.com/package/comfydeploy-migrate",
+    )
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .fail((message, error) => {
+      if (error) throw error;
+      throw new UsageError(message ?? "invalid arguments");
+    })
+    .parseAsync();
+  return exitCode;
+}
+
+main(hideBin(process.argv)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const message = redactSecrets(error instanceof Error ? error.message : String(error)).split("\n")[0];
+    if (error instanceof UsageError) {
+      process.stderr.write(`${NAME}: ${message}\nRun '${NAME} --help' for usage.\n`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    const prefix = error instanceof RuntimeFailure ? "" : "internal error: ";
+    process.stderr.write(`${NAME}: ${prefix}${message}\n`);
+    if (process.env.COMFYDEPLOY_MIGRATE_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    process.exitCode = EXIT.runtime;
+  },
+);

@@ -1,0 +1,78 @@
+/**
+ * Which files a scan looks at. In a git work tree git itself answers (so
+ * .gitignore rules apply exactly and dotfiles such as .env are included);
+ * elsewhere fast-glob walks the tree and the `ignore` package applies any
+ * .gitignore files found.
+ */
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { posix } from "node:path";
+import { promisify } from "node:util";
+import fg from "fast-glob";
+import ignore from "ignore";
+import picomatch from "picomatch";
+
+const execFileAsync = promisify(execFile);
+
+/** Directories never worth scanning, even outside git. */
+const ALWAYS_IGNORED = ["**/node_modules/**", "**/.git/**"];
+
+export interface FileFilter {
+  include?: readonly string[];
+  exclude?: readonly string[];
+}
+
+export interface FileListing {
+  /** Repository-relative POSIX paths, sorted. */
+  files: string[];
+  source: "git" | "filesystem";
+}
+
+export async function listFiles(root: string, filter: FileFilter = {}): Promise<FileListing> {
+  const fromGit = await listWithGit(root);
+  const listing = fromGit ? { files: fromGit, source: "git" as const } : { files: await listWithGlob(root), source: "filesystem" as const };
+  listing.files = applyFilter(listing.files, filter).sort();
+  return listing;
+}
+
+async function listWithGit(root: string): Promise<string[] | undefined> {
+  try {
+    const { stdout } = await execFileAsync(
+      "git",
+      ["-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."],
+      { cwd: root, maxBuffer: 1024 * 1024 * 512, encoding: "utf8" },
+    );
+    const files = stdout.split("\0").filter((f) => f.length > 0);
+    return [...new Set(files)];
+  } catch {
+    return undefined;
+  }
+}
+
+async function listWithGlob(root: string): Promise<string[]> {
+  const entries = await fg("**/*", {
+    cwd: root,
+    dot: true,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    ignore: ALWAYS_IGNORED,
+  });
+  const gitignores = entries.filter((f) => posix.basename(f) === ".gitignore");
+  if (gitignores.length === 0) return entries;
+  const rules = await Promise.all(
+    gitignores.map(async (file) => ({ dir: posix.dirname(file), matcher: ignore().add(await readFile(posix.join(root, file), "utf8")) })),
+  );
+  return entries.filter((file) =>
+    rules.every(({ dir, matcher }) => {
+      if (dir !== "." && !file.startsWith(`${dir}/`)) return true;
+      return !matcher.ignores(dir === "." ? file : file.slice(dir.length + 1));
+    }),
+  );
+}
+
+function applyFilter(files: string[], filter: FileFilter): string[] {
+  const include = filter.include?.length ? picomatch([...filter.include], { dot: true }) : undefined;
+  const exclude = filter.exclude?.length ? picomatch([...filter.exclude], { dot: true }) : undefined;
+  if (!include && !exclude) return files;
+  return files.filter((file) => (!include || include(file)) && !(exclude && exclude(file)));
+}

@@ -1,0 +1,47 @@
+/**
+ * Secret redaction for everything the tool prints: excerpts, errors, logs.
+ * Over-redacting a line is harmless; leaking a token is not.
+ */
+
+const MASK = "***";
+
+const PATTERNS: Array<[RegExp, string]> = [
+  // Authorization headers and bearer tokens in any syntax.
+  [/(\bBearer\s+)(?!\$\{|\$[A-Z_]|<)[^\s"'`,;)}\]]+/gi, `$1${MASK}`],
+  [/(\bAuthorization["']?\s*[:=]\s*["'`]?)(?!Bearer\b)(?!\$\{|\$[A-Z_]|<)[^\s"'`,;)}\]]+/gi, `$1${MASK}`],
+  // Token-looking option values: apiToken: "...", bearer = '...', api_key="...".
+  [
+    /(\b(?:api[_-]?token|api[_-]?key|bearer(?:_auth)?|token|secret|password|access[_-]?key)["']?\s*[:=]\s*["'`])([^"'`\s]{4,})(["'`])/gi,
+    `$1${MASK}$3`,
+  ],
+  // Well-known token prefixes wherever they appear.
+  [/\b(gh[pousr]_|github_pat_|sk-|sk_live_|sk_test_|xox[bap]-)[A-Za-z0-9_-]{8,}/g, `$1${MASK}`],
+];
+
+export function redactSecrets(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** A dotenv line keeps its key; a value that is not a URL is masked. */
+export function redactEnvLine(line: string): string {
+  const match = /^(\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_.-]*\s*=\s*)(.*)$/.exec(line);
+  if (!match) return redactSecrets(line);
+  const value = match[2]!.trim().replace(/^["']|["']$/g, "");
+  if (value === "" || /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return line;
+  return `${match[1]}${MASK}`;
+}
+
+/** Masks every occurrence of known secret values (tokens the tool was given). */
+export function maskKnownSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
+  let out = text;
+  for (const secret of secrets) if (secret && secret.length >= 4) out = out.split(secret).join(MASK);
+  return out;
+}
+
+export function excerptOf(line: string, maxLength = 200): string {
+  const trimmed = line.trim();
+  const short = trimmed.length > maxLength ? `${trimmed.slice(0, maxLength - 1)}…` : trimmed;
+  return redactSecrets(short);
+}

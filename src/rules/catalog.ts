@@ -1,0 +1,152 @@
+/**
+ * The rule catalog: stable ids and what each rule means. Reports, SARIF rule
+ * metadata and the README's rule list are all generated from this table.
+ */
+import { DOCS_BASE, ENDPOINTS, HOSTS, JS_SDK, NODE_COMPONENT, WORKER_IMAGE } from "../knowledge/migration.js";
+
+export type Severity = "error" | "warning" | "info";
+export type FixClass = "auto" | "review" | "manual";
+
+export const RULE_IDS = [
+  "legacy-base-url",
+  "legacy-create-run",
+  "legacy-get-run",
+  "v1-sdk-import",
+  "v1-sdk-client",
+  "v1-sdk-call",
+  "v1-sdk-dependency",
+  "node-component-pin",
+  "worker-image",
+  "other-host-v1-shape",
+  "unreadable-file",
+  "review-marker",
+] as const;
+
+export type RuleId = (typeof RULE_IDS)[number];
+
+export interface Rule {
+  id: RuleId;
+  title: string;
+  severity: Severity;
+  fix: FixClass;
+  /** One or two sentences: why it matters and what replaces it. */
+  explanation: string;
+  /** README anchor with the rule's documentation. */
+  docs: string;
+  /** A short example of what the rule catches. */
+  example: string;
+}
+
+const rules: Omit<Rule, "docs">[] = [
+  {
+    id: "legacy-base-url",
+    title: "V1 API host",
+    severity: "error",
+    fix: "auto",
+    explanation: `The V1 API base ${HOSTS.v1.apiBase} is being retired; V2 lives at ${HOSTS.v2.apiBase}. Links to the vendor's web pages (docs, API keys) are not the API and are not reported.`,
+    example: `const BASE = "${HOSTS.v1.apiBase}";`,
+  },
+  {
+    id: "legacy-create-run",
+    title: "V1 create-run endpoint",
+    severity: "error",
+    fix: "auto",
+    explanation: `V1 created runs with ${ENDPOINTS.createRun.v1.method} {base}${ENDPOINTS.createRun.v1.path}; V2 uses ${ENDPOINTS.createRun.v2.method} {base}${ENDPOINTS.createRun.v2.path}. The JSON body stays snake_case.`,
+    example: `fetch(\`\${BASE}/run\`, { method: "POST", body })`,
+  },
+  {
+    id: "legacy-get-run",
+    title: "V1 get-run endpoint",
+    severity: "error",
+    fix: "auto",
+    explanation: `V1 read a run with GET {base}/run?run_id=<id>; V2 uses GET {base}${ENDPOINTS.getRun.v2.path}.`,
+    example: `fetch(\`\${BASE}/run?run_id=\${id}\`)`,
+  },
+  {
+    id: "v1-sdk-import",
+    title: "V1 JS SDK import",
+    severity: "error",
+    fix: "auto",
+    explanation: `ComfyDeployClient, parseWebhookDataSafe, WebookRequestBody and OutputFileType exist only in the V1 SDK (${JS_SDK.packageName} 0.0.x). V2 exports ComfyDeploy, validateWebhook and the WorkflowRunWebhookBody and MediaItem types.`,
+    example: `import { ComfyDeployClient } from "comfydeploy";`,
+  },
+  {
+    id: "v1-sdk-client",
+    title: "V1 JS SDK client",
+    severity: "error",
+    fix: "review",
+    explanation:
+      "new ComfyDeployClient({ apiToken, apiBase }) becomes new ComfyDeploy({ bearer, serverURL? }). V1 appends /api to apiBase, V2 uses serverURL verbatim. apiBase and apiToken are internal in V2.",
+    example: `const client = new ComfyDeployClient({ apiToken });`,
+  },
+  {
+    id: "v1-sdk-call",
+    title: "V1 JS SDK call",
+    severity: "error",
+    fix: "review",
+    explanation:
+      "V1 client methods return null on failure; V2 throws typed errors and answers in camelCase. client.run() becomes client.run.deployment.queue(), client.getRun(id) becomes client.run.get({ runId }); runSync, getUploadUrl and getWebsocketUrl have no direct V2 equivalent.",
+    example: `const res = await client.run({ deployment_id, inputs });`,
+  },
+  {
+    id: "v1-sdk-dependency",
+    title: "V1 SDK version in a manifest or lockfile",
+    severity: "error",
+    fix: "auto",
+    explanation: `npm ${JS_SDK.packageName} below 2.0.0 (its "latest" tag is still ${JS_SDK.latestTagIsV1}, a V1 version), PyPI comfydeploy below 0.6.0 and every version of the Ruby gem talk to V1. Pin ${JS_SDK.packageName}@${JS_SDK.v2Pin} exactly.`,
+    example: `"comfydeploy": "^0.0.19"`,
+  },
+  {
+    id: "node-component-pin",
+    title: "ComfyUI node pinned before v2.1.0",
+    severity: "error",
+    fix: "auto",
+    explanation: `Machines must run ${NODE_COMPONENT.repository} v${NODE_COMPONENT.minimumVersion} (${NODE_COMPONENT.minimumCommit.slice(0, 8)}) or newer; older custom nodes stop working after the cutoff.`,
+    example: `git reset --hard 73853a60ff48a83fff1f71c6f7b26104ca75123d`,
+  },
+  {
+    id: "worker-image",
+    title: "Outdated or floating partner worker image",
+    severity: "warning",
+    fix: "review",
+    explanation: `Only ${WORKER_IMAGE.image}:${WORKER_IMAGE.firstReadyTag} and later pin the node at v2.1.0. ${WORKER_IMAGE.note}`,
+    example: `FROM ${WORKER_IMAGE.image}:v2.1.0`,
+  },
+  {
+    id: "other-host-v1-shape",
+    title: "V1-shaped endpoint on another host",
+    severity: "warning",
+    fix: "manual",
+    explanation:
+      "An /api/run endpoint with a run_id query on a host that is neither the vendor's nor the app's own. White-label and self-hosted deployments exist: review it, never rewritten automatically.",
+    example: `fetch("https://comfy.example.com/api/run?run_id=" + id)`,
+  },
+  {
+    id: "unreadable-file",
+    title: "File could not be read or parsed",
+    severity: "warning",
+    fix: "manual",
+    explanation: "A manifest, lockfile or config file could not be parsed, so V1 uses in it may be missed.",
+    example: `package.json: Unexpected token } in JSON at position 120`,
+  },
+  {
+    id: "review-marker",
+    title: "Review marker left by fix",
+    severity: "warning",
+    fix: "manual",
+    explanation: "fix left a TODO(comfydeploy-migrate) marker where it could not rewrite safely. Resolve it and delete the marker.",
+    example: `// TODO(comfydeploy-migrate): v1-sdk-call: runSync has no V2 equivalent`,
+  },
+];
+
+export const RULES: ReadonlyMap<RuleId, Rule> = new Map(
+  rules.map((rule) => [rule.id, { ...rule, docs: `${DOCS_BASE}rule-${rule.id}` }]),
+);
+
+export function getRule(id: RuleId): Rule {
+  const rule = RULES.get(id);
+  if (!rule) throw new Error(`unknown rule ${id}`);
+  return rule;
+}
+
+export const SEVERITY_RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };

@@ -1,0 +1,199 @@
+/**
+ * The scan: list files, keep those a cheap byte prefilter flags, then parse
+ * and analyse only those. TypeScript is loaded only when a JS/TS file needs
+ * it, and big trees fan the parsing out to worker threads.
+ */
+import { lstat, readFile, realpath } from "node:fs/promises";
+import { posix, sep } from "node:path";
+import { compareFindings, type Finding, type SkippedFile } from "../findings.js";
+import { listFiles } from "../files/list-files.js";
+import { fileKind, isJsFile } from "./file-kinds.js";
+import { JsPool, type JsWork } from "./js-pool.js";
+import { looksBinary, Prefilter, prefilterNeedles } from "./needles.js";
+import { scanLegacyUrls } from "./text/legacy-urls.js";
+import type { HostSet } from "./urls.js";
+
+export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+const READ_CONCURRENCY = 64;
+
+export interface ScanOptions {
+  /** Absolute path of the directory to scan. */
+  root: string;
+  hosts: HostSet;
+  include?: readonly string[];
+  exclude?: readonly string[];
+  onProgress?: (progress: ScanProgress) => void;
+  /** Force (true) or forbid (false) worker threads; by default decided by tree size. */
+  workers?: boolean;
+}
+
+export interface ScanProgress {
+  phase: "listing" | "prefilter" | "parsing" | "done";
+  listed: number;
+  candidates: number;
+  parsed: number;
+}
+
+export interface ScanResult {
+  root: string;
+  findings: Finding[];
+  skipped: SkippedFile[];
+  stats: { listed: number; candidates: number; parsed: number; listing: "git" | "filesystem" };
+}
+
+/** Trees with more JS/TS candidates than this are parsed in worker threads. */
+const WORKER_THRESHOLD = 150;
+
+export async function scan(options: ScanOptions): Promise<ScanResult> {
+  const { root, hosts } = options;
+  const progress: ScanProgress = { phase: "listing", listed: 0, candidates: 0, parsed: 0 };
+  const report = (): void => options.onProgress?.({ ...progress });
+  report();
+
+  const listing = await listFiles(root, { include: options.include ?? [], exclude: options.exclude ?? [] });
+  const allFiles = listing.files;
+  progress.listed = allFiles.length;
+  progress.phase = "prefilter";
+  report();
+
+  const skipped: SkippedFile[] = [];
+  const findings: Finding[] = [];
+  const jsCandidates: JsWork[] = [];
+  const prefilter = new Prefilter(prefilterNeedles(hosts));
+  const realRoot = await realpath(root);
+
+  await forEachLimit(allFiles, READ_CONCURRENCY, async (file) => {
+    const content = await readCandidate(root, realRoot, file, skipped);
+    if (!content || !prefilter.matches(content)) return;
+    progress.candidates++;
+    const text = decode(content);
+    if (isJsFile(file)) {
+      jsCandidates.push({ file, text });
+    } else {
+      findings.push(...scanLegacyUrls(file, text, fileKind(file), hosts));
+      progress.parsed++;
+    }
+  });
+
+  progress.phase = "parsing";
+  report();
+  const fileSet = new Set(allFiles);
+  const useWorkers = options.workers ?? jsCandidates.length > WORKER_THRESHOLD;
+  const pool = await JsPool.create({ root, files: allFiles, hosts, threads: useWorkers });
+  try {
+    const analysed = new Set<string>();
+    const clientModules: string[] = [];
+    const run = async (work: JsWork[]): Promise<void> => {
+      for (const w of work) analysed.add(w.file);
+      const results = await pool.analyze(work, () => {
+        progress.parsed++;
+        report();
+      });
+      for (const result of results) {
+        findings.push(...result.findings);
+        if (result.exportsClient) clientModules.push(result.file);
+        if (result.error) skipped.push({ file: result.file, reason: result.error });
+      }
+    };
+    await run(jsCandidates.splice(0));
+    // Files that use a client module's exports without naming anything V1 themselves.
+    while (clientModules.length > 0) {
+      const modules = clientModules.splice(0);
+      const importers = await findImporters(root, allFiles, fileSet, analysed, modules);
+      if (importers.length === 0) break;
+      progress.candidates += importers.length;
+      await run(importers);
+    }
+  } finally {
+    await pool.close();
+  }
+
+  progress.phase = "done";
+  report();
+  findings.sort(compareFindings);
+  skipped.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return {
+    root,
+    findings,
+    skipped,
+    stats: { listed: allFiles.length, candidates: progress.candidates, parsed: progress.parsed, listing: listing.source },
+  };
+}
+
+/** Reads a listed file unless it must be skipped (too large, binary, a link out of the tree). */
+async function readCandidate(root: string, realRoot: string, file: string, skipped: SkippedFile[]): Promise<Buffer | undefined> {
+  const path = posix.join(root.split(sep).join(posix.sep), file);
+  let stats;
+  try {
+    stats = await lstat(path);
+  } catch {
+    return undefined; // listed by git but deleted in the work tree
+  }
+  if (stats.isSymbolicLink()) {
+    const target = await realpath(path).catch(() => undefined);
+    if (!target || !(target === realRoot || target.startsWith(realRoot + sep))) {
+      skipped.push({ file, reason: "symbolic link that leaves the scanned directory" });
+    }
+    // Links inside the tree are not followed: their targets are scanned under their own names.
+    return undefined;
+  }
+  if (!stats.isFile()) return undefined;
+  if (stats.size > MAX_FILE_BYTES) {
+    skipped.push({ file, reason: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` });
+    return undefined;
+  }
+  const content = await readFile(path).catch(() => undefined);
+  if (!content) {
+    skipped.push({ file, reason: "could not be read" });
+    return undefined;
+  }
+  if (looksBinary(content)) {
+    skipped.push({ file, reason: "binary" });
+    return undefined;
+  }
+  return content;
+}
+
+function decode(content: Buffer): string {
+  const text = content.toString("utf8");
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * JS/TS files not yet analysed whose text names one of the client modules
+ * (by file or folder name), so that the import can be checked by the parser.
+ */
+async function findImporters(
+  root: string,
+  allFiles: readonly string[],
+  fileSet: ReadonlySet<string>,
+  analysed: ReadonlySet<string>,
+  modules: readonly string[],
+): Promise<JsWork[]> {
+  const names = new Set(
+    modules.map((m) => {
+      const base = posix.basename(m).replace(/\.[^.]+$/, "");
+      return base === "index" ? posix.basename(posix.dirname(m)) : base;
+    }),
+  );
+  const needles = [...names].map((n) => Buffer.from(n));
+  const importers: JsWork[] = [];
+  const candidates = allFiles.filter((f) => isJsFile(f) && !analysed.has(f) && fileSet.has(f));
+  await forEachLimit(candidates, READ_CONCURRENCY, async (file) => {
+    const content = await readFile(posix.join(root, file)).catch(() => undefined);
+    if (!content || content.length > MAX_FILE_BYTES || looksBinary(content)) return;
+    if (needles.some((n) => content.indexOf(n) !== -1)) importers.push({ file, text: decode(content) });
+  });
+  return importers;
+}
+
+async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await fn(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

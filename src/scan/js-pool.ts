@@ -1,0 +1,127 @@
+/**
+ * Runs the JS/TS analysis in-process or on worker threads. The analyzer (and
+ * with it TypeScript) is loaded only here, on first use.
+ */
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { Finding } from "../findings.js";
+import type { JsAnalyzer } from "./js/analyze.js";
+import type { HostSet } from "./urls.js";
+
+export interface JsWork {
+  file: string;
+  text: string;
+}
+
+export interface JsWorkResult {
+  file: string;
+  findings: Finding[];
+  exportsClient: boolean;
+  error?: string;
+}
+
+export interface PoolOptions {
+  root: string;
+  files: readonly string[];
+  hosts: HostSet;
+  threads: boolean;
+}
+
+/** Work is sent to threads in batches: fewer messages, and dependency parses are shared inside a batch. */
+const BATCH_SIZE = 32;
+
+export abstract class JsPool {
+  static async create(options: PoolOptions): Promise<JsPool> {
+    const workerFile = fileURLToPath(new URL("./js-worker.js", import.meta.url));
+    // From TypeScript sources (tests) there is no compiled worker: stay in-process.
+    if (options.threads && existsSync(workerFile)) return new ThreadPool(options, workerFile);
+    return new InProcessPool(options);
+  }
+
+  abstract analyze(work: JsWork[], onFile: () => void): Promise<JsWorkResult[]>;
+  abstract close(): Promise<void>;
+}
+
+export async function createAnalyzer(options: Pick<PoolOptions, "root" | "files" | "hosts">): Promise<JsAnalyzer> {
+  const { JsAnalyzer } = await import("./js/analyze.js");
+  return new JsAnalyzer(options.root, new Set(options.files), options.hosts);
+}
+
+class InProcessPool extends JsPool {
+  private analyzer: Promise<JsAnalyzer> | undefined;
+
+  constructor(private readonly options: PoolOptions) {
+    super();
+  }
+
+  async analyze(work: JsWork[], onFile: () => void): Promise<JsWorkResult[]> {
+    if (work.length === 0) return [];
+    this.analyzer ??= createAnalyzer(this.options);
+    const analyzer = await this.analyzer;
+    return work.map(({ file, text }) => {
+      const result = analyzer.analyze(file, text);
+      onFile();
+      return { file, ...result };
+    });
+  }
+
+  async close(): Promise<void> {}
+}
+
+class ThreadPool extends JsPool {
+  private readonly workers: Worker[];
+
+  constructor(options: PoolOptions, workerFile: string) {
+    super();
+    const count = Math.max(1, Math.min(availableParallelism(), 4));
+    const workerData = { root: options.root, files: options.files, hosts: options.hosts };
+    this.workers = Array.from({ length: count }, () => new Worker(workerFile, { workerData }));
+  }
+
+  async analyze(work: JsWork[], onFile: () => void): Promise<JsWorkResult[]> {
+    const batches: JsWork[][] = [];
+    for (let i = 0; i < work.length; i += BATCH_SIZE) batches.push(work.slice(i, i + BATCH_SIZE));
+    const results: JsWorkResult[] = [];
+    let next = 0;
+    await Promise.all(
+      this.workers.map(async (worker) => {
+        while (next < batches.length) {
+          const batch = batches[next++]!;
+          const batchResults = await send(worker, batch);
+          for (const r of batchResults) {
+            results.push(r);
+            onFile();
+          }
+        }
+      }),
+    );
+    return results;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+function send(worker: Worker, batch: JsWork[]): Promise<JsWorkResult[]> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: { results?: JsWorkResult[]; error?: string }): void => {
+      cleanup();
+      if (message.error) reject(new Error(message.error));
+      else resolve(message.results ?? []);
+    };
+    const onError = (error: Error): void => {
+      cleanup();
+      reject(error);
+    };
+    const cleanup = (): void => {
+      worker.off("message", onMessage);
+      worker.off("error", onError);
+    };
+    worker.on("message", onMessage);
+    worker.on("error", onError);
+    worker.postMessage(batch);
+  });
+}

@@ -1,0 +1,208 @@
+/**
+ * The JS/TS rules: legacy host, V1 endpoints and V1 SDK use, reported from
+ * one parsed file with help from the rest of the repository.
+ */
+import { ts } from "ts-morph";
+import { type Finding, type FindingInput, LineIndex, makeFinding } from "../../findings.js";
+import { excerptOf } from "../../redact.js";
+import {
+  endpointMessage,
+  legacyHostMessage,
+  sdkCallMessage,
+  sdkConstructorMessage,
+  sdkImportMessage,
+  sdkPropertyMessage,
+} from "../messages.js";
+import { findLegacyHostMentions, type HostSet, parseUrlText, v1EndpointOf } from "../urls.js";
+import type { FileContext } from "./file-context.js";
+import { HttpCalls } from "./http-calls.js";
+import { JsProject } from "./project.js";
+import { isSdkModule, V1_EXPORT_NAMES, V1Sdk } from "./v1-sdk.js";
+import { V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES } from "../../knowledge/migration.js";
+import { Values } from "./values.js";
+
+const CLIENT_METHODS: ReadonlySet<string> = new Set(V1_CLIENT_METHODS.map((m) => m.v1));
+const CLIENT_PROPERTIES: ReadonlySet<string> = new Set(V1_CLIENT_PROPERTIES);
+
+export interface JsFileResult {
+  findings: Finding[];
+  /** The file exports a V1 client or a function returning one: files importing it must be analysed too. */
+  exportsClient: boolean;
+  /** The file could not be parsed. */
+  error?: string;
+}
+
+/** Analysis state shared by all files of one scan (parsed dependencies, consumed URL expressions). */
+export class JsAnalyzer {
+  readonly project: JsProject;
+  private readonly values: Values;
+  private readonly http: HttpCalls;
+  private readonly sdk: V1Sdk;
+
+  constructor(
+    root: string,
+    files: ReadonlySet<string>,
+    private readonly hosts: HostSet,
+  ) {
+    this.project = new JsProject(root, files);
+    this.values = new Values(this.project);
+    this.http = new HttpCalls(this.values);
+    this.sdk = new V1Sdk(this.values);
+  }
+
+  analyze(file: string, text: string): JsFileResult {
+    const context = this.project.contextFor(file, text);
+    if (!context) return { findings: [], exportsClient: false, error: "could not be parsed" };
+    const report = new Reporter(context);
+    this.reportRequests(context, report);
+    this.reportUrlExpressions(context, report);
+    this.reportHostLiterals(context, report);
+    this.reportSdk(context, report);
+    return { findings: report.findings, exportsClient: this.sdk.exportsClient(context) };
+  }
+
+  private reportRequests(context: FileContext, report: Reporter): void {
+    for (const call of context.calls) {
+      const consumed = new Set<ts.Node>();
+      const request = this.http.recognise(call, context, consumed);
+      if (!request) continue;
+      const info = parseUrlText(request.url, this.hosts);
+      if (info.hostKind !== "legacy") continue;
+      const endpoint = v1EndpointOf(info, request.method);
+      if (!endpoint) continue;
+      for (const node of consumed) this.values.consumed.add(node);
+      this.values.consumed.add(request.urlNode);
+      report.endpoint(request.urlNode, endpoint, request.method !== undefined);
+    }
+  }
+
+  /** URLs built but not seen going into a known client: the method is unknown, report at the URL. */
+  private reportUrlExpressions(context: FileContext, report: Reporter): void {
+    for (const expr of context.urlExpressions) {
+      if (this.values.consumed.has(expr) || report.hasEndpointAt(expr)) continue;
+      let url = this.values.stringValue(expr, context, null);
+      const declaration = expr.parent;
+      if (ts.isVariableDeclaration(declaration) && declaration.initializer === expr) {
+        for (const key of context.queryMutations.get(declaration) ?? []) url += `${url.includes("?") ? "&" : "?"}${key}=\u0000`;
+      }
+      const info = parseUrlText(url, this.hosts);
+      if (info.hostKind !== "legacy") continue;
+      const endpoint = v1EndpointOf(info, undefined);
+      if (endpoint) report.endpoint(expr, endpoint, false);
+    }
+  }
+
+  private reportHostLiterals(context: FileContext, report: Reporter): void {
+    const covered: Array<[number, number]> = [];
+    for (const part of context.stringParts) {
+      const start = part.getStart();
+      covered.push([start, part.getEnd()]);
+      const text = (part as ts.LiteralLikeNode).text;
+      const mention = findLegacyHostMentions(text, this.hosts).find(
+        (m) => m.kind === "api" || (m.kind === "bare" && text.trim() === m.url),
+      );
+      if (mention) {
+        report.add(part, {
+          ruleId: "legacy-base-url",
+          message: legacyHostMessage(mention.kind === "bare" ? "bare" : "api", mention.url),
+        });
+      }
+    }
+    // Mentions outside string literals: comments and JSX text, reported as documentation.
+    for (const mention of findLegacyHostMentions(context.text, this.hosts)) {
+      if (mention.kind !== "api") continue;
+      if (covered.some(([s, e]) => mention.start >= s && mention.start < e)) continue;
+      report.addRange(mention.start, mention.end, {
+        ruleId: "legacy-base-url",
+        message: legacyHostMessage("api", mention.url),
+        severity: "warning",
+      });
+    }
+  }
+
+  private reportSdk(context: FileContext, report: Reporter): void {
+    for (const [decl, binding] of context.imports) {
+      if (isSdkModule(binding.module) && V1_EXPORT_NAMES.has(binding.name)) {
+        report.add(decl, { ruleId: "v1-sdk-import", message: sdkImportMessage(binding.name) });
+      }
+    }
+    for (const statement of context.sourceFile.statements) {
+      if (!ts.isExportDeclaration(statement) || !statement.moduleSpecifier) continue;
+      if (!ts.isStringLiteral(statement.moduleSpecifier) || !isSdkModule(statement.moduleSpecifier.text)) continue;
+      const clause = statement.exportClause;
+      if (!clause || !ts.isNamedExports(clause)) continue;
+      for (const spec of clause.elements) {
+        const name = (spec.propertyName ?? spec.name).text;
+        if (V1_EXPORT_NAMES.has(name)) report.add(spec, { ruleId: "v1-sdk-import", message: sdkImportMessage(name) });
+      }
+    }
+    for (const type of context.importTypes) {
+      const arg = type.argument;
+      const module = ts.isLiteralTypeNode(arg) && ts.isStringLiteral(arg.literal) ? arg.literal.text : undefined;
+      const name = type.qualifier && (ts.isIdentifier(type.qualifier) ? type.qualifier.text : type.qualifier.right.text);
+      if (module && isSdkModule(module) && name && V1_EXPORT_NAMES.has(name)) {
+        report.add(type, { ruleId: "v1-sdk-import", message: sdkImportMessage(name) });
+      }
+    }
+    for (const access of context.propertyAccesses) {
+      const name = access.name.text;
+      if (V1_EXPORT_NAMES.has(name) && this.sdk.isSdkNamespace(access.expression, context)) {
+        report.add(access, { ruleId: "v1-sdk-import", message: sdkImportMessage(name) });
+        continue;
+      }
+      const isCallee = ts.isCallExpression(access.parent) && access.parent.expression === access;
+      if (isCallee && CLIENT_METHODS.has(name) && this.sdk.isClient(access.expression, context)) {
+        report.add(access.name, { ruleId: "v1-sdk-call", message: sdkCallMessage(name) });
+      } else if (!isCallee && CLIENT_PROPERTIES.has(name) && this.sdk.isClient(access.expression, context)) {
+        report.add(access.name, { ruleId: "v1-sdk-client", message: sdkPropertyMessage(name) });
+      }
+    }
+    for (const expr of context.newExpressions) {
+      if (this.sdk.v1ExportOf(expr.expression, context) === "ComfyDeployClient") {
+        report.add(expr, { ruleId: "v1-sdk-client", message: sdkConstructorMessage() });
+      }
+    }
+    for (const call of context.calls) {
+      if (this.sdk.v1ExportOf(call.expression, context) === "parseWebhookDataSafe") {
+        report.add(call.expression, { ruleId: "v1-sdk-call", message: sdkCallMessage("parseWebhookDataSafe") });
+      }
+    }
+  }
+}
+
+/** Collects one file's findings, each once, with locations and excerpts. */
+class Reporter {
+  readonly findings: Finding[] = [];
+  private readonly lines: LineIndex;
+  private readonly seen = new Set<string>();
+  private readonly endpointNodes = new Set<ts.Node>();
+
+  constructor(private readonly context: FileContext) {
+    this.lines = new LineIndex(context.text);
+  }
+
+  add(node: ts.Node, input: Omit<FindingInput, "location">): void {
+    this.addRange(node.getStart(this.context.sourceFile), node.getEnd(), input);
+  }
+
+  addRange(start: number, end: number, input: Omit<FindingInput, "location">): void {
+    const key = `${input.ruleId}:${start}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    const location = this.lines.location(start, end);
+    const finding = makeFinding(this.context.file, { ...input, location });
+    finding.excerpt = excerptOf(this.lines.lineText(location.line));
+    this.findings.push(finding);
+  }
+
+  endpoint(node: ts.Node, endpoint: "create-run" | "get-run" | "run-ambiguous", methodKnown: boolean): void {
+    this.endpointNodes.add(node);
+    const ruleId = endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
+    const certain = methodKnown && endpoint !== "run-ambiguous";
+    this.add(node, { ruleId, message: endpointMessage(endpoint, methodKnown), ...(certain ? {} : { fix: "review" as const }) });
+  }
+
+  hasEndpointAt(node: ts.Node): boolean {
+    return this.endpointNodes.has(node);
+  }
+}

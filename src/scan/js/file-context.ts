@@ -1,0 +1,409 @@
+/**
+ * One parsed JS/TS file and the indexes the analysis needs, built in a single
+ * walk over the raw TypeScript nodes: lexical bindings, imports and exports,
+ * assignments, and the node lists the rules look at.
+ */
+import { ts } from "ts-morph";
+
+export interface ImportBinding {
+  module: string;
+  /** The exported name, "*" for a namespace, "default" for a default import. */
+  name: string;
+}
+
+export type ExportTarget =
+  | { kind: "local"; node: ts.Node }
+  | { kind: "expression"; node: ts.Expression }
+  | { kind: "reexport"; module: string; name: string };
+
+const SCRIPT_KINDS: Record<string, ts.ScriptKind> = {
+  ".ts": ts.ScriptKind.TS,
+  ".mts": ts.ScriptKind.TS,
+  ".cts": ts.ScriptKind.TS,
+  ".tsx": ts.ScriptKind.TSX,
+  ".js": ts.ScriptKind.JS,
+  ".mjs": ts.ScriptKind.JS,
+  ".cjs": ts.ScriptKind.JS,
+  ".jsx": ts.ScriptKind.JSX,
+};
+
+export function scriptKindFor(path: string): ts.ScriptKind {
+  const dot = path.lastIndexOf(".");
+  return SCRIPT_KINDS[path.slice(dot).toLowerCase()] ?? ts.ScriptKind.TS;
+}
+
+export function parseSource(path: string, text: string): ts.SourceFile {
+  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, scriptKindFor(path));
+}
+
+function isFunctionLike(node: ts.Node): boolean {
+  switch (node.kind) {
+    case ts.SyntaxKind.FunctionDeclaration:
+    case ts.SyntaxKind.FunctionExpression:
+    case ts.SyntaxKind.ArrowFunction:
+    case ts.SyntaxKind.MethodDeclaration:
+    case ts.SyntaxKind.Constructor:
+    case ts.SyntaxKind.GetAccessor:
+    case ts.SyntaxKind.SetAccessor:
+      return true;
+    default:
+      return false;
+  }
+}
+
+function isScopeNode(node: ts.Node): boolean {
+  switch (node.kind) {
+    case ts.SyntaxKind.SourceFile:
+    case ts.SyntaxKind.Block:
+    case ts.SyntaxKind.ModuleBlock:
+    case ts.SyntaxKind.CaseBlock:
+    case ts.SyntaxKind.ForStatement:
+    case ts.SyntaxKind.ForInStatement:
+    case ts.SyntaxKind.ForOfStatement:
+    case ts.SyntaxKind.CatchClause:
+      return true;
+    default:
+      return isFunctionLike(node);
+  }
+}
+
+function enclosingScope(node: ts.Node, functionScoped: boolean): ts.Node {
+  let current: ts.Node | undefined = node;
+  while (current) {
+    if (functionScoped ? isFunctionLike(current) || ts.isSourceFile(current) || ts.isModuleBlock(current) : isScopeNode(current)) {
+      return current;
+    }
+    current = current.parent;
+  }
+  return node.getSourceFile();
+}
+
+/** The string module name of `require("x")` or `import("x")` (awaited or not), if the expression is one. */
+export function requiredModule(expr: ts.Expression | undefined): string | undefined {
+  let e = expr;
+  while (e && (ts.isAwaitExpression(e) || ts.isParenthesizedExpression(e))) e = e.expression;
+  if (!e || !ts.isCallExpression(e) || e.arguments.length < 1) return undefined;
+  const arg = e.arguments[0]!;
+  if (!ts.isStringLiteralLike(arg)) return undefined;
+  const isRequire = ts.isIdentifier(e.expression) && e.expression.text === "require";
+  const isDynamicImport = e.expression.kind === ts.SyntaxKind.ImportKeyword;
+  return isRequire || isDynamicImport ? arg.text : undefined;
+}
+
+export function unwrap(expr: ts.Expression): ts.Expression {
+  let e = expr;
+  for (;;) {
+    if (
+      ts.isParenthesizedExpression(e) ||
+      ts.isAsExpression(e) ||
+      ts.isNonNullExpression(e) ||
+      ts.isSatisfiesExpression(e) ||
+      ts.isTypeAssertionExpression(e)
+    ) {
+      e = e.expression;
+    } else {
+      return e;
+    }
+  }
+}
+
+export function isStringish(node: ts.Node): boolean {
+  return (
+    ts.isStringLiteral(node) ||
+    ts.isNoSubstitutionTemplateLiteral(node) ||
+    ts.isTemplateExpression(node) ||
+    (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken)
+  );
+}
+
+export class FileContext {
+  /** Declarations by the scope node they live in. */
+  private readonly scopes = new Map<ts.Node, Map<string, ts.Node>>();
+  /** Right-hand sides of `x = ...` assignments, by the declaration of x. */
+  readonly assignments = new Map<ts.Node, ts.Expression[]>();
+  /** Query keys added with `x.searchParams.set(k, v)` / `x.set(k, v)`, by the declaration of x. */
+  readonly queryMutations = new Map<ts.Node, Set<string>>();
+  readonly imports = new Map<ts.Node, ImportBinding>();
+  readonly exports = new Map<string, ExportTarget>();
+  readonly starExports: string[] = [];
+  readonly calls: ts.CallExpression[] = [];
+  readonly newExpressions: ts.NewExpression[] = [];
+  readonly propertyAccesses: ts.PropertyAccessExpression[] = [];
+  readonly importTypes: ts.ImportTypeNode[] = [];
+  /** String literals and template parts, for host detection. */
+  readonly stringParts: ts.Node[] = [];
+  /** Maximal string-building expressions (not part of a larger one). */
+  readonly urlExpressions: ts.Expression[] = [];
+  /** Class member evidence: `this.x = ...` and field initializers, by class then member name. */
+  readonly classMembers = new Map<ts.Node, Map<string, ts.Node[]>>();
+
+  constructor(
+    readonly file: string,
+    readonly sourceFile: ts.SourceFile,
+  ) {
+    this.walk(sourceFile);
+  }
+
+  get text(): string {
+    return this.sourceFile.text;
+  }
+
+  /** The declaration an identifier in expression position refers to. */
+  resolve(identifier: ts.Identifier): ts.Node | undefined {
+    const name = identifier.text;
+    for (let p: ts.Node | undefined = identifier.parent; p; p = p.parent) {
+      const found = this.scopes.get(p)?.get(name);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private declare(scope: ts.Node, name: string, declaration: ts.Node): void {
+    let names = this.scopes.get(scope);
+    if (!names) {
+      names = new Map();
+      this.scopes.set(scope, names);
+    }
+    if (!names.has(name)) names.set(name, declaration);
+  }
+
+  private declareBindingName(name: ts.BindingName, declaration: ts.Node, scope: ts.Node, module?: string): void {
+    if (ts.isIdentifier(name)) {
+      this.declare(scope, name.text, declaration);
+      if (module !== undefined) this.imports.set(declaration, { module, name: "*" });
+      return;
+    }
+    for (const element of name.elements) {
+      if (ts.isOmittedExpression(element)) continue;
+      if (ts.isIdentifier(element.name)) {
+        this.declare(scope, element.name.text, element);
+        if (module !== undefined && ts.isObjectBindingPattern(name)) {
+          const prop = element.propertyName;
+          const imported = prop && (ts.isIdentifier(prop) || ts.isStringLiteral(prop)) ? prop.text : element.name.text;
+          this.imports.set(element, { module, name: imported });
+        }
+      } else {
+        this.declareBindingName(element.name, element, scope);
+      }
+    }
+  }
+
+  private addClassMember(node: ts.Node, name: string, evidence: ts.Node): void {
+    const cls = enclosingClass(node);
+    if (!cls) return;
+    let members = this.classMembers.get(cls);
+    if (!members) {
+      members = new Map();
+      this.classMembers.set(cls, members);
+    }
+    const list = members.get(name) ?? [];
+    list.push(evidence);
+    members.set(name, list);
+  }
+
+  private recordDeclarations(node: ts.Node): void {
+    if (ts.isVariableDeclaration(node)) {
+      const list = node.parent;
+      const functionScoped =
+        ts.isVariableDeclarationList(list) && (list.flags & (ts.NodeFlags.Let | ts.NodeFlags.Const)) === 0;
+      const scope = ts.isCatchClause(list) ? list : enclosingScope(list, functionScoped);
+      this.declareBindingName(node.name, node, scope, requiredModule(node.initializer));
+      if (ts.isVariableStatement(list.parent) && hasExportModifier(list.parent) && ts.isIdentifier(node.name)) {
+        this.exports.set(node.name.text, { kind: "local", node });
+      }
+    } else if (ts.isParameter(node)) {
+      this.declareBindingName(node.name, node, node.parent);
+    } else if (ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node) || ts.isEnumDeclaration(node)) {
+      if (node.name) {
+        this.declare(enclosingScope(node.parent, false), node.name.text, node);
+        if (hasExportModifier(node)) {
+          const isDefault = node.modifiers?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+          this.exports.set(isDefault ? "default" : node.name.text, { kind: "local", node });
+        }
+      } else if (hasExportModifier(node)) {
+        this.exports.set("default", { kind: "local", node });
+      }
+    } else if (ts.isFunctionExpression(node) && node.name) {
+      this.declare(node, node.name.text, node);
+    } else if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const module = node.moduleSpecifier.text;
+      const clause = node.importClause;
+      const sf = node.getSourceFile();
+      if (clause?.name) {
+        this.declare(sf, clause.name.text, clause);
+        this.imports.set(clause, { module, name: "default" });
+      }
+      const bindings = clause?.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) {
+        this.declare(sf, bindings.name.text, bindings);
+        this.imports.set(bindings, { module, name: "*" });
+      } else if (bindings) {
+        for (const spec of bindings.elements) {
+          this.declare(sf, spec.name.text, spec);
+          this.imports.set(spec, { module, name: (spec.propertyName ?? spec.name).text });
+        }
+      }
+    } else if (ts.isImportEqualsDeclaration(node)) {
+      const ref = node.moduleReference;
+      if (ts.isExternalModuleReference(ref) && ts.isStringLiteral(ref.expression)) {
+        this.declare(node.getSourceFile(), node.name.text, node);
+        this.imports.set(node, { module: ref.expression.text, name: "*" });
+      }
+    } else if (ts.isExportDeclaration(node)) {
+      const module = node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) ? node.moduleSpecifier.text : undefined;
+      const clause = node.exportClause;
+      if (!clause) {
+        if (module) this.starExports.push(module);
+      } else if (ts.isNamedExports(clause)) {
+        for (const spec of clause.elements) {
+          const local = (spec.propertyName ?? spec.name).text;
+          if (module) this.exports.set(spec.name.text, { kind: "reexport", module, name: local });
+          else this.exports.set(spec.name.text, { kind: "expression", node: identifierAt(spec.propertyName ?? spec.name) });
+        }
+      }
+    } else if (ts.isExportAssignment(node)) {
+      this.exports.set("default", { kind: "expression", node: node.expression });
+    }
+  }
+
+  private recordExpression(node: ts.Node): void {
+    if (ts.isCallExpression(node)) {
+      this.calls.push(node);
+      this.recordQueryMutation(node);
+    } else if (ts.isNewExpression(node)) {
+      this.newExpressions.push(node);
+    } else if (ts.isPropertyAccessExpression(node)) {
+      this.propertyAccesses.push(node);
+    } else if (ts.isImportTypeNode(node)) {
+      this.importTypes.push(node);
+    } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+      this.recordAssignment(node);
+    }
+    if (
+      ts.isStringLiteral(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    ) {
+      this.stringParts.push(node);
+    }
+    if ((isStringish(node) || isUrlConstruction(node)) && !isStringish(node.parent) && !ts.isTemplateSpan(node.parent)) {
+      this.urlExpressions.push(node as ts.Expression);
+    }
+  }
+
+  private recordAssignment(node: ts.BinaryExpression): void {
+    const left = unwrap(node.left);
+    if (ts.isIdentifier(left)) {
+      const decl = this.resolve(left);
+      if (decl) push(this.assignments, decl, node.right);
+    } else if (ts.isPropertyAccessExpression(left) && left.expression.kind === ts.SyntaxKind.ThisKeyword) {
+      this.addClassMember(node, left.name.text, node.right);
+    } else if (ts.isPropertyAccessExpression(left)) {
+      this.recordCommonJsExport(left, node.right);
+    }
+  }
+
+  /** `exports.X = ...`, `module.exports.X = ...` and `module.exports = { ... }`. */
+  private recordCommonJsExport(left: ts.PropertyAccessExpression, right: ts.Expression): void {
+    const target = left.expression;
+    const isModuleExports = ts.isIdentifier(target) && target.text === "module" && left.name.text === "exports";
+    if (isModuleExports) {
+      this.exports.set("default", { kind: "expression", node: right });
+      const value = unwrap(right);
+      if (ts.isObjectLiteralExpression(value)) {
+        for (const prop of value.properties) {
+          if (ts.isPropertyAssignment(prop) && ts.isIdentifier(prop.name)) {
+            this.exports.set(prop.name.text, { kind: "expression", node: prop.initializer });
+          } else if (ts.isShorthandPropertyAssignment(prop)) {
+            this.exports.set(prop.name.text, { kind: "expression", node: prop.name });
+          }
+        }
+      }
+      return;
+    }
+    const isExportsObject =
+      (ts.isIdentifier(target) && target.text === "exports") ||
+      (ts.isPropertyAccessExpression(target) &&
+        ts.isIdentifier(target.expression) &&
+        target.expression.text === "module" &&
+        target.name.text === "exports");
+    if (isExportsObject) this.exports.set(left.name.text, { kind: "expression", node: right });
+  }
+
+  private recordQueryMutation(call: ts.CallExpression): void {
+    const callee = call.expression;
+    if (!ts.isPropertyAccessExpression(callee) || !["set", "append"].includes(callee.name.text)) return;
+    const key = call.arguments[0];
+    if (!key || !ts.isStringLiteralLike(key)) return;
+    let owner: ts.Expression = callee.expression;
+    if (ts.isPropertyAccessExpression(owner) && owner.name.text === "searchParams") owner = owner.expression;
+    owner = unwrap(owner);
+    if (!ts.isIdentifier(owner)) return;
+    const decl = this.resolve(owner);
+    if (!decl) return;
+    const keys = this.queryMutations.get(decl) ?? new Set<string>();
+    keys.add(key.text);
+    this.queryMutations.set(decl, keys);
+  }
+
+  private walk(root: ts.Node): void {
+    // Declarations first, so that assignments and mutations resolve regardless of order.
+    const all: ts.Node[] = [];
+    const stack: ts.Node[] = [root];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      all.push(node);
+      this.recordDeclarations(node);
+      if (ts.isPropertyDeclaration(node) && node.name && ts.isIdentifier(node.name)) {
+        this.addClassMember(node, node.name.text, node);
+      } else if (isParameterProperty(node)) {
+        this.addClassMember(node, (node.name as ts.Identifier).text, node);
+      }
+      const children: ts.Node[] = [];
+      ts.forEachChild(node, (child) => {
+        children.push(child);
+      });
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    }
+    for (const node of all) this.recordExpression(node);
+  }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function hasExportModifier(node: ts.Node): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+}
+
+function identifierAt(name: ts.ModuleExportName): ts.Expression {
+  return name as ts.Expression;
+}
+
+/** `constructor(private client: X)` declares a class member too. */
+function isParameterProperty(node: ts.Node): node is ts.ParameterDeclaration {
+  return (
+    ts.isParameter(node) &&
+    ts.isConstructorDeclaration(node.parent) &&
+    ts.isIdentifier(node.name) &&
+    (ts.getModifiers(node) ?? []).length > 0
+  );
+}
+
+function isUrlConstruction(node: ts.Node): boolean {
+  return ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "URL";
+}
+
+/** The class whose `this` a node sees, looking through arrow functions. */
+export function enclosingClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
+  for (let p: ts.Node | undefined = node.parent; p; p = p.parent) {
+    if (ts.isClassDeclaration(p) || ts.isClassExpression(p)) return p;
+    if (ts.isFunctionDeclaration(p) || ts.isFunctionExpression(p)) return undefined;
+  }
+  return undefined;
+}

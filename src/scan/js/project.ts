@@ -1,0 +1,157 @@
+/**
+ * The repository as a set of JS/TS modules: resolves import specifiers to
+ * repository files (relative paths and tsconfig/jsconfig `paths`) and parses
+ * the files it is asked about, once.
+ */
+import { readFileSync } from "node:fs";
+import { posix } from "node:path";
+import { ts } from "ts-morph";
+import { FileContext, parseSource } from "./file-context.js";
+import type { ExportTarget } from "./file-context.js";
+
+const EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+const EXTENSION_SWAPS: Record<string, string[]> = {
+  ".js": [".ts", ".tsx"],
+  ".jsx": [".tsx"],
+  ".mjs": [".mts"],
+  ".cjs": [".cts"],
+};
+
+interface PathAliases {
+  /** Directory (repo-relative) that `paths` targets are relative to. */
+  baseDir: string;
+  paths: Array<{ prefix: string; suffix: string; wildcard: boolean; targets: string[] }>;
+}
+
+export interface ResolvedExport {
+  context: FileContext;
+  target: ExportTarget;
+}
+
+export class JsProject {
+  private readonly contexts = new Map<string, FileContext | null>();
+  private readonly aliasCache = new Map<string, PathAliases | null>();
+
+  constructor(
+    /** Absolute root directory. */
+    readonly root: string,
+    /** Every repository-relative file path the scan may look at. */
+    readonly files: ReadonlySet<string>,
+    private readonly readText: (file: string) => string = (file) => readFileSync(posix.join(root, file), "utf8"),
+  ) {}
+
+  /** Registers a file whose text the caller already holds. */
+  contextFor(file: string, text?: string): FileContext | undefined {
+    const cached = this.contexts.get(file);
+    if (cached !== undefined) return cached ?? undefined;
+    let context: FileContext | null = null;
+    try {
+      const source = text ?? this.readText(file);
+      context = new FileContext(file, parseSource(file, source));
+    } catch {
+      context = null;
+    }
+    this.contexts.set(file, context);
+    return context ?? undefined;
+  }
+
+  /** Drops parsed files that are no longer needed, keeping memory flat on big trees. */
+  release(file: string): void {
+    this.contexts.delete(file);
+  }
+
+  resolveModule(fromFile: string, specifier: string): string | undefined {
+    if (specifier.startsWith("./") || specifier.startsWith("../") || specifier === "." || specifier === "..") {
+      return this.resolvePath(posix.join(posix.dirname(fromFile), specifier));
+    }
+    const aliases = this.aliasesFor(posix.dirname(fromFile));
+    if (!aliases) return undefined;
+    for (const alias of aliases.paths) {
+      let rest: string | undefined;
+      if (alias.wildcard) {
+        if (specifier.startsWith(alias.prefix) && specifier.endsWith(alias.suffix)) {
+          rest = specifier.slice(alias.prefix.length, specifier.length - alias.suffix.length);
+        }
+      } else if (specifier === alias.prefix) {
+        rest = "";
+      }
+      if (rest === undefined) continue;
+      for (const target of alias.targets) {
+        const resolved = this.resolvePath(posix.join(aliases.baseDir, target.replace("*", rest)));
+        if (resolved) return resolved;
+      }
+    }
+    return undefined;
+  }
+
+  private resolvePath(path: string): string | undefined {
+    const normalized = posix.normalize(path).replace(/^\.\//, "");
+    if (this.files.has(normalized) && EXTENSIONS.some((e) => normalized.endsWith(e))) return normalized;
+    const ext = posix.extname(normalized);
+    for (const swap of EXTENSION_SWAPS[ext] ?? []) {
+      const candidate = normalized.slice(0, -ext.length) + swap;
+      if (this.files.has(candidate)) return candidate;
+    }
+    for (const e of EXTENSIONS) if (this.files.has(normalized + e)) return normalized + e;
+    for (const e of EXTENSIONS) if (this.files.has(`${normalized}/index${e}`)) return `${normalized}/index${e}`;
+    return undefined;
+  }
+
+  /** The nearest tsconfig.json or jsconfig.json `paths`, walking up from a directory. */
+  private aliasesFor(dir: string): PathAliases | null {
+    const cached = this.aliasCache.get(dir);
+    if (cached !== undefined) return cached;
+    let result: PathAliases | null = null;
+    for (const name of ["tsconfig.json", "jsconfig.json"]) {
+      const file = dir === "." || dir === "" ? name : `${dir}/${name}`;
+      if (!this.files.has(file)) continue;
+      result = this.readAliases(file, dir);
+      break;
+    }
+    if (result === null && dir !== "." && dir !== "") result = this.aliasesFor(posix.dirname(dir));
+    this.aliasCache.set(dir, result);
+    return result;
+  }
+
+  private readAliases(configFile: string, dir: string): PathAliases | null {
+    let text: string;
+    try {
+      text = this.readText(configFile);
+    } catch {
+      return null;
+    }
+    const parsed = ts.parseConfigFileTextToJson(configFile, text);
+    const options = (parsed.config as { compilerOptions?: { baseUrl?: string; paths?: Record<string, string[]> } } | undefined)
+      ?.compilerOptions;
+    if (!options?.paths) return null;
+    const baseDir = posix.normalize(posix.join(dir === "" ? "." : dir, options.baseUrl ?? "."));
+    const paths = Object.entries(options.paths).map(([pattern, targets]) => {
+      const star = pattern.indexOf("*");
+      return star < 0
+        ? { prefix: pattern, suffix: "", wildcard: false, targets }
+        : { prefix: pattern.slice(0, star), suffix: pattern.slice(star + 1), wildcard: true, targets };
+    });
+    return { baseDir, paths };
+  }
+
+  /** Follows re-exports to the node that defines an export of a module file. */
+  resolveExport(file: string, name: string, seen = new Set<string>()): ResolvedExport | undefined {
+    const key = `${file}#${name}`;
+    if (seen.has(key)) return undefined;
+    seen.add(key);
+    const context = this.contextFor(file);
+    if (!context) return undefined;
+    const target = context.exports.get(name);
+    if (target?.kind === "reexport") {
+      const next = this.resolveModule(file, target.module);
+      return next ? this.resolveExport(next, target.name, seen) : { context, target };
+    }
+    if (target) return { context, target };
+    for (const module of context.starExports) {
+      const next = this.resolveModule(file, module);
+      const found = next && this.resolveExport(next, name, seen);
+      if (found) return found;
+    }
+    return undefined;
+  }
+}

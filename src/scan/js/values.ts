@@ -1,0 +1,279 @@
+/**
+ * Static values of JS/TS expressions: what a name refers to (across files),
+ * what string a URL expression builds (with HOLEs for unknown parts), and the
+ * object literal behind an options argument.
+ */
+import { ts } from "ts-morph";
+import { HOLE } from "../urls.js";
+import { type FileContext, unwrap } from "./file-context.js";
+import type { JsProject } from "./project.js";
+
+export type Definition =
+  /** A declaration or expression in some repository file. */
+  | { kind: "node"; context: FileContext; node: ts.Node }
+  /** A whole repository module (namespace import or require of a relative path). */
+  | { kind: "module"; file: string }
+  /** A binding imported from a package (not a repository file). */
+  | { kind: "external"; module: string; name: string; context: FileContext; node: ts.Node };
+
+const MAX_DEPTH = 24;
+
+export class Values {
+  /** Expressions whose value fed a reported request, so they are not reported again on their own. */
+  readonly consumed = new Set<ts.Node>();
+
+  constructor(readonly project: JsProject) {}
+
+  definitionOf(identifier: ts.Identifier, context: FileContext, depth = 0): Definition | undefined {
+    const decl = context.resolve(identifier);
+    if (!decl) return undefined;
+    return this.definitionOfDeclaration(decl, context, depth);
+  }
+
+  definitionOfDeclaration(decl: ts.Node, context: FileContext, depth = 0): Definition | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const imported = context.imports.get(decl);
+    if (!imported) return { kind: "node", context, node: decl };
+    const file = this.project.resolveModule(context.file, imported.module);
+    if (!file) return { kind: "external", module: imported.module, name: imported.name, context, node: decl };
+    if (imported.name === "*") return { kind: "module", file };
+    return this.exportDefinition(file, imported.name, depth + 1);
+  }
+
+  exportDefinition(file: string, name: string, depth = 0): Definition | undefined {
+    const found = this.project.resolveExport(file, name);
+    if (!found) return undefined;
+    const { context, target } = found;
+    if (target.kind === "reexport") {
+      return { kind: "external", module: target.module, name: target.name, context, node: context.sourceFile };
+    }
+    const node = target.node;
+    if (ts.isIdentifier(node)) {
+      return this.definitionOf(node, context, depth + 1) ?? { kind: "node", context, node };
+    }
+    return { kind: "node", context, node };
+  }
+
+  /** The expression a definition stands for: a variable's initializer, or the expression itself. */
+  valueOf(def: Definition | undefined): { context: FileContext; expr: ts.Expression } | undefined {
+    if (!def || def.kind !== "node") return undefined;
+    const node = def.node;
+    if (ts.isVariableDeclaration(node)) {
+      return node.initializer ? { context: def.context, expr: node.initializer } : undefined;
+    }
+    if (ts.isExpression(node)) return { context: def.context, expr: node };
+    return undefined;
+  }
+
+  /** The object literal an expression evaluates to, following names and imports. */
+  objectLiteral(
+    expr: ts.Expression | undefined,
+    context: FileContext,
+    depth = 0,
+  ): { context: FileContext; object: ts.ObjectLiteralExpression } | undefined {
+    if (!expr || depth > MAX_DEPTH) return undefined;
+    const e = unwrap(expr);
+    if (ts.isObjectLiteralExpression(e)) return { context, object: e };
+    if (ts.isIdentifier(e)) {
+      const value = this.valueOf(this.definitionOf(e, context));
+      return value && this.objectLiteral(value.expr, value.context, depth + 1);
+    }
+    if (ts.isPropertyAccessExpression(e)) {
+      const value = this.propertyValue(e, context, depth + 1);
+      return value && this.objectLiteral(value.expr, value.context, depth + 1);
+    }
+    return undefined;
+  }
+
+  /** The initializer of a named property of an object literal (spreads are followed). */
+  property(
+    object: { context: FileContext; object: ts.ObjectLiteralExpression } | undefined,
+    name: string,
+    depth = 0,
+  ): { context: FileContext; expr: ts.Expression } | undefined {
+    if (!object || depth > MAX_DEPTH) return undefined;
+    const props = object.object.properties;
+    for (let i = props.length - 1; i >= 0; i--) {
+      const prop = props[i]!;
+      if (ts.isPropertyAssignment(prop) && propertyNameText(prop.name) === name) {
+        return { context: object.context, expr: prop.initializer };
+      }
+      if (ts.isShorthandPropertyAssignment(prop) && prop.name.text === name) {
+        return { context: object.context, expr: prop.name };
+      }
+      if (ts.isSpreadAssignment(prop)) {
+        const inner = this.property(this.objectLiteral(prop.expression, object.context, depth + 1), name, depth + 1);
+        if (inner) return inner;
+      }
+    }
+    return undefined;
+  }
+
+  /** Property names of an object literal, with spreads followed. */
+  propertyNames(object: { context: FileContext; object: ts.ObjectLiteralExpression } | undefined, depth = 0): string[] {
+    if (!object || depth > MAX_DEPTH) return [];
+    const names: string[] = [];
+    for (const prop of object.object.properties) {
+      if (ts.isSpreadAssignment(prop)) {
+        names.push(...this.propertyNames(this.objectLiteral(prop.expression, object.context, depth + 1), depth + 1));
+      } else if (prop.name) {
+        const text = propertyNameText(prop.name);
+        if (text !== undefined) names.push(text);
+      }
+    }
+    return names;
+  }
+
+  private propertyValue(
+    access: ts.PropertyAccessExpression,
+    context: FileContext,
+    depth: number,
+  ): { context: FileContext; expr: ts.Expression } | undefined {
+    const owner = unwrap(access.expression);
+    if (ts.isIdentifier(owner)) {
+      const def = this.definitionOf(owner, context, depth);
+      if (def?.kind === "module") return this.valueOf(this.exportDefinition(def.file, access.name.text, depth + 1));
+    }
+    return this.property(this.objectLiteral(owner, context, depth + 1), access.name.text, depth + 1);
+  }
+
+  /** A string method name or literal argument, if it is static. */
+  staticString(expr: ts.Expression | undefined, context: FileContext): string | undefined {
+    if (!expr) return undefined;
+    const text = this.stringValue(expr, context, new Set());
+    return text.includes(HOLE) ? undefined : text;
+  }
+
+  /**
+   * The string an expression builds, HOLE where a part is not statically known.
+   * Nodes visited through names are marked consumed when `consume` is set.
+   */
+  stringValue(expr: ts.Expression, context: FileContext, consume: Set<ts.Node> | null, depth = 0): string {
+    if (depth > MAX_DEPTH) return HOLE;
+    const e = unwrap(expr);
+    consume?.add(e);
+    if (ts.isStringLiteralLike(e)) return e.text;
+    if (ts.isTemplateExpression(e)) {
+      let out = e.head.text;
+      for (const span of e.templateSpans) {
+        out += this.stringValue(span.expression, context, consume, depth + 1) + span.literal.text;
+      }
+      return out;
+    }
+    if (ts.isNumericLiteral(e)) return e.text;
+    if (ts.isBinaryExpression(e)) {
+      const op = e.operatorToken.kind;
+      if (op === ts.SyntaxKind.PlusToken) {
+        return this.stringValue(e.left, context, consume, depth + 1) + this.stringValue(e.right, context, consume, depth + 1);
+      }
+      if (op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken) {
+        // `process.env.X ?? "default"`: the default is the value we can know.
+        const left = this.stringValue(e.left, context, consume, depth + 1);
+        return left.startsWith(HOLE) ? this.stringValue(e.right, context, consume, depth + 1) : left;
+      }
+      return HOLE;
+    }
+    if (ts.isIdentifier(e)) return this.identifierString(e, context, consume, depth);
+    if (ts.isPropertyAccessExpression(e)) {
+      const name = e.name.text;
+      if (name === "href" || name === "toString") return this.stringValue(e.expression, context, consume, depth + 1);
+      if (isEnvAccess(e)) return HOLE;
+      const value = this.propertyValue(e, context, depth + 1);
+      return value ? this.stringValue(value.expr, value.context, consume, depth + 1) : HOLE;
+    }
+    if (ts.isCallExpression(e)) return this.callString(e, context, consume, depth);
+    if (ts.isNewExpression(e) && ts.isIdentifier(e.expression)) {
+      if (e.expression.text === "URL") return this.urlConstructorString(e, context, consume, depth);
+      if (e.expression.text === "URLSearchParams") return this.searchParamsString(e.arguments?.[0], context, consume, depth);
+    }
+    return HOLE;
+  }
+
+  private identifierString(id: ts.Identifier, context: FileContext, consume: Set<ts.Node> | null, depth: number): string {
+    if (id.text === "undefined") return HOLE;
+    const def = this.definitionOf(id, context, depth);
+    const value = this.valueOf(def);
+    if (!value || def?.kind !== "node") return HOLE;
+    let text = this.stringValue(value.expr, value.context, consume, depth + 1);
+    // Query keys added later with url.searchParams.set("run_id", ...).
+    const added = def.context.queryMutations.get(def.node);
+    if (added) {
+      for (const key of added) text += `${text.includes("?") ? "&" : "?"}${key}=${HOLE}`;
+    }
+    return text;
+  }
+
+  private callString(call: ts.CallExpression, context: FileContext, consume: Set<ts.Node> | null, depth: number): string {
+    const callee = unwrap(call.expression);
+    if (ts.isPropertyAccessExpression(callee) && callee.name.text === "toString" && call.arguments.length === 0) {
+      return this.stringValue(callee.expression, context, consume, depth + 1);
+    }
+    if (ts.isIdentifier(callee) && callee.text === "String" && call.arguments[0]) {
+      return this.stringValue(call.arguments[0], context, consume, depth + 1);
+    }
+    if (ts.isPropertyAccessExpression(callee) && callee.name.text === "join") {
+      const array = unwrap(callee.expression);
+      const separator = call.arguments[0] ? this.stringValue(call.arguments[0], context, consume, depth + 1) : ",";
+      if (ts.isArrayLiteralExpression(array)) {
+        return array.elements.map((el) => this.stringValue(el, context, consume, depth + 1)).join(separator);
+      }
+    }
+    return HOLE;
+  }
+
+  private urlConstructorString(
+    expr: ts.NewExpression,
+    context: FileContext,
+    consume: Set<ts.Node> | null,
+    depth: number,
+  ): string {
+    const [input, base] = expr.arguments ?? [];
+    if (!input) return HOLE;
+    const path = this.stringValue(input, context, consume, depth + 1);
+    if (!base) return path;
+    return resolveAgainst(this.stringValue(base, context, consume, depth + 1), path);
+  }
+
+  private searchParamsString(
+    init: ts.Expression | undefined,
+    context: FileContext,
+    consume: Set<ts.Node> | null,
+    depth: number,
+  ): string {
+    if (!init) return "";
+    const object = this.objectLiteral(init, context, depth + 1);
+    if (object) return this.propertyNames(object).map((key) => `${key}=${HOLE}`).join("&");
+    return this.stringValue(init, context, consume, depth + 1);
+  }
+}
+
+export function propertyNameText(name: ts.PropertyName): string | undefined {
+  if (ts.isIdentifier(name) || ts.isStringLiteralLike(name) || ts.isNumericLiteral(name)) return name.text;
+  if (ts.isComputedPropertyName(name) && ts.isStringLiteralLike(name.expression)) return name.expression.text;
+  return undefined;
+}
+
+/** `process.env.X` or `import.meta.env.X`. */
+function isEnvAccess(e: ts.PropertyAccessExpression): boolean {
+  const owner = e.expression;
+  if (!ts.isPropertyAccessExpression(owner) || owner.name.text !== "env") return false;
+  const root = owner.expression;
+  return (ts.isIdentifier(root) && root.text === "process") || ts.isMetaProperty(root);
+}
+
+/** WHATWG URL resolution, simplified to what matters for telling hosts and paths apart. */
+export function resolveAgainst(base: string, path: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith("//")) return path;
+  const origin = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*/i.exec(base)?.[0];
+  if (path.startsWith("/")) return origin !== undefined ? origin + path : path;
+  const withoutQuery = base.replace(/[?#].*$/, "");
+  const slash = withoutQuery.lastIndexOf("/");
+  const dir = slash >= (origin?.length ?? 0) ? withoutQuery.slice(0, slash + 1) : `${withoutQuery}/`;
+  return dir + path;
+}
+
+/** Joins a client's base URL (axios baseURL, ky/got prefixUrl) with a request path. */
+export function joinBase(base: string, path: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith("//")) return path;
+  return `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+}

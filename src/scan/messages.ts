@@ -1,0 +1,49 @@
+/** Finding messages, built from the migration data so every scanner words them alike. */
+import { ENDPOINTS, HOSTS, JS_SDK, V1_CLIENT_METHODS, V1_SDK_EXPORTS } from "../knowledge/migration.js";
+import type { V1Endpoint } from "./urls.js";
+
+export function legacyHostMessage(kind: "api" | "bare", url: string): string {
+  if (kind === "bare") {
+    return `V1 host ${url}: the V1 SDK appends /api to it. For V2 use ${HOSTS.v2.apiBase} (the V2 SDK takes serverURL verbatim, or omit it).`;
+  }
+  return `V1 API host in ${url}: use ${HOSTS.v2.apiBase}.`;
+}
+
+export function endpointMessage(endpoint: V1Endpoint, methodKnown: boolean): string {
+  const create = `${ENDPOINTS.createRun.v2.method} {base}${ENDPOINTS.createRun.v2.path}`;
+  const get = `${ENDPOINTS.getRun.v2.method} {base}${ENDPOINTS.getRun.v2.path}`;
+  switch (endpoint) {
+    case "create-run":
+      return `V1 create-run POST {base}/run: use ${create} on ${HOSTS.v2.apiBase}; the JSON body stays snake_case.`;
+    case "get-run":
+      return methodKnown
+        ? `V1 get-run GET {base}/run?run_id=<id>: use ${get} on ${HOSTS.v2.apiBase}.`
+        : `V1 /run URL read without a run_id query that could be seen: GET {base}/run?run_id=<id> becomes ${get}.`;
+    case "run-ambiguous":
+      return `V1 /run endpoint, HTTP method not known: POST {base}/run becomes ${create}; GET {base}/run?run_id=<id> becomes ${get}.`;
+  }
+}
+
+export function sdkImportMessage(name: string): string {
+  const mapping = V1_SDK_EXPORTS.find((m) => m.v1 === name);
+  const target = mapping ? `${mapping.v2} (${mapping.reason})` : "the V2 SDK";
+  return `${name} is V1 SDK API (${JS_SDK.packageName} 0.0.x): use ${target}; pin ${JS_SDK.packageName}@${JS_SDK.v2Pin}.`;
+}
+
+export function sdkConstructorMessage(): string {
+  return `new ComfyDeployClient({ apiToken, apiBase }) is the V1 SDK: use new ComfyDeploy({ bearer, serverURL? }); V1 appends /api to apiBase, V2 uses serverURL verbatim.`;
+}
+
+export function sdkPropertyMessage(name: string): string {
+  return `client.${name} is internal in the V2 SDK: keep the value in your own configuration instead.`;
+}
+
+export function sdkCallMessage(method: string): string {
+  if (method === "parseWebhookDataSafe") {
+    return `parseWebhookDataSafe(req) is V1 SDK API: use client.validateWebhook({ request }), which throws instead of returning [data, error] and answers in camelCase.`;
+  }
+  const mapping = V1_CLIENT_METHODS.find((m) => m.v1 === method);
+  if (!mapping) return `client.${method}() is V1 SDK API.`;
+  const target = mapping.v2 ? `use ${mapping.v2}; ` : "";
+  return `client.${method}() is V1 SDK API: ${target}${mapping.advice}.`;
+}
