@@ -24,13 +24,22 @@ export function redactSecrets(text: string): string {
   return out;
 }
 
-/** A dotenv line keeps its key; a value that is not a URL is masked. */
+/** A dotenv line keeps its key and a URL value; any other value, and any trailing comment, is masked. */
 export function redactEnvLine(line: string): string {
-  const match = /^(\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_.-]*\s*=\s*)(.*)$/.exec(line);
-  if (!match) return redactSecrets(line);
-  const value = match[2]!.trim().replace(/^["']|["']$/g, "");
-  if (value === "" || /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return line;
-  return `${match[1]}${MASK}`;
+  const match = /^(\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_.-]*\s*=\s*)(["']?)([^\s"'#]*)(.*)$/.exec(line);
+  if (!match) return line.trimStart().startsWith("#") ? redactSecrets(line) : MASK;
+  const [, key, quote, value, rest] = match as unknown as [string, string, string, string, string];
+  if (value === "" && rest.trim() === "") return line;
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return `${key}${MASK}`;
+  const comment = rest.includes("#") ? ` # ${MASK}` : "";
+  return `${key}${quote}${redactUrlCredentials(value)}${quote}${comment}`;
+}
+
+/** `https://user:secret@host` and `?token=...` keep their shape but lose the secret. */
+export function redactUrlCredentials(url: string): string {
+  return url
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/i, `$1${MASK}@`)
+    .replace(/([?&](?:token|key|api_key|apikey|access_token|secret)=)[^&#\s]+/gi, `$1${MASK}`);
 }
 
 /** Masks every occurrence of known secret values (tokens the tool was given). */

@@ -50,13 +50,17 @@ async function listWithGit(root: string): Promise<string[] | undefined> {
 }
 
 async function listWithGlob(root: string): Promise<string[]> {
-  const entries = await fg("**/*", {
-    cwd: root,
-    dot: true,
-    onlyFiles: true,
-    followSymbolicLinks: false,
-    ignore: ALWAYS_IGNORED,
-  });
+  // onlyFiles would drop symbolic links; list everything and keep non-directories so links get reported.
+  const entries = (
+    await fg("**/*", {
+      cwd: root,
+      dot: true,
+      onlyFiles: false,
+      markDirectories: true,
+      followSymbolicLinks: false,
+      ignore: ALWAYS_IGNORED,
+    })
+  ).filter((entry) => !entry.endsWith("/"));
   const gitignores = entries.filter((f) => posix.basename(f) === ".gitignore");
   if (gitignores.length === 0) return entries;
   const rules = await Promise.all(

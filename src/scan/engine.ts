@@ -5,6 +5,7 @@
  */
 import { lstat, readFile, realpath } from "node:fs/promises";
 import { posix, sep } from "node:path";
+import { CONFIG_FILE } from "../config.js";
 import { compareFindings, type Finding, type SkippedFile } from "../findings.js";
 import { listFiles } from "../files/list-files.js";
 import { fileKind, isJsFile } from "./file-kinds.js";
@@ -51,7 +52,8 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   report();
 
   const listing = await listFiles(root, { include: options.include ?? [], exclude: options.exclude ?? [] });
-  const allFiles = listing.files;
+  // The tool's own config names V1 hosts on purpose.
+  const allFiles = listing.files.filter((file) => file !== CONFIG_FILE);
   progress.listed = allFiles.length;
   progress.phase = "prefilter";
   report();

@@ -1,0 +1,25 @@
+/** Runs the built CLI as a user would: a child process, no TTY. */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+export const REPO_ROOT = join(import.meta.dirname, "..", "..");
+export const CLI = join(REPO_ROOT, "dist", "src", "cli.js");
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): CliResult {
+  if (!existsSync(CLI)) throw new Error(`build the CLI first (npm run build): ${CLI} is missing`);
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: { ...process.env, NO_COLOR: "1", ...options.env },
+    encoding: "utf8",
+    input: options.input ?? "",
+    timeout: 120_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
