@@ -636,9 +636,10 @@ function genJsBlock(rng, kind, { ts, exportKw, services, exported }) {
     case "arrow": {
       const name = fnName(rng);
       exported.push(name);
+      const arg = `${camel(nounWords(rng, 1, 1))}s`;
       return [
-        `${exportKw}const ${name} = (${camel(nounWords(rng, 1, 1))}s${t(": string[]")})${t(": string[]")} =>`,
-        `  ${camel(nounWords(rng, 1, 1))}s`,
+        `${exportKw}const ${name} = (${arg}${t(": string[]")})${t(": string[]")} =>`,
+        `  ${arg}`,
         `    .map((value) => value.trim().${rng.pick(["toLowerCase", "toUpperCase", "normalize"])}())`,
         `    .filter((value) => value.length > ${rng.int(0, 3)})`,
         "    .sort();",

@@ -21,6 +21,8 @@ export interface Finding extends Location {
   fix: FixClass;
   /** The source line, secrets redacted. */
   excerpt?: string;
+  /** Structured facts for fixers and resolvers (e.g. the pinned ref); not part of the JSON contract. */
+  data?: Record<string, string>;
 }
 
 export interface SkippedFile {

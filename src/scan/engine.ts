@@ -3,6 +3,7 @@
  * and analyse only those. TypeScript is loaded only when a JS/TS file needs
  * it, and big trees fan the parsing out to worker threads.
  */
+import { readFileSync } from "node:fs";
 import { lstat, readFile, realpath } from "node:fs/promises";
 import { posix, sep } from "node:path";
 import { CONFIG_FILE } from "../config.js";
@@ -11,7 +12,8 @@ import { listFiles } from "../files/list-files.js";
 import { fileKind, isJsFile } from "./file-kinds.js";
 import { JsPool, type JsWork } from "./js-pool.js";
 import { looksBinary, Prefilter, prefilterNeedles } from "./needles.js";
-import { scanLegacyUrls } from "./text/legacy-urls.js";
+import type { FileScanner, RepoFacts } from "./scanner.js";
+import { FILE_SCANNERS, GENERIC_URL_SCANNER } from "./scanners/index.js";
 import type { HostSet } from "./urls.js";
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -64,17 +66,14 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   const prefilter = new Prefilter(prefilterNeedles(hosts));
   const realRoot = await realpath(root);
 
+  const textCandidates: Array<{ file: string; bytes: Buffer; scanners: FileScanner[] }> = [];
   await forEachLimit(allFiles, READ_CONCURRENCY, async (file) => {
-    const content = await readCandidate(root, realRoot, file, skipped);
+    const scanners = isJsFile(file) ? [] : scannersFor(file);
+    const content = await readCandidate(root, realRoot, file, skipped, scanners.some((s) => s.readsBinary));
     if (!content || !prefilter.matches(content)) return;
     progress.candidates++;
-    const text = decode(content);
-    if (isJsFile(file)) {
-      jsCandidates.push({ file, text });
-    } else {
-      findings.push(...scanLegacyUrls(file, text, fileKind(file), hosts));
-      progress.parsed++;
-    }
+    if (isJsFile(file)) jsCandidates.push({ file, text: decode(content) });
+    else textCandidates.push({ file, bytes: content, scanners });
   });
 
   progress.phase = "parsing";
@@ -84,6 +83,7 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   const pool = await JsPool.create({ root, files: allFiles, hosts, threads: useWorkers });
   try {
     const analysed = new Set<string>();
+    const sdkImporters: string[] = [];
     const clientModules: string[] = [];
     const run = async (work: JsWork[]): Promise<void> => {
       for (const w of work) analysed.add(w.file);
@@ -94,6 +94,7 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
       for (const result of results) {
         findings.push(...result.findings);
         if (result.exportsClient) clientModules.push(result.file);
+        if (result.importsSdk) sdkImporters.push(result.file);
         if (result.error) skipped.push({ file: result.file, reason: result.error });
       }
     };
@@ -105,6 +106,16 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
       if (importers.length === 0) break;
       progress.candidates += importers.length;
       await run(importers);
+    }
+    const repo: RepoFacts = {
+      files: allFiles,
+      root,
+      sdkImportingPackages: packagesOf(sdkImporters, fileSet),
+      read: cachedReader(root, fileSet),
+    };
+    for (const candidate of textCandidates) {
+      findings.push(...scanTextFile(candidate, hosts, repo));
+      progress.parsed++;
     }
   } finally {
     await pool.close();
@@ -122,8 +133,67 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   };
 }
 
+function scannersFor(file: string): FileScanner[] {
+  const specific = FILE_SCANNERS.filter((s) => s !== GENERIC_URL_SCANNER && s.matches(file));
+  const generic = specific.some((s) => s.coversLegacyUrls) || !GENERIC_URL_SCANNER.matches(file) ? [] : [GENERIC_URL_SCANNER];
+  return [...generic, ...specific];
+}
+
+function scanTextFile(candidate: { file: string; bytes: Buffer; scanners: FileScanner[] }, hosts: HostSet, repo: RepoFacts): Finding[] {
+  const { file, bytes, scanners } = candidate;
+  const binary = looksBinary(bytes);
+  const text = binary ? bytes.toString("latin1") : decode(bytes);
+  const out: Finding[] = [];
+  for (const scanner of scanners) {
+    if (binary && !scanner.readsBinary) continue;
+    out.push(...scanner.scan({ file, text, bytes, kind: fileKind(file), hosts, repo }));
+  }
+  return out;
+}
+
+function cachedReader(root: string, fileSet: ReadonlySet<string>): (file: string) => string | undefined {
+  const cache = new Map<string, string | undefined>();
+  return (file) => {
+    if (!fileSet.has(file)) return undefined;
+    if (!cache.has(file)) {
+      let text: string | undefined;
+      try {
+        const bytes = readFileSync(posix.join(root, file));
+        text = bytes.length > MAX_FILE_BYTES || looksBinary(bytes) ? undefined : decode(bytes);
+      } catch {
+        text = undefined;
+      }
+      cache.set(file, text);
+    }
+    return cache.get(file);
+  };
+}
+
+/** The package directories (holding a package.json) that contain the given files. */
+function packagesOf(files: readonly string[], fileSet: ReadonlySet<string>): Set<string> {
+  const packages = new Set<string>();
+  for (const file of files) {
+    let dir = posix.dirname(file);
+    for (;;) {
+      if (fileSet.has(dir === "." ? "package.json" : `${dir}/package.json`)) {
+        packages.add(dir);
+        break;
+      }
+      if (dir === ".") break;
+      dir = posix.dirname(dir);
+    }
+  }
+  return packages;
+}
+
 /** Reads a listed file unless it must be skipped (too large, binary, a link out of the tree). */
-async function readCandidate(root: string, realRoot: string, file: string, skipped: SkippedFile[]): Promise<Buffer | undefined> {
+async function readCandidate(
+  root: string,
+  realRoot: string,
+  file: string,
+  skipped: SkippedFile[],
+  binaryWanted = false,
+): Promise<Buffer | undefined> {
   const path = posix.join(root.split(sep).join(posix.sep), file);
   let stats;
   try {
@@ -149,7 +219,7 @@ async function readCandidate(root: string, realRoot: string, file: string, skipp
     skipped.push({ file, reason: "could not be read" });
     return undefined;
   }
-  if (looksBinary(content)) {
+  if (!binaryWanted && looksBinary(content)) {
     skipped.push({ file, reason: "binary" });
     return undefined;
   }

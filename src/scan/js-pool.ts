@@ -19,6 +19,7 @@ export interface JsWorkResult {
   file: string;
   findings: Finding[];
   exportsClient: boolean;
+  importsSdk: boolean;
   error?: string;
 }
 

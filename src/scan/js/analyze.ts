@@ -28,6 +28,8 @@ export interface JsFileResult {
   findings: Finding[];
   /** The file exports a V1 client or a function returning one: files importing it must be analysed too. */
   exportsClient: boolean;
+  /** The file imports or requires the `comfydeploy` package (any version). */
+  importsSdk: boolean;
   /** The file could not be parsed. */
   error?: string;
 }
@@ -52,13 +54,14 @@ export class JsAnalyzer {
 
   analyze(file: string, text: string): JsFileResult {
     const context = this.project.contextFor(file, text);
-    if (!context) return { findings: [], exportsClient: false, error: "could not be parsed" };
+    if (!context) return { findings: [], exportsClient: false, importsSdk: false, error: "could not be parsed" };
     const report = new Reporter(context);
     this.reportRequests(context, report);
     this.reportUrlExpressions(context, report);
     this.reportHostLiterals(context, report);
     this.reportSdk(context, report);
-    return { findings: report.findings, exportsClient: this.sdk.exportsClient(context) };
+    const importsSdk = [...context.imports.values()].some((binding) => isSdkModule(binding.module));
+    return { findings: report.findings, exportsClient: this.sdk.exportsClient(context), importsSdk };
   }
 
   private reportRequests(context: FileContext, report: Reporter): void {

@@ -5,9 +5,16 @@
  */
 import { type Finding, LineIndex, makeFinding } from "../../findings.js";
 import { excerptOf, redactEnvLine } from "../../redact.js";
-import type { FileKind } from "../file-kinds.js";
+import { type FileKind, isJsFile } from "../file-kinds.js";
 import { endpointMessage, legacyHostMessage } from "../messages.js";
+import type { FileScanner } from "../scanner.js";
 import { findLegacyHostMentions, type HostSet, parseUrlText, v1EndpointOf } from "../urls.js";
+
+export const legacyUrlScanner: FileScanner = {
+  id: "legacy-urls",
+  matches: (file) => !isJsFile(file),
+  scan: ({ file, text, kind, hosts }) => scanLegacyUrls(file, text, kind, hosts),
+};
 
 const COMMENT_LINE = /^\s*(#|\/\/|\/\*|\*|--|;|<!--|rem\s|REM\s)/;
 

@@ -1,0 +1,41 @@
+/**
+ * The contract every non-JS scanner implements. The engine hands each
+ * candidate file to every scanner whose `matches` accepts its path.
+ */
+import type { Finding } from "../findings.js";
+import type { FileKind } from "./file-kinds.js";
+import type { HostSet } from "./urls.js";
+
+export interface FileScanInput {
+  /** Repository-relative POSIX path. */
+  file: string;
+  /** Decoded text (BOM removed). For binary files scanners opt into, the raw bytes decoded as latin1. */
+  text: string;
+  /** Raw bytes, for formats such as bun.lockb. */
+  bytes: Buffer;
+  kind: FileKind;
+  hosts: HostSet;
+  /** Facts gathered from the whole repository (e.g. which packages import the SDK). */
+  repo: RepoFacts;
+}
+
+export interface RepoFacts {
+  /** Repository-relative directories (POSIX, "." for the root) of package.json files whose code imports `comfydeploy`. */
+  readonly sdkImportingPackages: ReadonlySet<string>;
+  /** Every listed file, for scanners that need to look at neighbours. */
+  readonly files: readonly string[];
+  /** Absolute path of the scanned root. */
+  readonly root: string;
+  /** Reads another listed file's text (cached); undefined when it cannot be read. */
+  read(file: string): string | undefined;
+}
+
+export interface FileScanner {
+  id: string;
+  matches(file: string): boolean;
+  scan(input: FileScanInput): Finding[];
+  /** The scanner reports the legacy host and endpoints itself, so the generic text scan skips the file. */
+  readonly coversLegacyUrls?: boolean;
+  /** The scanner reads binary files (the engine otherwise skips them). */
+  readonly readsBinary?: boolean;
+}
