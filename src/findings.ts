@@ -1,5 +1,6 @@
 /** The findings model every scanner produces and every renderer reads. */
 import type { FixClass, RuleId, Severity } from "./rules/catalog.js";
+import type { SuppressionState } from "./scan/suppressions.js";
 import { getRule } from "./rules/catalog.js";
 
 export interface Location {
@@ -23,6 +24,10 @@ export interface Finding extends Location {
   excerpt?: string;
   /** Structured facts for fixers and resolvers (e.g. the pinned ref); not part of the JSON contract. */
   data?: Record<string, string>;
+  /** Stable across runs and line moves: rule, file, the line's content and its occurrence. */
+  fingerprint?: string;
+  /** Set when an in-source comment suppresses the finding. */
+  suppression?: SuppressionState;
 }
 
 export interface SkippedFile {

@@ -1,21 +1,34 @@
-/** `scan`: find every V1 use in a repository and report it. */
+/** `scan`: find every V1 use in a repository and report it in one or more formats. */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../config.js";
 import { EXIT, UsageError } from "../errors.js";
+import { changedSince } from "../files/changed-files.js";
 import { writeOutput } from "../output.js";
+import { loadBaseline } from "../report/baseline.js";
 import { renderJson } from "../report/json.js";
+import { renderMarkdown } from "../report/markdown.js";
+import { buildReport, repoLinkFrom, type Report } from "../report/model.js";
+import { renderSarif } from "../report/sarif.js";
 import { renderText } from "../report/text.js";
 import { type ScanProgress, scan } from "../scan/engine.js";
+import { commandLine } from "./command-line.js";
 
-export const SCAN_FORMATS = ["text", "json"] as const;
+export const SCAN_FORMATS = ["text", "json", "markdown", "sarif"] as const;
+type ScanFormat = (typeof SCAN_FORMATS)[number];
 
 export interface ScanArgs {
   path: string;
-  format: (typeof SCAN_FORMATS)[number];
+  format: ScanFormat;
   output?: string;
+  json?: string;
+  markdown?: string;
+  sarif?: string;
   "fail-on"?: FailOn;
+  baseline?: string;
+  since?: string;
+  "repo-url"?: string;
   include?: string[];
   exclude?: string[];
   "legacy-host"?: string[];
@@ -29,14 +42,26 @@ export function scanCommand(yargs: Argv): Argv<ScanArgs> {
     .positional("path", { describe: "Directory to scan", type: "string", default: "." })
     .option("format", {
       alias: "f",
-      describe: "Report format: text (grouped by file, with counts) or json (stable contract, see schema/)",
+      describe: "Format of the report on stdout (or --output): text, json (stable contract, see schema/), markdown, sarif",
       choices: SCAN_FORMATS,
       default: "text" as const,
     })
-    .option("output", { alias: "o", describe: "Write the report to this file instead of stdout", type: "string" })
+    .option("output", { alias: "o", describe: "Write the --format report to this file instead of stdout", type: "string" })
+    .option("json", { describe: "Also write a JSON report to this file", type: "string" })
+    .option("markdown", { describe: "Also write a Markdown report (fits a GitHub PR/issue body) to this file", type: "string" })
+    .option("sarif", { describe: "Also write a SARIF 2.1.0 report (for code scanning) to this file", type: "string" })
     .option("fail-on", {
-      describe: "Exit 1 when a finding has this severity or higher; 'none' never fails on findings",
+      describe: "Exit 1 when a finding has this severity or higher; 'none' never fails on findings (default: error)",
       choices: FAIL_ON_CHOICES,
+    })
+    .option("baseline", {
+      describe: "A previous JSON report: report and fail only on findings not in it (matched by rule, file and content, so moved lines stay known)",
+      type: "string",
+    })
+    .option("since", { describe: "Only scan files changed since this git ref, plus untracked files", type: "string" })
+    .option("repo-url", {
+      describe: "Repository web URL for links in the Markdown report (default on GitHub Actions: GITHUB_SERVER_URL/GITHUB_REPOSITORY at GITHUB_SHA)",
+      type: "string",
     })
     .option("include", { describe: "Only scan files matching this glob (repeatable)", type: "string", array: true })
     .option("exclude", { describe: "Skip files matching this glob (repeatable)", type: "string", array: true })
@@ -50,9 +75,18 @@ export function scanCommand(yargs: Argv): Argv<ScanArgs> {
     .option("color", { describe: "Colour the text report (default: when stdout is a terminal)", type: "boolean" })
     .example("$0 scan", "Scan the current directory, text report")
     .example("$0 scan ./app --format json -o v1-report.json", "Write the JSON report to a file")
-    .example("$0 scan --fail-on warning", "Fail CI on warnings too")
-    .example("$0 scan --exclude 'docs/**' --legacy-host comfy.internal.example.com", "Skip docs; also treat a self-hosted V1 host as legacy") as Argv<ScanArgs>;
+    .example("$0 scan --sarif results.sarif --markdown report.md --json report.json", "Several reports in one run, text on stdout")
+    .example("$0 scan --baseline v1-report.json --since origin/main", "PR check: only changed files, only new findings")
+    .example("$0 scan --fail-on warning", "Fail CI on warnings too (review markers are warnings)")
+    .example("$0 scan --exclude 'docs/**' --legacy-host comfy.internal.example.com", "Skip docs; treat a self-hosted V1 host as legacy") as Argv<ScanArgs>;
 }
+
+const RENDERERS: Record<ScanFormat, (report: Report, color: boolean) => string> = {
+  text: (report, color) => renderText(report, { color }),
+  json: (report) => renderJson(report),
+  markdown: (report) => renderMarkdown(report),
+  sarif: (report) => renderSarif(report),
+};
 
 export async function runScan(args: ScanArgs): Promise<number> {
   const root = resolve(args.path);
@@ -63,6 +97,8 @@ export async function runScan(args: ScanArgs): Promise<number> {
   const { config } = await loadConfig(root, args.config);
   config.legacyHosts.push(...(args["legacy-host"] ?? []).map(normalizeHost));
   const failOn: FailOn = args["fail-on"] ?? config.failOn ?? "error";
+  const baseline = args.baseline ? await loadBaseline(args.baseline) : undefined;
+  const onlyFiles = args.since ? await changedSince(root, args.since) : undefined;
   const showProgress = args.progress ?? Boolean(process.stderr.isTTY);
 
   const result = await scan({
@@ -70,13 +106,22 @@ export async function runScan(args: ScanArgs): Promise<number> {
     hosts: hostSetFor(config),
     include: [...config.include, ...(args.include ?? [])],
     exclude: [...config.exclude, ...(args.exclude ?? [])],
+    ...(onlyFiles ? { onlyFiles } : {}),
     ...(showProgress ? { onProgress: progressPrinter() } : {}),
   });
+  const repo = repoLinkFrom(args["repo-url"], process.env);
+  const report = buildReport(result, { command: commandLine(), ...(baseline ? { baseline } : {}), ...(repo ? { repo } : {}) });
 
   const color = args.output === undefined && (args.color ?? Boolean(process.stdout.isTTY));
-  const rendered = args.format === "json" ? renderJson(result) : renderText(result, { color });
-  await writeOutput(rendered, args.output);
-  const failing = result.findings.some((f) => meetsThreshold(f.severity, failOn));
+  await writeOutput(RENDERERS[args.format](report, color), args.output);
+  const extra: Array<[ScanFormat, string | undefined]> = [
+    ["json", args.json],
+    ["markdown", args.markdown],
+    ["sarif", args.sarif],
+  ];
+  for (const [format, file] of extra) if (file) await writeOutput(RENDERERS[format](report, false), file);
+
+  const failing = report.findings.some((f) => meetsThreshold(f.severity, failOn));
   return failing ? EXIT.findings : EXIT.ok;
 }
 

@@ -2,37 +2,47 @@
  * The JSON report: a stable contract that other tools read
  * (schema/scan-report.schema.json). Add fields, never rename or remove them.
  */
-import type { ScanResult } from "../scan/engine.js";
-import { TOOL } from "../tool-info.js";
+import type { Finding } from "../findings.js";
+import type { Report } from "./model.js";
 import { summarize } from "./summary.js";
 
 export const JSON_SCHEMA_VERSION = 1;
 
-export function renderJson(result: ScanResult): string {
-  const summary = summarize(result.findings);
-  const report = {
-    schemaVersion: JSON_SCHEMA_VERSION,
-    tool: { name: TOOL.name, version: TOOL.version },
-    root: result.root,
-    summary: {
-      ...summary,
-      filesListed: result.stats.listed,
-      candidates: result.stats.candidates,
-      skipped: result.skipped.length,
-    },
-    findings: result.findings.map((f) => ({
-      ruleId: f.ruleId,
-      severity: f.severity,
-      file: f.file,
-      line: f.line,
-      column: f.column,
-      endLine: f.endLine,
-      endColumn: f.endColumn,
-      message: f.message,
-      fix: f.fix,
-      ...(f.excerpt !== undefined ? { excerpt: f.excerpt } : {}),
-    })),
-    skipped: result.skipped,
+function findingJson(f: Finding): Record<string, unknown> {
+  return {
+    ruleId: f.ruleId,
+    severity: f.severity,
+    file: f.file,
+    line: f.line,
+    column: f.column,
+    endLine: f.endLine,
+    endColumn: f.endColumn,
+    message: f.message,
+    fix: f.fix,
+    ...(f.excerpt !== undefined ? { excerpt: f.excerpt } : {}),
+    ...(f.fingerprint !== undefined ? { fingerprint: f.fingerprint } : {}),
+    ...(f.suppression !== undefined ? { suppression: f.suppression } : {}),
   };
-  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+export function renderJson(report: Report): string {
+  const json = {
+    schemaVersion: JSON_SCHEMA_VERSION,
+    tool: report.tool,
+    root: report.root,
+    summary: {
+      ...summarize(report.findings),
+      filesListed: report.stats.listed,
+      candidates: report.stats.candidates,
+      skipped: report.skipped.length,
+      suppressed: report.suppressed.length,
+      baselined: report.baselined.length,
+    },
+    cutoff: { date: report.cutoff.cutoff, daysLeft: report.cutoff.daysLeft, summary: report.cutoff.summary },
+    command: report.command,
+    findings: report.findings.map(findingJson),
+    suppressed: report.suppressed.map(findingJson),
+    skipped: report.skipped,
+  };
+  return `${JSON.stringify(json, null, 2)}\n`;
 }

@@ -28,3 +28,19 @@ export function summarize(findings: readonly Finding[]): Summary {
   }
   return { total: findings.length, files: files.size, bySeverity, byRule, byFix };
 }
+
+export const FIX_CLASS_MEANING: Record<FixClass, string> = {
+  auto: "fix rewrites these",
+  review: "fix rewrites where the shape is known, else leaves a review marker",
+  manual: "needs a person",
+};
+
+export function groupByFile(findings: readonly Finding[]): Map<string, Finding[]> {
+  const byFile = new Map<string, Finding[]>();
+  for (const f of findings) {
+    const list = byFile.get(f.file);
+    if (list) list.push(f);
+    else byFile.set(f.file, [f]);
+  }
+  return byFile;
+}

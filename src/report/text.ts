@@ -1,59 +1,64 @@
-/** The terminal report: findings grouped by file, then counts by rule and by fix class. */
+/** The terminal report: findings grouped by file with excerpts, counts by rule and fix class, the cutoff. */
 import pc from "picocolors";
 import type { Finding } from "../findings.js";
-import { getRule, type Severity } from "../rules/catalog.js";
-import type { ScanResult } from "../scan/engine.js";
-import { summarize } from "./summary.js";
+import { getRule, type RuleId, type Severity } from "../rules/catalog.js";
+import type { Report } from "./model.js";
+import { FIX_CLASS_MEANING, groupByFile, summarize } from "./summary.js";
 
 type Colors = ReturnType<typeof pc.createColors>;
 
-export function renderText(result: ScanResult, options: { color: boolean }): string {
+export function renderText(report: Report, options: { color: boolean }): string {
   const c = pc.createColors(options.color);
   const out: string[] = [];
-  const byFile = new Map<string, Finding[]>();
-  for (const f of result.findings) {
-    const list = byFile.get(f.file) ?? [];
-    list.push(f);
-    byFile.set(f.file, list);
-  }
-  for (const [file, findings] of byFile) {
+  for (const [file, findings] of groupByFile(report.findings)) {
     out.push(c.underline(file));
-    for (const f of findings) {
-      out.push(`  ${c.dim(`${f.line}:${f.column}`.padEnd(8))} ${severityLabel(f.severity, c)} ${c.bold(f.ruleId)} ${c.dim(`[${f.fix}]`)}`);
-      out.push(`    ${f.message}`);
-      if (f.excerpt) out.push(`    ${c.dim(`> ${f.excerpt}`)}`);
-    }
+    for (const f of findings) out.push(...findingLines(f, c));
     out.push("");
   }
 
-  const summary = summarize(result.findings);
+  const summary = summarize(report.findings);
   if (summary.total === 0) {
-    out.push(c.green(`No V1 usage found in ${result.stats.listed} files.`));
+    out.push(c.green(`No V1 usage found in ${report.stats.listed} files.`));
   } else {
     out.push(
       c.bold(
-        `${summary.total} finding${summary.total === 1 ? "" : "s"} in ${summary.files} file${summary.files === 1 ? "" : "s"}` +
+        `${plural(summary.total, "finding")} in ${plural(summary.files, "file")}` +
           ` (${summary.bySeverity.error} errors, ${summary.bySeverity.warning} warnings, ${summary.bySeverity.info} info)`,
       ),
+      "",
+      "By rule:",
     );
-    out.push("");
-    out.push("By rule:");
     for (const [rule, count] of Object.entries(summary.byRule)) {
-      out.push(`  ${rule.padEnd(22)} ${String(count).padStart(5)}  ${c.dim(getRule(rule as Parameters<typeof getRule>[0]).title)}`);
+      out.push(`  ${rule.padEnd(22)} ${String(count).padStart(5)}  ${c.dim(getRule(rule as RuleId).title)}`);
     }
     out.push("By fix class:");
-    out.push(`  ${"auto".padEnd(22)} ${String(summary.byFix.auto).padStart(5)}  ${c.dim("fix rewrites these")}`);
-    out.push(`  ${"review".padEnd(22)} ${String(summary.byFix.review).padStart(5)}  ${c.dim("fix rewrites where the shape is known, else marks")}`);
-    out.push(`  ${"manual".padEnd(22)} ${String(summary.byFix.manual).padStart(5)}  ${c.dim("need a person")}`);
+    for (const fix of ["auto", "review", "manual"] as const) {
+      out.push(`  ${fix.padEnd(22)} ${String(summary.byFix[fix]).padStart(5)}  ${c.dim(FIX_CLASS_MEANING[fix])}`);
+    }
   }
-  if (result.skipped.length > 0) {
-    out.push("");
-    out.push(c.yellow(`Skipped ${result.skipped.length} file${result.skipped.length === 1 ? "" : "s"}:`));
-    for (const s of result.skipped.slice(0, 20)) out.push(`  ${s.file}: ${s.reason}`);
-    if (result.skipped.length > 20) out.push(`  … and ${result.skipped.length - 20} more (see --format json)`);
+  if (report.suppressed.length > 0) out.push(c.dim(`${plural(report.suppressed.length, "finding")} suppressed in source (listed in --format json).`));
+  if (report.baselined.length > 0) out.push(c.dim(`${plural(report.baselined.length, "finding")} already in the baseline, not shown.`));
+  if (report.skipped.length > 0) {
+    out.push("", c.yellow(`Skipped ${plural(report.skipped.length, "file")}:`));
+    for (const s of report.skipped.slice(0, 20)) out.push(`  ${s.file}: ${s.reason}`);
+    if (report.skipped.length > 20) out.push(`  … and ${report.skipped.length - 20} more (see --format json)`);
   }
-  out.push(c.dim(`Scanned ${result.stats.listed} files, ${result.stats.candidates} candidates.`));
+  out.push("", (report.cutoff.passed ? c.red : c.yellow)(report.cutoff.summary));
+  out.push(c.dim(`Scanned ${report.stats.listed} files, ${report.stats.candidates} candidates.`));
   return `${out.join("\n")}\n`;
+}
+
+function findingLines(f: Finding, c: Colors): string[] {
+  const lines = [
+    `  ${c.dim(`${f.line}:${f.column}`.padEnd(8))} ${severityLabel(f.severity, c)} ${c.bold(f.ruleId)} ${c.dim(`[${f.fix}]`)}`,
+    `    ${f.message}`,
+  ];
+  if (f.excerpt) lines.push(`    ${c.dim(`> ${f.excerpt}`)}`);
+  return lines;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 function severityLabel(severity: Severity, c: Colors): string {

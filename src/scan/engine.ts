@@ -12,6 +12,8 @@ import { listFiles } from "../files/list-files.js";
 import { fileKind, isJsFile } from "./file-kinds.js";
 import { JsPool, type JsWork } from "./js-pool.js";
 import { looksBinary, Prefilter, prefilterNeedles } from "./needles.js";
+import { assignFingerprints } from "../report/fingerprint.js";
+import { applySuppressions, parseSuppressions, SUPPRESSION_KEYWORD } from "./suppressions.js";
 import type { FileScanner, RepoFacts } from "./scanner.js";
 import { FILE_SCANNERS, GENERIC_URL_SCANNER } from "./scanners/index.js";
 import type { HostSet } from "./urls.js";
@@ -28,6 +30,10 @@ export interface ScanOptions {
   onProgress?: (progress: ScanProgress) => void;
   /** Force (true) or forbid (false) worker threads; by default decided by tree size. */
   workers?: boolean;
+  /** Only report on these files (e.g. changed since a ref); the rest still serve imports. */
+  onlyFiles?: ReadonlySet<string>;
+  /** "Today", for suppression expiry. */
+  now?: Date;
 }
 
 export interface ScanProgress {
@@ -67,7 +73,8 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   const realRoot = await realpath(root);
 
   const textCandidates: Array<{ file: string; bytes: Buffer; scanners: FileScanner[] }> = [];
-  await forEachLimit(allFiles, READ_CONCURRENCY, async (file) => {
+  const filesToScan = options.onlyFiles ? allFiles.filter((f) => options.onlyFiles!.has(f)) : allFiles;
+  await forEachLimit(filesToScan, READ_CONCURRENCY, async (file) => {
     const scanners = isJsFile(file) ? [] : scannersFor(file);
     const content = await readCandidate(root, realRoot, file, skipped, scanners.some((s) => s.readsBinary));
     if (!content || !prefilter.matches(content)) return;
@@ -102,21 +109,18 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
     // Files that use a client module's exports without naming anything V1 themselves.
     while (clientModules.length > 0) {
       const modules = clientModules.splice(0);
-      const importers = await findImporters(root, allFiles, fileSet, analysed, modules);
+      const importers = await findImporters(root, filesToScan, fileSet, analysed, modules);
       if (importers.length === 0) break;
       progress.candidates += importers.length;
       await run(importers);
     }
-    const repo: RepoFacts = {
-      files: allFiles,
-      root,
-      sdkImportingPackages: packagesOf(sdkImporters, fileSet),
-      read: cachedReader(root, fileSet),
-    };
+    const read = cachedReader(root, fileSet);
+    const repo: RepoFacts = { files: allFiles, root, sdkImportingPackages: packagesOf(sdkImporters, fileSet), read };
     for (const candidate of textCandidates) {
       findings.push(...scanTextFile(candidate, hosts, repo));
       progress.parsed++;
     }
+    applyInSourceSuppressions(findings, read, options.now ?? new Date());
   } finally {
     await pool.close();
   }
@@ -124,6 +128,7 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   progress.phase = "done";
   report();
   findings.sort(compareFindings);
+  assignFingerprints(findings);
   skipped.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return {
     root,
@@ -149,6 +154,16 @@ function scanTextFile(candidate: { file: string; bytes: Buffer; scanners: FileSc
     out.push(...scanner.scan({ file, text, bytes, kind: fileKind(file), hosts, repo }));
   }
   return out;
+}
+
+function applyInSourceSuppressions(findings: Finding[], read: (file: string) => string | undefined, now: Date): void {
+  const today = now.toISOString().slice(0, 10);
+  const byFile = new Map<string, Finding[]>();
+  for (const f of findings) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
+  for (const [file, fileFindings] of byFile) {
+    const text = read(file);
+    if (text?.includes(SUPPRESSION_KEYWORD)) applySuppressions(fileFindings, parseSuppressions(text), today);
+  }
 }
 
 function cachedReader(root: string, fileSet: ReadonlySet<string>): (file: string) => string | undefined {

@@ -47,3 +47,7 @@ export function sdkCallMessage(method: string): string {
   const target = mapping.v2 ? `use ${mapping.v2}; ` : "";
   return `client.${method}() is V1 SDK API: ${target}${mapping.advice}.`;
 }
+
+export function otherHostMessage(host: string): string {
+  return `V1-shaped endpoint /api/run?run_id= on ${host}: if this is a ComfyDeploy deployment (white-label or self-hosted), move to GET {base}${ENDPOINTS.getRun.v2.path}; list the host under legacyHosts or ignoreHosts in comfydeploy-migrate.config.json to settle it.`;
+}

@@ -105,6 +105,15 @@ export function v1EndpointOf(info: UrlInfo, method: string | undefined): V1Endpo
   return "run-ambiguous";
 }
 
+/**
+ * The V1 get-run shape (`/api/run?run_id=`) on a host that is neither the
+ * vendor's nor the app's own: possibly a white-label deployment, so it is
+ * reported for review and never rewritten.
+ */
+export function isOtherHostV1Shape(info: UrlInfo): boolean {
+  return info.hostKind === "other" && info.queryKeys.has(ENDPOINTS.getRun.v1.query) && v1EndpointOf(info, "GET") === "get-run";
+}
+
 export interface HostMention {
   start: number;
   end: number;

@@ -8,12 +8,13 @@ import { excerptOf } from "../../redact.js";
 import {
   endpointMessage,
   legacyHostMessage,
+  otherHostMessage,
   sdkCallMessage,
   sdkConstructorMessage,
   sdkImportMessage,
   sdkPropertyMessage,
 } from "../messages.js";
-import { findLegacyHostMentions, type HostSet, parseUrlText, v1EndpointOf } from "../urls.js";
+import { findLegacyHostMentions, type HostSet, isOtherHostV1Shape, parseUrlText, v1EndpointOf } from "../urls.js";
 import type { FileContext } from "./file-context.js";
 import { HttpCalls } from "./http-calls.js";
 import { JsProject } from "./project.js";
@@ -70,12 +71,13 @@ export class JsAnalyzer {
       const request = this.http.recognise(call, context, consumed);
       if (!request) continue;
       const info = parseUrlText(request.url, this.hosts);
-      if (info.hostKind !== "legacy") continue;
       const endpoint = v1EndpointOf(info, request.method);
       if (!endpoint) continue;
+      if (info.hostKind === "legacy") report.endpoint(request.urlNode, endpoint, request.method !== undefined);
+      else if (isOtherHostV1Shape(info)) report.otherHost(request.urlNode, info.host!);
+      else continue;
       for (const node of consumed) this.values.consumed.add(node);
       this.values.consumed.add(request.urlNode);
-      report.endpoint(request.urlNode, endpoint, request.method !== undefined);
     }
   }
 
@@ -89,9 +91,10 @@ export class JsAnalyzer {
         for (const key of context.queryMutations.get(declaration) ?? []) url += `${url.includes("?") ? "&" : "?"}${key}=\u0000`;
       }
       const info = parseUrlText(url, this.hosts);
-      if (info.hostKind !== "legacy") continue;
       const endpoint = v1EndpointOf(info, undefined);
-      if (endpoint) report.endpoint(expr, endpoint, false);
+      if (!endpoint) continue;
+      if (info.hostKind === "legacy") report.endpoint(expr, endpoint, false);
+      else if (isOtherHostV1Shape(info)) report.otherHost(expr, info.host!);
     }
   }
 
@@ -203,6 +206,11 @@ class Reporter {
     const ruleId = endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
     const certain = methodKnown && endpoint !== "run-ambiguous";
     this.add(node, { ruleId, message: endpointMessage(endpoint, methodKnown), ...(certain ? {} : { fix: "review" as const }) });
+  }
+
+  otherHost(node: ts.Node, host: string): void {
+    this.endpointNodes.add(node);
+    this.add(node, { ruleId: "other-host-v1-shape", message: otherHostMessage(host) });
   }
 
   hasEndpointAt(node: ts.Node): boolean {

@@ -1,0 +1,83 @@
+/**
+ * The report every renderer reads: the scan result after suppressions and
+ * the baseline are applied, with what is needed to reproduce and link it.
+ */
+import type { Finding, SkippedFile } from "../findings.js";
+import { cutoffStatus, type CutoffStatus } from "../knowledge/cutoff.js";
+import type { ScanResult } from "../scan/engine.js";
+import { isActivelySuppressed } from "../scan/suppressions.js";
+import { TOOL } from "../tool-info.js";
+import { type Baseline, isInBaseline } from "./baseline.js";
+
+export interface RepoLink {
+  /** e.g. https://github.com/owner/name */
+  url: string;
+  /** Commit to link lines at; the default branch when absent. */
+  commit?: string;
+}
+
+export interface Report {
+  tool: { name: string; version: string };
+  root: string;
+  /** Findings to act on: not suppressed (or suppression expired), not in the baseline. */
+  findings: Finding[];
+  suppressed: Finding[];
+  /** Findings the baseline already had: not reported as new, never failing the run. */
+  baselined: Finding[];
+  skipped: SkippedFile[];
+  stats: ScanResult["stats"];
+  cutoff: CutoffStatus;
+  /** The command line that reproduces this report. */
+  command: string;
+  repo?: RepoLink;
+}
+
+export interface ReportOptions {
+  baseline?: Baseline;
+  now?: Date;
+  command: string;
+  repo?: RepoLink;
+}
+
+export function buildReport(result: ScanResult, options: ReportOptions): Report {
+  const findings: Finding[] = [];
+  const suppressed: Finding[] = [];
+  const baselined: Finding[] = [];
+  for (const finding of result.findings) {
+    if (isActivelySuppressed(finding)) suppressed.push(finding);
+    else if (options.baseline && isInBaseline(finding, options.baseline)) baselined.push(finding);
+    else findings.push(finding);
+  }
+  return {
+    tool: { name: TOOL.name, version: TOOL.version },
+    root: result.root,
+    findings,
+    suppressed,
+    baselined,
+    skipped: result.skipped,
+    stats: result.stats,
+    cutoff: cutoffStatus(options.now),
+    command: options.command,
+    ...(options.repo ? { repo: options.repo } : {}),
+  };
+}
+
+/** The repository link from --repo-url, or from GitHub Actions' environment. */
+export function repoLinkFrom(repoUrl: string | undefined, env: NodeJS.ProcessEnv): RepoLink | undefined {
+  if (repoUrl) return { url: repoUrl.replace(/\/+$/, ""), ...(env.GITHUB_SHA ? { commit: env.GITHUB_SHA } : {}) };
+  if (env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY) {
+    return {
+      url: `${env.GITHUB_SERVER_URL.replace(/\/+$/, "")}/${env.GITHUB_REPOSITORY}`,
+      ...(env.GITHUB_SHA ? { commit: env.GITHUB_SHA } : {}),
+    };
+  }
+  return undefined;
+}
+
+/** A link to a file line in the repository's web UI, when the repository is known. */
+export function lineLink(report: Report, finding: Finding): string | undefined {
+  if (!report.repo) return undefined;
+  const ref = report.repo.commit ?? "HEAD";
+  const path = finding.file.split("/").map(encodeURIComponent).join("/");
+  return `${report.repo.url}/blob/${ref}/${path}#L${finding.line}`;
+}
