@@ -2,6 +2,7 @@
 /** The command line: yargs wiring, exit codes, and one-line errors for user mistakes. */
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
+import { type FixArgs, fixCommand, runFix } from "./commands/fix.js";
 import { runScan, scanCommand, type ScanArgs } from "./commands/scan.js";
 import { EXIT, RuntimeFailure, UsageError } from "./errors.js";
 import { redactSecrets } from "./redact.js";
@@ -25,6 +26,14 @@ async function main(argv: string[]): Promise<number> {
       scanCommand,
       async (args) => {
         exitCode = await runScan(args);
+      },
+    )
+    .command<FixArgs>(
+      "fix [path]",
+      "Rewrite V1 uses to V2 where safe; leave review markers elsewhere",
+      fixCommand,
+      async (args) => {
+        exitCode = await runFix(args);
       },
     )
     .demandCommand(1, "Name a command; see --help.")

@@ -4,7 +4,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import AjvDraft04 from "ajv-draft-04";
+import { createRequire } from "node:module";
+import type { Ajv } from "ajv";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Finding } from "../src/findings.js";
 import { cutoffStatus } from "../src/knowledge/cutoff.js";
@@ -64,7 +65,8 @@ describe("SARIF", () => {
   const schema = JSON.parse(
     readFileSync(join(REPO, "node_modules", "@microsoft", "jest-sarif", "lib", "schemas", "sarif-2.1.0-rtm.5.json"), "utf8"),
   );
-  // The official schema is draft-04, which Ajv 8 reads through ajv-draft-04.
+  // The official schema is draft-04, which Ajv 8 reads through ajv-draft-04 (a CommonJS class export).
+  const AjvDraft04 = createRequire(import.meta.url)("ajv-draft-04") as typeof Ajv;
   const validate = new AjvDraft04({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false }).compile(schema);
 
   it("validates against the official SARIF 2.1.0 schema", () => {

@@ -1,0 +1,170 @@
+/** `fix`: rewrite V1 uses to V2 where it is safe, leave review markers where it is not. */
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { createTwoFilesPatch } from "diff";
+import pc from "picocolors";
+import type { Argv } from "yargs";
+import { FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../config.js";
+import { EXIT, UsageError } from "../errors.js";
+import { treeState } from "../files/git-state.js";
+import { nodeRefTarget } from "../fix/node-ref-target.js";
+import { transformCatalog } from "../fix/registry.js";
+import { type FixPlan, planFixes, writeFixes } from "../fix/runner.js";
+import { TRANSFORM_IDS, type TransformId } from "../fix/types.js";
+import { writeOutput } from "../output.js";
+import { isActivelySuppressed } from "../scan/suppressions.js";
+import { scan } from "../scan/engine.js";
+
+export interface FixArgs {
+  path: string;
+  "dry-run"?: boolean;
+  transform?: TransformId[];
+  "list-transforms"?: boolean;
+  "allow-dirty"?: boolean;
+  "node-ref"?: string;
+  "fail-on"?: FailOn;
+  include?: string[];
+  exclude?: string[];
+  "legacy-host"?: string[];
+  config?: string;
+  color?: boolean;
+}
+
+export function fixCommand(yargs: Argv): Argv<FixArgs> {
+  return yargs
+    .positional("path", { describe: "Repository (or directory in it) to fix", type: "string", default: "." })
+    .option("dry-run", { alias: "n", describe: "Print a unified diff of what would change; write nothing", type: "boolean" })
+    .option("transform", {
+      alias: "t",
+      describe: "Run only this transform (repeatable; default: all). See --list-transforms",
+      choices: TRANSFORM_IDS,
+      array: true,
+    })
+    .option("list-transforms", { describe: "List the transforms, what each rewrites and what it marks, then exit", type: "boolean" })
+    .option("allow-dirty", { describe: "Run even when the git work tree has uncommitted changes (or is not a git repository)", type: "boolean" })
+    .option("node-ref", {
+      describe: "Tag or commit to pin the ComfyUI node (BennyKok/comfyui-deploy) at; v2.1.0 or later (default: v2.1.0)",
+      type: "string",
+    })
+    .option("fail-on", { describe: "Exit 1 when findings at or above this severity remain (review markers are warnings)", choices: FAIL_ON_CHOICES })
+    .option("include", { describe: "Only fix files matching this glob (repeatable)", type: "string", array: true })
+    .option("exclude", { describe: "Never touch files matching this glob (repeatable)", type: "string", array: true })
+    .option("legacy-host", { describe: "Another host that serves the V1 API (repeatable); its URLs are marked, not rewritten", type: "string", array: true })
+    .option("config", { describe: "Config file (default: comfydeploy-migrate.config.json or package.json key)", type: "string" })
+    .option("color", { describe: "Colour the diff (default: when stdout is a terminal)", type: "boolean" })
+    .example("$0 fix --dry-run", "Show the diff without writing")
+    .example("$0 fix", "Rewrite in place (needs a clean git tree)")
+    .example("$0 fix -t v2-endpoints -t node-pin", "Only raw HTTP endpoints and node pins")
+    .example("$0 fix --node-ref v2.3.3", "Pin the ComfyUI node at v2.3.3 instead of v2.1.0") as Argv<FixArgs>;
+}
+
+export async function runFix(args: FixArgs): Promise<number> {
+  if (args["list-transforms"]) {
+    await writeOutput(listTransforms(), undefined);
+    return EXIT.ok;
+  }
+  const root = resolve(args.path);
+  const rootStat = await stat(root).catch(() => undefined);
+  if (!rootStat) throw new UsageError(`path not found: ${args.path}`);
+  if (!rootStat.isDirectory()) throw new UsageError(`not a directory: ${args.path}`);
+  const nodeRef = nodeRefTarget(args["node-ref"]);
+
+  if (!args["dry-run"] && !args["allow-dirty"]) {
+    const state = await treeState(root);
+    if (state.kind === "dirty") {
+      throw new UsageError(
+        `the git work tree has uncommitted changes (${state.files.slice(0, 3).join(", ")}${state.files.length > 3 ? ", …" : ""}); commit or stash them, or pass --allow-dirty`,
+      );
+    }
+    if (state.kind === "not-a-repository") {
+      throw new UsageError(`${args.path} is not in a git repository, so fix could not be undone; pass --allow-dirty to fix anyway`);
+    }
+  }
+
+  const { config } = await loadConfig(root, args.config);
+  config.legacyHosts.push(...(args["legacy-host"] ?? []).map(normalizeHost));
+  const hosts = hostSetFor(config);
+  const include = [...config.include, ...(args.include ?? [])];
+  const exclude = [...config.exclude, ...(args.exclude ?? [])];
+  const plan = await planFixes({ root, hosts, include, exclude, transforms: args.transform ?? [...TRANSFORM_IDS], nodeRef });
+  const color = args.color ?? Boolean(process.stdout.isTTY);
+  const failOn: FailOn = args["fail-on"] ?? config.failOn ?? "error";
+
+  if (args["dry-run"]) {
+    await writeOutput(renderDiff(plan, color) + renderSummary(plan, true, color), undefined);
+    return remainingAfterPlan(plan).some((severity) => meetsThreshold(severity, failOn)) ? EXIT.findings : EXIT.ok;
+  }
+  await writeFixes(root, plan.changes);
+  await writeOutput(renderSummary(plan, false, color), undefined);
+  const after = await scan({ root, hosts, include, exclude });
+  const remaining = after.findings.filter((f) => !isActivelySuppressed(f));
+  return remaining.some((f) => meetsThreshold(f.severity, failOn)) ? EXIT.findings : EXIT.ok;
+}
+
+/** Without writing, what would still be reported: findings in files no transform changed, plus markers. */
+function remainingAfterPlan(plan: FixPlan): Array<"error" | "warning" | "info"> {
+  const changed = new Set(plan.changes.map((c) => c.file));
+  const left = plan.scan.findings.filter((f) => !isActivelySuppressed(f) && !changed.has(f.file)).map((f) => f.severity);
+  const markers = plan.changes.flatMap((c) => c.events.filter((e) => e.kind === "marker")).map(() => "warning" as const);
+  return [...left, ...markers];
+}
+
+function renderDiff(plan: FixPlan, color: boolean): string {
+  const c = pc.createColors(color);
+  return plan.changes
+    .map((change) => {
+      const patch = createTwoFilesPatch(`a/${change.file}`, `b/${change.file}`, change.before, change.after, "", "", { context: 3 });
+      const body = patch.split("\n").slice(1).join("\n"); // drop the "=====" header line
+      return body
+        .split("\n")
+        .map((line) =>
+          line.startsWith("+") && !line.startsWith("+++")
+            ? c.green(line)
+            : line.startsWith("-") && !line.startsWith("---")
+              ? c.red(line)
+              : line.startsWith("@@")
+                ? c.cyan(line)
+                : line,
+        )
+        .join("\n");
+    })
+    .join("");
+}
+
+function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean): string {
+  const c = pc.createColors(color);
+  const rewrites = plan.changes.reduce((n, ch) => n + ch.events.filter((e) => e.kind === "rewrite").length, 0);
+  const markers = plan.changes.reduce((n, ch) => n + ch.events.filter((e) => e.kind === "marker").length, 0);
+  const out: string[] = [""];
+  for (const change of plan.changes) {
+    out.push(c.underline(change.file));
+    for (const e of change.events) {
+      out.push(`  ${String(e.line).padStart(5)}  ${e.kind === "rewrite" ? c.green("rewrite") : c.yellow("marker ")}  ${c.bold(e.ruleId)}  ${e.message}`);
+    }
+  }
+  const verb = dryRun ? "would change" : "changed";
+  out.push(
+    "",
+    c.bold(
+      `fix ${dryRun ? "(dry run) " : ""}${verb} ${plan.changes.length} file${plan.changes.length === 1 ? "" : "s"}: ` +
+        `${rewrites} site${rewrites === 1 ? "" : "s"} rewritten, ${markers} review marker${markers === 1 ? "" : "s"} added.`,
+    ),
+    `${plan.candidates} candidate file${plan.candidates === 1 ? "" : "s"} with findings looked at; ${plan.untouched} file${plan.untouched === 1 ? "" : "s"} with findings no selected transform handles.`,
+  );
+  if (plan.skipped.length > 0) {
+    out.push(c.yellow(`Skipped ${plan.skipped.length} file${plan.skipped.length === 1 ? "" : "s"}:`));
+    for (const s of plan.skipped) out.push(`  ${s.file}: ${s.reason}`);
+  }
+  if (markers > 0) out.push(`Review markers read "TODO(comfydeploy-migrate)"; 'scan --fail-on warning' keeps CI red until they are resolved.`);
+  return `${out.join("\n")}\n`;
+}
+
+function listTransforms(): string {
+  const out: string[] = [];
+  for (const t of transformCatalog()) {
+    out.push(`${t.id}: ${t.title}`);
+    for (const r of t.rewrites) out.push(`  rewrites: ${r}`);
+    for (const m of t.marks) out.push(`  marks:    ${m}`);
+  }
+  return `${out.join("\n")}\n`;
+}

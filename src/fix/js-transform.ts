@@ -1,0 +1,56 @@
+/**
+ * Runs a jscodeshift transform in-process on one JS/TS file: picks the parser
+ * from the extension and hands the transform the scan's findings and a
+ * reporter for what it rewrote or marked.
+ */
+import { posix } from "node:path";
+import type { API, FileInfo, Options, Transform as JscodeshiftTransform } from "jscodeshift";
+import type { Finding } from "../findings.js";
+import type { HostSet } from "../scan/urls.js";
+import type { FileFix, FixContext, FixEvent, Transform, TransformId } from "./types.js";
+
+/** Options every transform in transforms/ receives. */
+export interface MigrationOptions extends Options {
+  hosts: HostSet;
+  findings: readonly Finding[];
+  report: (event: FixEvent) => void;
+}
+
+export interface TransformModule {
+  default: JscodeshiftTransform;
+  meta: { id: TransformId; title: string; rewrites: readonly string[]; marks: readonly string[] };
+}
+
+export function parserFor(file: string): "ts" | "tsx" | "babylon" {
+  const ext = posix.extname(file).toLowerCase();
+  if (ext === ".tsx") return "tsx";
+  if (ext === ".ts" || ext === ".mts" || ext === ".cts") return "ts";
+  return "babylon";
+}
+
+const JS_EXTENSIONS = new Set([".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts"]);
+
+type JscodeshiftCore = typeof import("jscodeshift");
+let core: Promise<JscodeshiftCore> | undefined;
+
+async function loadJscodeshift(): Promise<JscodeshiftCore> {
+  core ??= import("jscodeshift").then((m) => ((m as unknown as { default?: JscodeshiftCore }).default ?? m) as JscodeshiftCore);
+  return core;
+}
+
+export function jsTransform(module: TransformModule): Transform {
+  return {
+    ...module.meta,
+    appliesTo: (file) => JS_EXTENSIONS.has(posix.extname(file).toLowerCase()) && !file.endsWith(".d.ts"),
+    async apply(text: string, context: FixContext): Promise<FileFix> {
+      const jscodeshift = await loadJscodeshift();
+      const j = jscodeshift.withParser(parserFor(context.file));
+      const events: FixEvent[] = [];
+      const api: API = { jscodeshift: j, j, stats: () => undefined, report: () => undefined };
+      const file: FileInfo = { path: context.file, source: text };
+      const options: MigrationOptions = { hosts: context.hosts, findings: context.findings, report: (e) => events.push(e) };
+      const output = await module.default(file, api, options);
+      return { text: typeof output === "string" ? output : text, events };
+    },
+  };
+}

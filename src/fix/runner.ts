@@ -1,0 +1,167 @@
+/**
+ * The fix pipeline: scan, then run the selected transforms on the files with
+ * findings only (never the whole tree), keep each file's line endings and
+ * BOM, re-parse every output, and hand back the planned changes. Writing is
+ * a separate, atomic step.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { posix } from "node:path";
+import writeFileAtomic from "write-file-atomic";
+import { RuntimeFailure } from "../errors.js";
+import type { Finding } from "../findings.js";
+import { isJsFile } from "../scan/file-kinds.js";
+import { scan, type ScanOptions, type ScanResult } from "../scan/engine.js";
+import { isActivelySuppressed } from "../scan/suppressions.js";
+import type { RepoFacts } from "../scan/scanner.js";
+import { TRANSFORMS } from "./registry.js";
+import type { FixEvent, NodeRefTarget, Transform, TransformId } from "./types.js";
+import { parseError } from "./validate.js";
+
+export interface FixOptions extends Pick<ScanOptions, "root" | "hosts" | "include" | "exclude" | "onProgress"> {
+  transforms: readonly TransformId[];
+  nodeRef: NodeRefTarget;
+}
+
+export interface PlannedChange {
+  file: string;
+  before: string;
+  after: string;
+  events: FixEvent[];
+}
+
+export interface FixPlan {
+  changes: PlannedChange[];
+  /** Files with findings that were looked at but could not be fixed, with the reason. */
+  skipped: Array<{ file: string; reason: string }>;
+  /** Files with findings the selected transforms apply to. */
+  candidates: number;
+  /** Files with findings that no selected transform handles. */
+  untouched: number;
+  scan: ScanResult;
+}
+
+interface TextShape {
+  bom: boolean;
+  crlf: boolean;
+}
+
+export async function planFixes(options: FixOptions): Promise<FixPlan> {
+  const result = await scan(options);
+  const active = result.findings.filter((f) => !isActivelySuppressed(f) && f.ruleId !== "review-marker");
+  const byFile = new Map<string, Finding[]>();
+  for (const f of active) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
+
+  const selected = TRANSFORMS.filter((t) => options.transforms.includes(t.id));
+  const files = [...byFile.keys()].sort((a, b) => Number(isJsFile(b)) - Number(isJsFile(a)) || (a < b ? -1 : 1));
+  const plan: FixPlan = { changes: [], skipped: [], candidates: 0, untouched: 0, scan: result };
+  const cache = new Map<string, string>();
+  const repo: RepoFacts = {
+    files: [],
+    root: options.root,
+    sdkImportingPackages: new Set(),
+    read: (file) => {
+      if (!cache.has(file)) {
+        try {
+          cache.set(file, normalize(readFileSync(posix.join(options.root, file), "utf8")).text);
+        } catch {
+          return undefined;
+        }
+      }
+      return cache.get(file);
+    },
+  };
+  const unmigratedSdk = new Set<string>();
+
+  for (const file of files) {
+    const transforms = selected.filter((t) => t.appliesTo(file));
+    if (transforms.length === 0) {
+      plan.untouched++;
+      if (isJsFile(file) && byFile.get(file)!.some((f) => f.ruleId.startsWith("v1-sdk"))) unmigratedSdk.add(packageDirOf(options.root, file));
+      continue;
+    }
+    plan.candidates++;
+    let raw: string;
+    try {
+      raw = await readFile(posix.join(options.root, file), "utf8");
+    } catch (error) {
+      plan.skipped.push({ file, reason: `could not be read (${(error as NodeJS.ErrnoException).code ?? "error"})` });
+      continue;
+    }
+    const { text, shape } = normalize(raw);
+    cache.set(file, text);
+    let current = text;
+    const events: FixEvent[] = [];
+    try {
+      for (const transform of transforms) {
+        const fixed = await transform.apply(current, {
+          file,
+          hosts: options.hosts,
+          findings: byFile.get(file)!,
+          nodeRef: options.nodeRef,
+          repo,
+          packagesWithUnmigratedSdk: unmigratedSdk,
+        });
+        current = fixed.text;
+        events.push(...fixed.events);
+      }
+    } catch (error) {
+      plan.skipped.push({ file, reason: `transform failed: ${firstLine(error)}` });
+      continue;
+    }
+    if (isJsFile(file) && events.some((e) => e.kind === "marker" && e.ruleId.startsWith("v1-sdk"))) {
+      unmigratedSdk.add(packageDirOf(options.root, file));
+    }
+    if (isJsFile(file) && !selected.some((t) => t.id === "v2-sdk") && byFile.get(file)!.some((f) => f.ruleId.startsWith("v1-sdk"))) {
+      unmigratedSdk.add(packageDirOf(options.root, file));
+    }
+    if (current === text) continue;
+    const problem = parseError(file, current);
+    if (problem) {
+      plan.skipped.push({ file, reason: `left untouched: the rewritten file would not parse (${problem})` });
+      continue;
+    }
+    plan.changes.push({ file, before: raw, after: restore(current, shape), events });
+  }
+  return plan;
+}
+
+export async function writeFixes(root: string, changes: readonly PlannedChange[]): Promise<void> {
+  for (const change of changes) {
+    try {
+      await writeFileAtomic(posix.join(root, change.file), change.after, { encoding: "utf8" });
+    } catch (error) {
+      throw new RuntimeFailure(`cannot write ${change.file}: ${(error as NodeJS.ErrnoException).code ?? firstLine(error)}`);
+    }
+  }
+}
+
+/** Transforms see LF text without a BOM; the file's own shape is put back afterwards. */
+export function normalize(raw: string): { text: string; shape: TextShape } {
+  const bom = raw.charCodeAt(0) === 0xfeff;
+  const body = bom ? raw.slice(1) : raw;
+  const crlfCount = (body.match(/\r\n/g) ?? []).length;
+  const lfCount = (body.match(/\n/g) ?? []).length;
+  const crlf = crlfCount > 0 && crlfCount >= lfCount - crlfCount;
+  return { text: crlf ? body.replace(/\r\n/g, "\n") : body, shape: { bom, crlf } };
+}
+
+export function restore(text: string, shape: TextShape): string {
+  const body = shape.crlf ? text.replace(/\r?\n/g, "\r\n") : text;
+  return shape.bom ? `\ufeff${body}` : body;
+}
+
+/** The directory of the package.json closest above a file ("." for the root). */
+function packageDirOf(root: string, file: string): string {
+  let dir = posix.dirname(file);
+  while (dir !== "." && !existsSync(posix.join(root, dir, "package.json"))) dir = posix.dirname(dir);
+  return dir;
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+}
+
+export function transformById(id: TransformId): Transform | undefined {
+  return TRANSFORMS.find((t) => t.id === id);
+}

@@ -1,0 +1,38 @@
+/** Re-parses a rewritten file before it is written: a file that would not parse is left untouched. */
+import { posix } from "node:path";
+import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { parse as parseToml } from "smol-toml";
+import { ts } from "ts-morph";
+import { parseAllDocuments } from "yaml";
+import { scriptKindFor } from "../scan/js/file-context.js";
+import { isJsFile } from "../scan/file-kinds.js";
+
+/** The first parse error of the text, or undefined when it parses (or has no parser here). */
+export function parseError(file: string, text: string): string | undefined {
+  const base = posix.basename(file).toLowerCase();
+  const ext = posix.extname(base);
+  if (isJsFile(file)) {
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, scriptKindFor(file));
+    const diagnostics = (source as unknown as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics ?? [];
+    const first = diagnostics[0];
+    return first ? ts.flattenDiagnosticMessageText(first.messageText, " ") : undefined;
+  }
+  if (ext === ".json" || base === ".babelrc") {
+    const errors: ParseError[] = [];
+    parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: false });
+    return errors[0] ? `${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset}` : undefined;
+  }
+  if (ext === ".yaml" || ext === ".yml") {
+    const error = parseAllDocuments(text).flatMap((d) => ("errors" in d ? d.errors : []))[0];
+    return error?.message.split("\n")[0];
+  }
+  if (ext === ".toml" || base === "pipfile") {
+    try {
+      parseToml(text);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message.split("\n")[0];
+    }
+  }
+  return undefined;
+}
