@@ -8,8 +8,7 @@ import { FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, n
 import { EXIT, UsageError } from "../errors.js";
 import { treeState } from "../files/git-state.js";
 import { nodeRefTarget } from "../fix/node-ref-target.js";
-import { transformCatalog } from "../fix/registry.js";
-import { type FixPlan, planFixes, writeFixes } from "../fix/runner.js";
+import type { FixPlan } from "../fix/runner.js";
 import { TRANSFORM_IDS, type TransformId } from "../fix/types.js";
 import { writeOutput } from "../output.js";
 import { isActivelySuppressed } from "../scan/suppressions.js";
@@ -25,6 +24,7 @@ export interface FixArgs {
   "fail-on"?: FailOn;
   include?: string[];
   exclude?: string[];
+  "all-files"?: boolean;
   "legacy-host"?: string[];
   config?: string;
   color?: boolean;
@@ -48,6 +48,7 @@ export function fixCommand(yargs: Argv): Argv<FixArgs> {
     })
     .option("fail-on", { describe: "Exit 1 when findings at or above this severity remain (review markers are warnings)", choices: FAIL_ON_CHOICES })
     .option("include", { describe: "Only fix files matching this glob (repeatable)", type: "string", array: true })
+    .option("all-files", { describe: "Also look at files .gitignore excludes (and node_modules); only .git is skipped", type: "boolean" })
     .option("exclude", { describe: "Never touch files matching this glob (repeatable)", type: "string", array: true })
     .option("legacy-host", { describe: "Another host that serves the V1 API (repeatable); its URLs are marked, not rewritten", type: "string", array: true })
     .option("config", { describe: "Config file (default: comfydeploy-migrate.config.json or package.json key)", type: "string" })
@@ -59,10 +60,13 @@ export function fixCommand(yargs: Argv): Argv<FixArgs> {
 }
 
 export async function runFix(args: FixArgs): Promise<number> {
+  // The transforms (and jscodeshift with Babel) load only when fix runs.
+  const { transformCatalog } = await import("../fix/registry.js");
   if (args["list-transforms"]) {
-    await writeOutput(listTransforms(), undefined);
+    await writeOutput(listTransforms(transformCatalog()), undefined);
     return EXIT.ok;
   }
+  const { planFixes, writeFixes } = await import("../fix/runner.js");
   const root = resolve(args.path);
   const rootStat = await stat(root).catch(() => undefined);
   if (!rootStat) throw new UsageError(`path not found: ${args.path}`);
@@ -86,7 +90,8 @@ export async function runFix(args: FixArgs): Promise<number> {
   const hosts = hostSetFor(config);
   const include = [...config.include, ...(args.include ?? [])];
   const exclude = [...config.exclude, ...(args.exclude ?? [])];
-  const plan = await planFixes({ root, hosts, include, exclude, transforms: args.transform ?? [...TRANSFORM_IDS], nodeRef });
+  const allFiles = Boolean(args["all-files"]);
+  const plan = await planFixes({ root, hosts, include, exclude, allFiles, transforms: args.transform ?? [...TRANSFORM_IDS], nodeRef });
   const color = args.color ?? Boolean(process.stdout.isTTY);
   const failOn: FailOn = args["fail-on"] ?? config.failOn ?? "error";
 
@@ -96,7 +101,7 @@ export async function runFix(args: FixArgs): Promise<number> {
   }
   await writeFixes(root, plan.changes);
   await writeOutput(renderSummary(plan, false, color), undefined);
-  const after = await scan({ root, hosts, include, exclude });
+  const after = await scan({ root, hosts, include, exclude, allFiles });
   const remaining = after.findings.filter((f) => !isActivelySuppressed(f));
   return remaining.some((f) => meetsThreshold(f.severity, failOn)) ? EXIT.findings : EXIT.ok;
 }
@@ -159,9 +164,9 @@ function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean): string {
   return `${out.join("\n")}\n`;
 }
 
-function listTransforms(): string {
+function listTransforms(catalog: ReturnType<typeof import("../fix/registry.js").transformCatalog>): string {
   const out: string[] = [];
-  for (const t of transformCatalog()) {
+  for (const t of catalog) {
     out.push(`${t.id}: ${t.title}`);
     for (const r of t.rewrites) out.push(`  rewrites: ${r}`);
     for (const m of t.marks) out.push(`  marks:    ${m}`);

@@ -31,6 +31,7 @@ export interface ScanArgs {
   "repo-url"?: string;
   include?: string[];
   exclude?: string[];
+  "all-files"?: boolean;
   "legacy-host"?: string[];
   config?: string;
   progress?: boolean;
@@ -64,6 +65,7 @@ export function scanCommand(yargs: Argv): Argv<ScanArgs> {
       type: "string",
     })
     .option("include", { describe: "Only scan files matching this glob (repeatable)", type: "string", array: true })
+    .option("all-files", { describe: "Also look at files .gitignore excludes (and node_modules); only .git is skipped", type: "boolean" })
     .option("exclude", { describe: "Skip files matching this glob (repeatable)", type: "string", array: true })
     .option("legacy-host", {
       describe: "Another host that serves the V1 API, e.g. a white-label deployment (repeatable)",
@@ -107,6 +109,7 @@ export async function runScan(args: ScanArgs): Promise<number> {
     include: [...config.include, ...(args.include ?? [])],
     exclude: [...config.exclude, ...(args.exclude ?? [])],
     ...(onlyFiles ? { onlyFiles } : {}),
+    ...(args["all-files"] ? { allFiles: true } : {}),
     ...(showProgress ? { onProgress: progressPrinter() } : {}),
   });
   const repo = repoLinkFrom(args["repo-url"], process.env);

@@ -20,6 +20,8 @@ const ALWAYS_IGNORED = ["**/node_modules/**", "**/.git/**"];
 export interface FileFilter {
   include?: readonly string[];
   exclude?: readonly string[];
+  /** false: list every file below the root, whatever .gitignore says (only .git is skipped). */
+  respectIgnore?: boolean;
 }
 
 export interface FileListing {
@@ -29,8 +31,11 @@ export interface FileListing {
 }
 
 export async function listFiles(root: string, filter: FileFilter = {}): Promise<FileListing> {
-  const fromGit = await listWithGit(root);
-  const listing = fromGit ? { files: fromGit, source: "git" as const } : { files: await listWithGlob(root), source: "filesystem" as const };
+  const respectIgnore = filter.respectIgnore ?? true;
+  const fromGit = respectIgnore ? await listWithGit(root) : undefined;
+  const listing = fromGit
+    ? { files: fromGit, source: "git" as const }
+    : { files: await listWithGlob(root, respectIgnore), source: "filesystem" as const };
   listing.files = applyFilter(listing.files, filter).sort();
   return listing;
 }
@@ -49,7 +54,7 @@ async function listWithGit(root: string): Promise<string[] | undefined> {
   }
 }
 
-async function listWithGlob(root: string): Promise<string[]> {
+async function listWithGlob(root: string, respectIgnore: boolean): Promise<string[]> {
   // onlyFiles would drop symbolic links; list everything and keep non-directories so links get reported.
   const entries = (
     await fg("**/*", {
@@ -58,9 +63,10 @@ async function listWithGlob(root: string): Promise<string[]> {
       onlyFiles: false,
       markDirectories: true,
       followSymbolicLinks: false,
-      ignore: ALWAYS_IGNORED,
+      ignore: respectIgnore ? ALWAYS_IGNORED : ["**/.git/**"],
     })
   ).filter((entry) => !entry.endsWith("/"));
+  if (!respectIgnore) return entries;
   const gitignores = entries.filter((f) => posix.basename(f) === ".gitignore");
   if (gitignores.length === 0) return entries;
   const rules = await Promise.all(

@@ -18,7 +18,7 @@ import { TRANSFORMS } from "./registry.js";
 import type { FixEvent, NodeRefTarget, Transform, TransformId } from "./types.js";
 import { parseError } from "./validate.js";
 
-export interface FixOptions extends Pick<ScanOptions, "root" | "hosts" | "include" | "exclude" | "onProgress"> {
+export interface FixOptions extends Pick<ScanOptions, "root" | "hosts" | "include" | "exclude" | "onProgress" | "allFiles"> {
   transforms: readonly TransformId[];
   nodeRef: NodeRefTarget;
 }

@@ -14,6 +14,8 @@ import { JsPool, type JsWork } from "./js-pool.js";
 import { looksBinary, Prefilter, prefilterNeedles } from "./needles.js";
 import { assignFingerprints } from "../report/fingerprint.js";
 import { applySuppressions, parseSuppressions, SUPPRESSION_KEYWORD } from "./suppressions.js";
+import { findReviewMarkers } from "./review-markers.js";
+import { MARKER_TAG } from "../fix/markers.js";
 import type { FileScanner, RepoFacts } from "./scanner.js";
 import { FILE_SCANNERS, GENERIC_URL_SCANNER } from "./scanners/index.js";
 import type { HostSet } from "./urls.js";
@@ -30,6 +32,8 @@ export interface ScanOptions {
   onProgress?: (progress: ScanProgress) => void;
   /** Force (true) or forbid (false) worker threads; by default decided by tree size. */
   workers?: boolean;
+  /** Also list files that .gitignore excludes (and node_modules outside git). */
+  allFiles?: boolean;
   /** Only report on these files (e.g. changed since a ref); the rest still serve imports. */
   onlyFiles?: ReadonlySet<string>;
   /** "Today", for suppression expiry. */
@@ -59,7 +63,11 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   const report = (): void => options.onProgress?.({ ...progress });
   report();
 
-  const listing = await listFiles(root, { include: options.include ?? [], exclude: options.exclude ?? [] });
+  const listing = await listFiles(root, {
+    include: options.include ?? [],
+    exclude: options.exclude ?? [],
+    ...(options.allFiles ? { respectIgnore: false } : {}),
+  });
   // The tool's own config names V1 hosts on purpose.
   const allFiles = listing.files.filter((file) => file !== CONFIG_FILE);
   progress.listed = allFiles.length;
@@ -79,6 +87,7 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
     const content = await readCandidate(root, realRoot, file, skipped, scanners.some((s) => s.readsBinary));
     if (!content || !prefilter.matches(content)) return;
     progress.candidates++;
+    if (content.includes(MARKER_TAG)) findings.push(...findReviewMarkers(file, decode(content)));
     if (isJsFile(file)) jsCandidates.push({ file, text: decode(content) });
     else textCandidates.push({ file, bytes: content, scanners });
   });
