@@ -2,8 +2,10 @@
 /** The command line: yargs wiring, exit codes, and one-line errors for user mistakes. */
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
+import { type CheckArgs, checkCommand, runCheckCommand } from "./commands/check.js";
 import { type FixArgs, fixCommand, runFix } from "./commands/fix.js";
 import { runScan, scanCommand, type ScanArgs } from "./commands/scan.js";
+import { runServe, serveCommand, type ServeArgs } from "./commands/serve.js";
 import { EXIT, RuntimeFailure, UsageError } from "./errors.js";
 import { redactSecrets } from "./redact.js";
 import { engineVersions, TOOL } from "./tool-info.js";
@@ -34,6 +36,22 @@ async function main(argv: string[]): Promise<number> {
       fixCommand,
       async (args) => {
         exitCode = await runFix(args);
+      },
+    )
+    .command<CheckArgs>(
+      "check",
+      "Queue a test run with the migration flag on V2, follow it, and report readiness",
+      checkCommand,
+      async (args) => {
+        exitCode = await runCheckCommand(args);
+      },
+    )
+    .command<ServeArgs>(
+      "serve",
+      "Run a local emulator of the V2 service (and optionally V1) for tests and offline trials",
+      serveCommand,
+      async (args) => {
+        exitCode = await runServe(args);
       },
     )
     .demandCommand(1, "Name a command; see --help.")

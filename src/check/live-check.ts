@@ -1,0 +1,259 @@
+/**
+ * The live readiness check: queue one run with the migration flag over raw
+ * HTTP (the V2 SDK drops unknown fields such as `flags`), follow it to the
+ * end, and turn what happened into a verdict.
+ */
+import { request } from "undici";
+import { cutoffStatus, type CutoffStatus } from "../knowledge/cutoff.js";
+import { ENDPOINTS } from "../knowledge/migration.js";
+import { isTerminal } from "../serve/runs.js";
+
+export type Verdict = "READY" | "NOT_READY" | "UNKNOWN" | "ERROR";
+
+export interface CheckOptions {
+  /** API base, ending in /api. */
+  baseUrl: string;
+  token: string;
+  deploymentId: string;
+  flag: string;
+  gpu?: string;
+  /** How long to follow the run before answering UNKNOWN. */
+  waitSeconds: number;
+  /** Time-out of one HTTP request. */
+  requestTimeoutMs: number;
+  /** Retries of one request on 429 and 5xx. */
+  maxRetries: number;
+  /** First poll interval; it grows by half each poll, up to 10 s. */
+  pollIntervalMs: number;
+  /** Longest wait between retries, whatever Retry-After says. */
+  maxBackoffMs: number;
+  cutoff?: string;
+  now?: Date;
+  onStatus?: (status: string, liveStatus: string | null) => void;
+}
+
+export interface CheckResult {
+  verdict: Verdict;
+  reason: string;
+  deploymentId: string;
+  flag: string;
+  baseUrl: string;
+  runId?: string;
+  status?: string;
+  liveStatus?: string | null;
+  httpStatus?: number;
+  detail?: Array<{ loc: unknown[]; msg: string; type: string }>;
+  cutoff: CutoffStatus;
+}
+
+interface HttpAnswer {
+  status: number;
+  json: unknown;
+  text: string;
+}
+
+class CheckError extends Error {
+  constructor(
+    readonly verdict: Verdict,
+    message: string,
+    readonly extra: Partial<CheckResult> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function queueRequestOf(options: Pick<CheckOptions, "baseUrl" | "deploymentId" | "flag" | "gpu">): {
+  method: "POST";
+  url: string;
+  body: Record<string, unknown>;
+} {
+  return {
+    method: "POST",
+    url: `${options.baseUrl.replace(/\/+$/, "")}${ENDPOINTS.createRun.v2.path}`,
+    body: { deployment_id: options.deploymentId, flags: [options.flag], ...(options.gpu ? { gpu: options.gpu } : {}) },
+  };
+}
+
+export async function runCheck(options: CheckOptions): Promise<CheckResult> {
+  const base: CheckResult = {
+    verdict: "ERROR",
+    reason: "",
+    deploymentId: options.deploymentId,
+    flag: options.flag,
+    baseUrl: options.baseUrl,
+    cutoff: cutoffStatus(options.now, options.cutoff),
+  };
+  try {
+    return { ...base, ...(await check(options)) };
+  } catch (error) {
+    if (error instanceof CheckError) return { ...base, ...error.extra, verdict: error.verdict, reason: error.message };
+    return { ...base, verdict: "ERROR", reason: networkReason(error) };
+  }
+}
+
+async function check(options: CheckOptions): Promise<Partial<CheckResult>> {
+  const queue = queueRequestOf(options);
+  const queued = await send(options, "POST", queue.url, queue.body);
+  if (queued.status === 401 || queued.status === 403) {
+    throw new CheckError("NOT_READY", `the API refused the token (HTTP ${queued.status}): check the key and its workspace`, {
+      httpStatus: queued.status,
+    });
+  }
+  if (queued.status === 404) {
+    throw new CheckError("NOT_READY", `deployment ${options.deploymentId} was not found (HTTP 404): check the id and the workspace the key belongs to`, {
+      httpStatus: 404,
+    });
+  }
+  if (queued.status === 422) {
+    const detail = validationDetail(queued.json);
+    const summary = detail.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; ");
+    throw new CheckError("NOT_READY", `the API rejected the request (HTTP 422): ${summary || queued.text.slice(0, 200)}`, {
+      httpStatus: 422,
+      detail,
+    });
+  }
+  if (queued.status < 200 || queued.status >= 300) {
+    throw new CheckError("ERROR", `queueing failed with HTTP ${queued.status}`, { httpStatus: queued.status });
+  }
+  const runId = (queued.json as { run_id?: unknown } | undefined)?.run_id;
+  if (typeof runId !== "string" || runId === "") {
+    throw new CheckError("ERROR", `unexpected answer to the queue request (no run_id): ${queued.text.slice(0, 200)}`, {
+      httpStatus: queued.status,
+    });
+  }
+  return follow(options, runId);
+}
+
+async function follow(options: CheckOptions, runId: string): Promise<Partial<CheckResult>> {
+  const deadline = Date.now() + options.waitSeconds * 1000;
+  const url = `${options.baseUrl.replace(/\/+$/, "")}/run/${encodeURIComponent(runId)}`;
+  let interval = options.pollIntervalMs;
+  let status = "queued";
+  let liveStatus: string | null = null;
+  for (;;) {
+    const answer = await send(options, "GET", url, undefined, deadline);
+    if (answer.status === 401 || answer.status === 403) {
+      throw new CheckError("NOT_READY", `the API refused the token while reading run ${runId} (HTTP ${answer.status})`, { runId });
+    }
+    if (answer.status < 200 || answer.status >= 300) {
+      throw new CheckError("ERROR", `reading run ${runId} failed with HTTP ${answer.status}`, { runId, httpStatus: answer.status });
+    }
+    const run = answer.json as { status?: unknown; live_status?: unknown } | undefined;
+    if (typeof run?.status !== "string") {
+      throw new CheckError("ERROR", `unexpected run record for ${runId}: ${answer.text.slice(0, 200)}`, { runId });
+    }
+    status = run.status;
+    liveStatus = typeof run.live_status === "string" ? run.live_status : null;
+    options.onStatus?.(status, liveStatus);
+    if (status === "success") return { verdict: "READY", reason: `run ${runId} succeeded on V2 with the ${options.flag} flag`, runId, status, liveStatus };
+    if (isTerminal(status)) {
+      return {
+        verdict: "NOT_READY",
+        reason: `run ${runId} ended with status ${status}${liveStatus ? ` (${liveStatus})` : ""}`,
+        runId,
+        status,
+        liveStatus,
+      };
+    }
+    if (Date.now() + interval > deadline) {
+      return {
+        verdict: "UNKNOWN",
+        reason: `run ${runId} was still ${status} when --wait (${options.waitSeconds}s) ran out; check it later or wait longer`,
+        runId,
+        status,
+        liveStatus,
+      };
+    }
+    await sleep(interval);
+    interval = Math.min(10_000, Math.round(interval * 1.5));
+  }
+}
+
+/** One request, retried on 429 and 5xx with capped backoff that honours Retry-After. */
+async function send(options: CheckOptions, method: "GET" | "POST", url: string, body?: unknown, deadline?: number): Promise<HttpAnswer> {
+  for (let attempt = 0; ; attempt++) {
+    const response = await request(url, {
+      method,
+      headers: {
+        authorization: `Bearer ${options.token}`,
+        accept: "application/json",
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      // undici's own timers are coarse (about a second); the signal makes the time-out exact.
+      signal: AbortSignal.timeout(options.requestTimeoutMs),
+      headersTimeout: options.requestTimeoutMs,
+      bodyTimeout: options.requestTimeoutMs,
+    });
+    const text = await response.body.text();
+    const retryable = response.statusCode === 429 || response.statusCode >= 500;
+    if (!retryable || attempt >= options.maxRetries) {
+      if (retryable) {
+        throw new CheckError("ERROR", `the API kept answering HTTP ${response.statusCode} after ${attempt + 1} attempts`, {
+          httpStatus: response.statusCode,
+        });
+      }
+      return { status: response.statusCode, json: parseJson(text, response.statusCode), text };
+    }
+    const wait = Math.min(options.maxBackoffMs, retryAfterMs(response.headers["retry-after"]) ?? 500 * 2 ** attempt);
+    if (deadline !== undefined && Date.now() + wait > deadline) {
+      throw new CheckError("UNKNOWN", `the API answered HTTP ${response.statusCode} until --wait ran out`, { httpStatus: response.statusCode });
+    }
+    await sleep(wait);
+  }
+}
+
+function parseJson(text: string, status: number): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    if (status >= 200 && status < 300) throw new CheckError("ERROR", `the API answered HTTP ${status} with malformed JSON: ${text.slice(0, 120)}`);
+    return undefined;
+  }
+}
+
+function retryAfterMs(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function validationDetail(json: unknown): Array<{ loc: unknown[]; msg: string; type: string }> {
+  const detail = (json as { detail?: unknown } | undefined)?.detail;
+  if (!Array.isArray(detail)) return [];
+  return detail
+    .filter((d): d is { loc: unknown[]; msg: string; type: string } => typeof d === "object" && d !== null && Array.isArray((d as { loc?: unknown }).loc))
+    .map((d) => ({ loc: d.loc, msg: String(d.msg), type: String(d.type) }));
+}
+
+/** Network, DNS, TLS and time-out failures, in words. */
+function networkReason(error: unknown): string {
+  const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string } };
+  if (e.name === "TimeoutError" || e.name === "AbortError") return "the API did not answer in time (request time-out)";
+  const code = e.code ?? e.cause?.code;
+  switch (code) {
+    case "UND_ERR_HEADERS_TIMEOUT":
+    case "UND_ERR_BODY_TIMEOUT":
+    case "UND_ERR_CONNECT_TIMEOUT":
+      return "the API did not answer in time (request time-out)";
+    case "ECONNREFUSED":
+      return "the connection was refused: is the base URL right?";
+    case "ECONNRESET":
+    case "UND_ERR_SOCKET":
+      return "the connection was reset by the server";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "the host name could not be resolved (DNS)";
+    default:
+      if (code?.startsWith("ERR_TLS") || code?.includes("CERT")) return `TLS failed (${code})`;
+      return `network error: ${code ?? e.message ?? String(error)}`;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}

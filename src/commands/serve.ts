@@ -1,0 +1,78 @@
+/** `serve`: run the local V2 service emulator until interrupted. */
+import type { Argv } from "yargs";
+import { UsageError } from "../errors.js";
+import { DEFAULT_FAULTS, type EmulatorOptions, parseDeployment } from "../serve/options.js";
+import { startEmulator } from "../serve/server.js";
+
+export interface ServeArgs {
+  port: number;
+  host: string;
+  token?: string;
+  deployment?: string[];
+  legacy?: boolean;
+  "step-ms": number;
+  latency: number;
+  "rate-429": number;
+  "rate-500": number;
+  "rate-hang": number;
+  "max-body": number;
+}
+
+export function serveCommand(yargs: Argv): Argv<ServeArgs> {
+  return yargs
+    .option("port", { alias: "p", describe: "Port to listen on; 0 picks a free one (the base URL is printed)", type: "number", default: 4010 })
+    .option("host", { describe: "Address to listen on", type: "string", default: "127.0.0.1" })
+    .option("token", {
+      describe: "Bearer token clients must send (default: any bearer token is accepted, a missing one is refused)",
+      type: "string",
+    })
+    .option("deployment", {
+      alias: "d",
+      describe:
+        "Deployment to serve: <uuid>[:gpu][:outcome][:not-migrated] (repeatable). outcome: success, failed, timeout, cancelled, stuck. Without any, every uuid is accepted",
+      type: "string",
+      array: true,
+    })
+    .option("legacy", { describe: "Also serve the V1 endpoints (POST /api/run, GET /api/run?run_id=)", type: "boolean" })
+    .option("step-ms", { describe: "Time a run spends in each state (queued, started, running, uploading)", type: "number", default: 1000 })
+    .option("latency", { describe: "Delay every answer by this many milliseconds", type: "number", default: 0 })
+    .option("rate-429", { describe: "Fraction (0-1) of requests answered 429 with Retry-After", type: "number", default: 0 })
+    .option("rate-500", { describe: "Fraction (0-1) of requests answered 500", type: "number", default: 0 })
+    .option("rate-hang", { describe: "Fraction (0-1) of requests never answered (client time-outs)", type: "number", default: 0 })
+    .option("max-body", { describe: "Largest request body in bytes; larger ones get 413", type: "number", default: 1024 * 1024 })
+    .example("$0 serve --port 0", "Start on a free port and print the base URL")
+    .example("$0 serve -d 0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11:A100 -d 6f1b…:failed --legacy", "Two deployments, V1 endpoints too")
+    .example("$0 serve --rate-429 0.2 --latency 300", "Exercise a client's retry and time-out handling") as Argv<ServeArgs>;
+}
+
+export async function runServe(args: ServeArgs): Promise<number> {
+  for (const [name, value] of [["rate-429", args["rate-429"]], ["rate-500", args["rate-500"]], ["rate-hang", args["rate-hang"]]] as const) {
+    if (!(value >= 0 && value <= 1)) throw new UsageError(`--${name} must be between 0 and 1`);
+  }
+  if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new UsageError(`--port must be 0-65535`);
+  const options: EmulatorOptions = {
+    ...(args.token !== undefined ? { token: args.token } : {}),
+    deployments: (args.deployment ?? []).map(parseDeployment),
+    stepMs: args["step-ms"],
+    legacy: Boolean(args.legacy),
+    faults: { ...DEFAULT_FAULTS, latencyMs: args.latency, rate429: args["rate-429"], rate500: args["rate-500"], rateHang: args["rate-hang"] },
+    maxBodyBytes: args["max-body"],
+    webhookAttempts: 4,
+  };
+  const emulator = await startEmulator(options, { host: args.host, port: args.port }).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`cannot listen on ${args.host}:${args.port}: ${error.code ?? error.message}`);
+  });
+  process.stdout.write(`comfydeploy-migrate serve: V2 emulator listening on ${emulator.baseUrl}${options.legacy ? " (V1 endpoints too)" : ""}\n`);
+  process.stdout.write(`  POST ${emulator.baseUrl}/run/deployment/queue\n  GET  ${emulator.baseUrl}/run/{run_id}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      void emulator.close().then(resolve);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  process.stdout.write("comfydeploy-migrate serve: stopped\n");
+  return 0;
+}

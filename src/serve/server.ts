@@ -1,0 +1,174 @@
+/**
+ * A local emulator of the V2 workflow-run service (and, with `legacy`, the V1
+ * endpoints), for tests and for trying a migrated app offline.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type DeploymentRule, type EmulatorOptions } from "./options.js";
+import { type RunRecord, RunStore } from "./runs.js";
+import { jsonInvalid, queueRequestSchema, runIdSchema, type ValidationItem, validationItems } from "./validation.js";
+
+export interface Emulator {
+  /** e.g. http://127.0.0.1:4010/api */
+  baseUrl: string;
+  port: number;
+  store: RunStore;
+  /** Requests received, for tests: method, path and the Authorization scheme (never the token). */
+  requests: Array<{ method: string; path: string }>;
+  close(): Promise<void>;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`HTTP ${status}`);
+  }
+}
+
+const API_PREFIX = "/api";
+
+export async function startEmulator(options: EmulatorOptions, listen: { host: string; port: number }): Promise<Emulator> {
+  const store = new RunStore(options);
+  const requests: Emulator["requests"] = [];
+  let served = 0;
+  const server: Server = createServer((req, res) => {
+    requests.push({ method: req.method ?? "GET", path: req.url ?? "/" });
+    const index = served++;
+    handle(req, res, index).catch((error: unknown) => {
+      if (error instanceof HttpError) send(res, error.status, error.body, error.headers);
+      else send(res, 500, { detail: "Internal Server Error" });
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse, index: number): Promise<void> {
+    const faults = options.faults;
+    if (faults.latencyMs > 0) await new Promise((done) => setTimeout(done, faults.latencyMs));
+    if (index < faults.first429 || Math.random() < faults.rate429) {
+      throw new HttpError(429, { detail: "Too Many Requests" }, { "retry-after": "1" });
+    }
+    if (index < faults.first429 + faults.first500 || Math.random() < faults.rate500) throw new HttpError(500, { detail: "Internal Server Error" });
+    if (Math.random() < faults.rateHang) return; // never answered: the client's time-out has to fire
+
+    const url = new URL(req.url ?? "/", "http://emulator");
+    const path = url.pathname.replace(/\/+$/, "");
+    const method = req.method ?? "GET";
+    const route = routeOf(path, url, options.legacy);
+    if (!route) throw new HttpError(404, { detail: "Not Found" });
+    if (route.method !== method) throw new HttpError(405, { detail: "Method Not Allowed" }, { allow: route.method });
+    authorize(req);
+    switch (route.name) {
+      case "queue":
+        return send(res, 200, { run_id: queueRun(await readJson(req)).id });
+      case "get":
+        return send(res, 200, getRun(route.runId!));
+      case "legacy-create":
+        return send(res, 200, { run_id: queueRun(await readJson(req)).id });
+      case "legacy-get":
+        return send(res, 200, legacyView(getRun(url.searchParams.get("run_id") ?? "", "query")));
+    }
+  }
+
+  function authorize(req: IncomingMessage): void {
+    const header = req.headers.authorization;
+    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+    if (!match) throw new HttpError(401, { detail: "Not authenticated" }, { "www-authenticate": "Bearer" });
+    if (options.token !== undefined && match[1] !== options.token) throw new HttpError(401, { detail: "Invalid token" });
+  }
+
+  async function readJson(req: IncomingMessage): Promise<unknown> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > options.maxBodyBytes) throw new HttpError(413, { detail: `Request body larger than ${options.maxBodyBytes} bytes` });
+      chunks.push(chunk as Buffer);
+    }
+    const text = Buffer.concat(chunks).toString("utf8");
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw unprocessable(jsonInvalid((error as Error).message));
+    }
+  }
+
+  function queueRun(body: unknown): RunRecord {
+    const parsed = queueRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      const loc = typeof body === "object" && body !== null && !Array.isArray(body) ? [] : undefined;
+      throw unprocessable(
+        loc ? validationItems(parsed.error, "body") : [{ loc: ["body"], msg: "Input should be a valid dictionary", type: "dict_type" }],
+      );
+    }
+    const deployment = deploymentFor(parsed.data.deployment_id);
+    return store.queue(parsed.data, deployment);
+  }
+
+  function deploymentFor(id: string): DeploymentRule {
+    const lower = id.toLowerCase();
+    if (options.deployments.length === 0) return { id: lower, gpu: "A10G", outcome: "success", migrated: true };
+    const rule = options.deployments.find((d) => d.id === lower);
+    if (!rule) throw new HttpError(404, { detail: "Deployment not found" });
+    return rule;
+  }
+
+  function getRun(runId: string, where: "path" | "query" = "path"): RunRecord {
+    const parsed = runIdSchema.safeParse(runId);
+    if (!parsed.success) {
+      throw unprocessable(validationItems(parsed.error, where).map((item) => ({ ...item, loc: [where, "run_id"] })));
+    }
+    const run = store.get(runId.toLowerCase());
+    if (!run) throw new HttpError(404, { detail: "Run not found" });
+    return run;
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(listen.port, listen.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const hostForUrl = listen.host.includes(":") ? `[${listen.host}]` : listen.host;
+  return {
+    baseUrl: `http://${hostForUrl}:${port}${API_PREFIX}`,
+    port,
+    store,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        store.close();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+type RouteName = "queue" | "get" | "legacy-create" | "legacy-get";
+
+function routeOf(path: string, url: URL, legacy: boolean): { name: RouteName; method: string; runId?: string } | undefined {
+  if (path === `${API_PREFIX}/run/deployment/queue`) return { name: "queue", method: "POST" };
+  if (path === `${API_PREFIX}/run`) {
+    if (!legacy) return undefined;
+    return url.searchParams.has("run_id") ? { name: "legacy-get", method: "GET" } : { name: "legacy-create", method: "POST" };
+  }
+  const match = /^\/api\/run\/([^/]+)$/.exec(path);
+  if (match) return { name: "get", method: "GET", runId: decodeURIComponent(match[1]!) };
+  return undefined;
+}
+
+function unprocessable(detail: ValidationItem[]): HttpError {
+  return new HttpError(422, { detail });
+}
+
+/** What V1's GET /run?run_id= answered: the fields its SDK kept. */
+function legacyView(run: RunRecord): Record<string, unknown> {
+  return { id: run.id, status: run.status, outputs: run.outputs, live_status: run.live_status, progress: run.progress };
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}

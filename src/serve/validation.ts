@@ -1,0 +1,57 @@
+/**
+ * Request validation for the emulator, by schema (zod), answered the way the
+ * service does (FastAPI): 422 with `detail[]` items of `loc`, `msg`, `type`.
+ */
+import { z } from "zod";
+import { GPU_TYPES } from "../knowledge/migration.js";
+
+export interface ValidationItem {
+  loc: Array<string | number>;
+  msg: string;
+  type: string;
+}
+
+export const queueRequestSchema = z.object({
+  deployment_id: z.string({ required_error: "Field required" }).uuid(),
+  inputs: z.record(z.unknown()).default({}),
+  webhook: z.string().optional(),
+  webhook_intermediate_status: z.boolean().optional(),
+  gpu: z.enum(GPU_TYPES).optional(),
+  flags: z.array(z.string()).optional(),
+});
+
+export type QueueRequest = z.infer<typeof queueRequestSchema>;
+
+export const runIdSchema = z.string().uuid();
+
+/** zod issues in FastAPI's words, with `loc` rooted at "body" or "path". */
+export function validationItems(error: z.ZodError, root: "body" | "path" | "query"): ValidationItem[] {
+  return error.issues.map((issue) => ({ loc: [root, ...issue.path], ...describe(issue) }));
+}
+
+function describe(issue: z.ZodIssue): { msg: string; type: string } {
+  switch (issue.code) {
+    case "invalid_type":
+      if (issue.received === "undefined") return { msg: "Field required", type: "missing" };
+      return { msg: `Input should be a valid ${fastApiTypeName(issue.expected)}`, type: `${fastApiTypeName(issue.expected)}_type` };
+    case "invalid_string":
+      return issue.validation === "uuid"
+        ? { msg: "Input should be a valid UUID", type: "uuid_parsing" }
+        : { msg: issue.message, type: "string_pattern_mismatch" };
+    case "invalid_enum_value":
+      return { msg: `Input should be ${issue.options.map((o) => `'${String(o)}'`).join(", ")}`, type: "enum" };
+    default:
+      return { msg: issue.message, type: "value_error" };
+  }
+}
+
+function fastApiTypeName(expected: string): string {
+  if (expected === "object" || expected === "record") return "dictionary";
+  if (expected === "array") return "list";
+  if (expected === "boolean") return "boolean";
+  return expected;
+}
+
+export function jsonInvalid(message: string, position = 0): ValidationItem[] {
+  return [{ loc: ["body", position], msg: `JSON decode error: ${message}`, type: "json_invalid" }];
+}
