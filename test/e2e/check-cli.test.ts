@@ -1,0 +1,104 @@
+/** check and serve as a user runs them: exit codes per verdict, dry runs, secrets, usage errors. */
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, runCli } from "../helpers/cli.js";
+
+const DEPLOYMENT = "0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11";
+const FAILING = "6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+const TOKEN = "cd_live_e2e_token_9a8b7c";
+
+let server: ReturnType<typeof spawn>;
+let baseUrl = "";
+
+beforeAll(async () => {
+  server = spawn(process.execPath, [CLI, "serve", "--port", "0", "--token", TOKEN, "--step-ms", "20", "-d", DEPLOYMENT, "-d", `${FAILING}:failed`], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  baseUrl = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    server.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    server.on("exit", (code) => reject(new Error(`serve exited early with ${code}`)));
+  });
+});
+
+afterAll(async () => {
+  const exited = new Promise((done) => server.once("exit", done));
+  server.kill("SIGTERM");
+  await exited;
+});
+
+describe("serve as a child process", () => {
+  it("prints its base URL and stops gracefully on SIGTERM", () => {
+    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+  });
+});
+
+describe("check exit codes", () => {
+  it("READY exits 0", () => {
+    const run = runCli(["check", "--deployment-id", DEPLOYMENT, "--base-url", baseUrl, "--format", "json"], { env: { COMFYDEPLOY_API_KEY: TOKEN } });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout).verdict).toBe("READY");
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+  });
+
+  it("NOT READY exits 1 and names live_status", () => {
+    const run = runCli(["check", "--deployment-id", FAILING, "--base-url", baseUrl], { env: { COMFYDEPLOY_API_KEY: TOKEN } });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain("NOT READY: run");
+    expect(run.stdout).toContain("KSampler");
+  });
+
+  it("a bad token is NOT READY, and the token given is never echoed", () => {
+    const run = runCli(["check", "--deployment-id", DEPLOYMENT, "--base-url", baseUrl, "--token", "wrong_token_value_42"]);
+    expect(run.status).toBe(1);
+    expect(run.stdout + run.stderr).not.toContain("wrong_token_value_42");
+  });
+
+  it("ERROR exits 3 when nothing listens", () => {
+    const run = runCli(["check", "--deployment-id", DEPLOYMENT, "--base-url", "http://127.0.0.1:9/api", "--timeout", "2"], {
+      env: { COMFYDEPLOY_API_KEY: TOKEN },
+    });
+    expect(run.status).toBe(3);
+    expect(run.stdout).toContain("ERROR");
+  });
+
+  it("--dry-run prints the request with the token redacted and sends nothing", () => {
+    const run = runCli(["check", "--deployment-id", DEPLOYMENT, "--dry-run"], { env: { COMFYDEPLOY_API_KEY: TOKEN } });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("POST https://api.comfydeploy.com/api/run/deployment/queue");
+    expect(run.stdout).toContain("Authorization: Bearer ***");
+    expect(run.stdout).toContain('"partner_v2"');
+    expect(run.stdout).not.toContain(TOKEN);
+  });
+
+  it("warns on stderr that a real check is a billed run (0.0.0.0 is local, but not a loopback name)", () => {
+    const run = runCli(["check", "--deployment-id", DEPLOYMENT, "--base-url", "http://0.0.0.0:9/api", "--timeout", "1", "--wait", "0"], {
+      env: { COMFYDEPLOY_API_KEY: TOKEN },
+    });
+    expect(run.stderr).toContain("GPU time is billed");
+  });
+});
+
+describe("check usage errors", () => {
+  it.each([
+    [["check"], /--deployment-id is required/],
+    [["check", "--deployment-id", "nope"], /must be a uuid/],
+    [["check", "--deployment-id", DEPLOYMENT, "--base-url", "ftp://x"], /must be http/],
+    [["check", "--deployment-id", DEPLOYMENT, "--base-url", "https://user:secret@x/api"], /must not carry credentials/],
+  ])("%j exits 2", (args, message) => {
+    const run = runCli(args, { env: { COMFYDEPLOY_API_KEY: TOKEN } });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).not.toContain("secret");
+  });
+
+  it("a missing token exits 2 with a hint", () => {
+    const run = runCli(["check", "--deployment-id", DEPLOYMENT], { env: { COMFYDEPLOY_API_KEY: "" } });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("set COMFYDEPLOY_API_KEY");
+  });
+});
