@@ -4,6 +4,7 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { type CheckArgs, checkCommand, runCheckCommand } from "./commands/check.js";
 import { type FixArgs, fixCommand, runFix } from "./commands/fix.js";
+import { type ReportArgs, reportCommand, runReport } from "./commands/report.js";
 import { runScan, scanCommand, type ScanArgs } from "./commands/scan.js";
 import { runServe, serveCommand, type ServeArgs } from "./commands/serve.js";
 import { EXIT, RuntimeFailure, UsageError } from "./errors.js";
@@ -44,6 +45,14 @@ async function main(argv: string[]): Promise<number> {
       checkCommand,
       async (args) => {
         exitCode = await runCheckCommand(args);
+      },
+    )
+    .command<ReportArgs>(
+      "report [path]",
+      "One readiness report: code, dependencies, node pins and (optionally) the live check",
+      reportCommand,
+      async (args) => {
+        exitCode = await runReport(args);
       },
     )
     .command<ServeArgs>(
