@@ -36,6 +36,7 @@ export interface ScanArgs {
   config?: string;
   progress?: boolean;
   color?: boolean;
+  ripgrep?: boolean;
 }
 
 export function scanCommand(yargs: Argv): Argv<ScanArgs> {
@@ -73,6 +74,11 @@ export function scanCommand(yargs: Argv): Argv<ScanArgs> {
       array: true,
     })
     .option("config", { describe: "Config file (default: comfydeploy-migrate.config.json or package.json key)", type: "string" })
+    .option("ripgrep", {
+      describe: "Use ripgrep (the optional @vscode/ripgrep package) for the first pass on large trees; --no-ripgrep forces pure Node",
+      type: "boolean",
+      default: true,
+    })
     .option("progress", { describe: "Show progress on stderr (default: when stderr is a terminal)", type: "boolean" })
     .option("color", { describe: "Colour the text report (default: when stdout is a terminal)", type: "boolean" })
     .example("$0 scan", "Scan the current directory, text report")
@@ -110,6 +116,7 @@ export async function runScan(args: ScanArgs): Promise<number> {
     exclude: [...config.exclude, ...(args.exclude ?? [])],
     ...(onlyFiles ? { onlyFiles } : {}),
     ...(args["all-files"] ? { allFiles: true } : {}),
+    ...(args.ripgrep === false ? { ripgrep: false } : {}),
     ...(showProgress ? { onProgress: progressPrinter() } : {}),
   });
   const repo = repoLinkFrom(args["repo-url"], process.env);

@@ -4,14 +4,15 @@
  * it, and big trees fan the parsing out to worker threads.
  */
 import { readFileSync } from "node:fs";
-import { lstat, readFile, realpath } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { posix, sep } from "node:path";
 import { CONFIG_FILE } from "../config.js";
 import { compareFindings, type Finding, type SkippedFile } from "../findings.js";
 import { listFiles } from "../files/list-files.js";
 import { fileKind, isJsFile } from "./file-kinds.js";
 import { JsPool, type JsWork } from "./js-pool.js";
-import { looksBinary, Prefilter, prefilterNeedles } from "./needles.js";
+import { looksBinary, prefilterNeedles } from "./needles.js";
+import { findRipgrep, forEachLimit, MAX_FILE_BYTES, prefilterPass } from "./prefilter-pass.js";
 import { assignFingerprints } from "../report/fingerprint.js";
 import { applySuppressions, parseSuppressions, SUPPRESSION_KEYWORD } from "./suppressions.js";
 import { findReviewMarkers } from "./review-markers.js";
@@ -20,7 +21,6 @@ import type { FileScanner, RepoFacts } from "./scanner.js";
 import { FILE_SCANNERS, GENERIC_URL_SCANNER } from "./scanners/index.js";
 import type { HostSet } from "./urls.js";
 
-export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 const READ_CONCURRENCY = 64;
 
 export interface ScanOptions {
@@ -38,6 +38,8 @@ export interface ScanOptions {
   onlyFiles?: ReadonlySet<string>;
   /** "Today", for suppression expiry. */
   now?: Date;
+  /** false: never use ripgrep for the prefilter, even when it is installed. */
+  ripgrep?: boolean;
 }
 
 export interface ScanProgress {
@@ -77,20 +79,25 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   const skipped: SkippedFile[] = [];
   const findings: Finding[] = [];
   const jsCandidates: JsWork[] = [];
-  const prefilter = new Prefilter(prefilterNeedles(hosts));
-  const realRoot = await realpath(root);
-
   const textCandidates: Array<{ file: string; bytes: Buffer; scanners: FileScanner[] }> = [];
   const filesToScan = options.onlyFiles ? allFiles.filter((f) => options.onlyFiles!.has(f)) : allFiles;
-  await forEachLimit(filesToScan, READ_CONCURRENCY, async (file) => {
-    const scanners = isJsFile(file) ? [] : scannersFor(file);
-    const content = await readCandidate(root, realRoot, file, skipped, scanners.some((s) => s.readsBinary));
-    if (!content || !prefilter.matches(content)) return;
-    progress.candidates++;
+  const hits = await prefilterPass({
+    root,
+    files: filesToScan,
+    needles: prefilterNeedles(hosts),
+    wantsBinary: (file) => !isJsFile(file) && scannersFor(file).some((s) => s.readsBinary),
+    ...(options.ripgrep !== false ? withRipgrep() : {}),
+    skipped,
+    onCandidate: () => {
+      progress.candidates++;
+      report();
+    },
+  });
+  for (const { file, content } of hits) {
     if (content.includes(MARKER_TAG)) findings.push(...findReviewMarkers(file, decode(content)));
     if (isJsFile(file)) jsCandidates.push({ file, text: decode(content) });
-    else textCandidates.push({ file, bytes: content, scanners });
-  });
+    else textCandidates.push({ file, bytes: content, scanners: scannersFor(file) });
+  }
 
   progress.phase = "parsing";
   report();
@@ -145,6 +152,11 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
     skipped,
     stats: { listed: allFiles.length, candidates: progress.candidates, parsed: progress.parsed, listing: listing.source },
   };
+}
+
+function withRipgrep(): { ripgrep?: string } {
+  const rg = findRipgrep();
+  return rg ? { ripgrep: rg } : {};
 }
 
 function scannersFor(file: string): FileScanner[] {
@@ -210,46 +222,6 @@ function packagesOf(files: readonly string[], fileSet: ReadonlySet<string>): Set
   return packages;
 }
 
-/** Reads a listed file unless it must be skipped (too large, binary, a link out of the tree). */
-async function readCandidate(
-  root: string,
-  realRoot: string,
-  file: string,
-  skipped: SkippedFile[],
-  binaryWanted = false,
-): Promise<Buffer | undefined> {
-  const path = posix.join(root.split(sep).join(posix.sep), file);
-  let stats;
-  try {
-    stats = await lstat(path);
-  } catch {
-    return undefined; // listed by git but deleted in the work tree
-  }
-  if (stats.isSymbolicLink()) {
-    const target = await realpath(path).catch(() => undefined);
-    if (!target || !(target === realRoot || target.startsWith(realRoot + sep))) {
-      skipped.push({ file, reason: "symbolic link that leaves the scanned directory" });
-    }
-    // Links inside the tree are not followed: their targets are scanned under their own names.
-    return undefined;
-  }
-  if (!stats.isFile()) return undefined;
-  if (stats.size > MAX_FILE_BYTES) {
-    skipped.push({ file, reason: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` });
-    return undefined;
-  }
-  const content = await readFile(path).catch(() => undefined);
-  if (!content) {
-    skipped.push({ file, reason: "could not be read" });
-    return undefined;
-  }
-  if (!binaryWanted && looksBinary(content)) {
-    skipped.push({ file, reason: "binary" });
-    return undefined;
-  }
-  return content;
-}
-
 function decode(content: Buffer): string {
   const text = content.toString("utf8");
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -281,15 +253,4 @@ async function findImporters(
     if (needles.some((n) => content.indexOf(n) !== -1)) importers.push({ file, text: decode(content) });
   });
   return importers;
-}
-
-async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      await fn(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -1,0 +1,162 @@
+/**
+ * Phase one of a scan: which listed files contain a needle. Pure Node reads
+ * every file; with ripgrep (the optional @vscode/ripgrep package) the byte
+ * search runs in rg over the listed paths while Node only stats them. Both
+ * skip the same files: links out of the tree and files over the size limit
+ * always, binary files when they hold a needle (a binary without one could
+ * not hide a V1 use, so it is not worth a line in the report).
+ */
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { lstat, readFile, realpath } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { posix, sep } from "node:path";
+import type { SkippedFile } from "../findings.js";
+import { looksBinary, Prefilter } from "./needles.js";
+
+export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+const READ_CONCURRENCY = 64;
+/** Below this many files, starting rg costs more than it saves. */
+export const RIPGREP_MIN_FILES = 2000;
+/** Bytes of paths per rg command line, well under Linux's argument limit. */
+const RG_ARGS_BYTES = 96 * 1024;
+
+export interface PrefilterHit {
+  file: string;
+  content: Buffer;
+}
+
+export interface PrefilterOptions {
+  root: string;
+  files: readonly string[];
+  needles: readonly string[];
+  /** Files whose scanners read binary formats (bun.lockb): kept even when binary. */
+  wantsBinary: (file: string) => boolean;
+  /** Path of an rg binary to use, if any. */
+  ripgrep?: string;
+  skipped: SkippedFile[];
+  onCandidate?: () => void;
+}
+
+export async function prefilterPass(options: PrefilterOptions): Promise<PrefilterHit[]> {
+  const realRoot = await realpath(options.root);
+  const hits: PrefilterHit[] = [];
+  const keep = async (file: string, check: (content: Buffer) => boolean): Promise<void> => {
+    const content = await readFile(posix.join(toPosix(options.root), file)).catch(() => undefined);
+    if (!content) {
+      options.skipped.push({ file, reason: "could not be read" });
+      return;
+    }
+    if (!check(content)) return;
+    if (looksBinary(content) && !options.wantsBinary(file)) {
+      options.skipped.push({ file, reason: "binary" });
+      return;
+    }
+    hits.push({ file, content });
+    options.onCandidate?.();
+  };
+
+  if (options.ripgrep && options.files.length >= RIPGREP_MIN_FILES) {
+    const [readable, matched] = await Promise.all([
+      statAll(options.root, realRoot, options.files, options.skipped),
+      ripgrepMatches(options.ripgrep, options.root, options.files, options.needles),
+    ]);
+    const candidates = options.files.filter((f) => matched.has(f) && readable.has(f));
+    await forEachLimit(candidates, READ_CONCURRENCY, (file) => keep(file, () => true));
+    return hits;
+  }
+
+  const prefilter = new Prefilter(options.needles);
+  await forEachLimit(options.files, READ_CONCURRENCY, async (file) => {
+    if (!(await statOne(options.root, realRoot, file, options.skipped))) return;
+    await keep(file, (content) => prefilter.matches(content));
+  });
+  return hits;
+}
+
+/** The rg binary shipped by @vscode/ripgrep, when that optional package is installed. */
+export function findRipgrep(): string | undefined {
+  try {
+    const { rgPath } = createRequire(import.meta.url)("@vscode/ripgrep") as { rgPath: string };
+    return existsSync(rgPath) ? rgPath : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Listed paths rg finds a needle in. Paths are passed explicitly, so rg's own ignore rules play no part. */
+async function ripgrepMatches(rg: string, root: string, files: readonly string[], needles: readonly string[]): Promise<Set<string>> {
+  const base = ["--files-with-matches", "--null", "--no-messages", "--no-config", "--hidden", "--no-ignore", "--binary", "--fixed-strings"];
+  for (const needle of needles) base.push("-e", needle);
+  base.push("--");
+  const chunks: string[][] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const file of files) {
+    if (size + file.length + 1 > RG_ARGS_BYTES && current.length > 0) {
+      chunks.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(file);
+    size += file.length + 1;
+  }
+  if (current.length > 0) chunks.push(current);
+  const matched = new Set<string>();
+  await forEachLimit(chunks, 2, async (chunk) => {
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile(rg, [...base, ...chunk], { cwd: root, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, out) => {
+        // Exit 1 means "no match"; 2 means some file could not be read, which the Node side reports.
+        const code = (error as { code?: number } | null)?.code;
+        if (error && code !== 1 && code !== 2) reject(error);
+        else resolve(out);
+      });
+    });
+    for (const path of stdout.split("\0")) if (path) matched.add(path.replace(/^\.\//, ""));
+  });
+  return matched;
+}
+
+async function statAll(root: string, realRoot: string, files: readonly string[], skipped: SkippedFile[]): Promise<Set<string>> {
+  const ok = new Set<string>();
+  await forEachLimit(files, READ_CONCURRENCY, async (file) => {
+    if (await statOne(root, realRoot, file, skipped)) ok.add(file);
+  });
+  return ok;
+}
+
+/** True when the file is a regular file within the size limit; records why not otherwise. */
+async function statOne(root: string, realRoot: string, file: string, skipped: SkippedFile[]): Promise<boolean> {
+  const path = posix.join(toPosix(root), file);
+  const stats = await lstat(path).catch(() => undefined);
+  if (!stats) return false; // listed by git but deleted in the work tree
+  if (stats.isSymbolicLink()) {
+    const target = await realpath(path).catch(() => undefined);
+    if (!target || !(target === realRoot || target.startsWith(realRoot + sep))) {
+      skipped.push({ file, reason: "symbolic link that leaves the scanned directory" });
+    }
+    // Links inside the tree are not followed: their targets are scanned under their own names.
+    return false;
+  }
+  if (!stats.isFile()) return false;
+  if (stats.size > MAX_FILE_BYTES) {
+    skipped.push({ file, reason: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` });
+    return false;
+  }
+  return true;
+}
+
+function toPosix(path: string): string {
+  return path.split(sep).join(posix.sep);
+}
+
+export async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await fn(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
