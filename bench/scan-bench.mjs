@@ -6,8 +6,8 @@
 // See bench/README.md.
 import { spawn, spawnSync } from "node:child_process";
 import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { availableParallelism, cpus, tmpdir } from "node:os";
+import { delimiter, dirname, join, posix, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -17,7 +17,7 @@ const CLI = join(REPO_ROOT, "dist", "src", "cli.js");
 const PROBE = join(BENCH_DIR, "rss-probe.mjs");
 
 /** Bump whenever the generator's output changes, so old trees are rebuilt. */
-const GENERATOR_VERSION = 1;
+const GENERATOR_VERSION = 2;
 const SEED = 0x5eed_c0de;
 const MARKER = "comfydeploy-migrate-bench.json"; // kept inside .git/ so it is neither tracked nor scanned
 
@@ -265,12 +265,11 @@ function jsV1Snippet(rng, { exportKw, cjs }) {
     return { top: [], body };
   }
   if (variant === "sdk") {
-    const exported = rng.chance(0.3);
     const top = [cjs ? 'const { ComfyDeployClient } = require("comfydeploy");' : 'import { ComfyDeployClient } from "comfydeploy";'];
-    const clientName = exported ? "comfyClient" : "client";
+    const clientName = "client";
     const body = [
       "const apiToken = process.env.COMFY_DEPLOY_API_TOKEN;",
-      `${exported && !cjs ? "export " : ""}const ${clientName} = new ComfyDeployClient({ apiToken });`,
+      `const ${clientName} = new ComfyDeployClient({ apiToken });`,
       "",
       `${exportKw}async function ${fn}(prompt) {`,
       `  const { run_id } = await ${clientName}.run({`,
@@ -304,6 +303,43 @@ function jsV1Snippet(rng, { exportKw, cjs }) {
     "}",
   ];
   return { top, body };
+}
+
+/** A module that owns the V1 client and exports it (lib/comfy-client.ts and the like). */
+function jsClientModuleSnippet(rng) {
+  const body = [
+    "const apiToken = process.env.COMFY_DEPLOY_API_TOKEN;",
+    "",
+    "export const comfyClient = new ComfyDeployClient({ apiToken });",
+  ];
+  if (rng.chance(0.5)) {
+    body.push(
+      "",
+      "export async function waitForOutputs(runId, intervalMs = 2000) {",
+      "  for (;;) {",
+      "    const run = await comfyClient.getRun(runId);",
+      '    if (run?.status === "success") return run.outputs;',
+      '    if (run?.status === "failed") throw new Error(`run ${runId} failed`);',
+      "    await new Promise((resolve) => setTimeout(resolve, intervalMs));",
+      "  }",
+      "}",
+    );
+  }
+  return { top: ['import { ComfyDeployClient } from "comfydeploy";'], body };
+}
+
+/** A file that only uses an imported client: no needle of its own, found through the client module. */
+function jsClientImporterSnippet(rng, importPath) {
+  const fn = camel([rng.pick(["render", "generate", "create"]), ...nounWords(rng, 1, 1)]);
+  return {
+    top: [`import { comfyClient } from "${importPath}";`],
+    body: [
+      `export async function ${fn}(request) {`,
+      "  const result = await comfyClient.run(request);",
+      "  return result;",
+      "}",
+    ],
+  };
 }
 
 function jsLookalikeSnippet(rng, { exportKw }) {
@@ -492,7 +528,7 @@ function shPlant(rng, kind) {
 function genJs(rng, ext, plant) {
   const ts = ext === "ts" || ext === "tsx";
   const jsx = ext === "tsx";
-  const cjs = ext === "js" && rng.chance(0.3);
+  const cjs = ext === "js" && !plant?.esm && rng.chance(0.3);
   const exportKw = cjs ? "" : "export ";
   const target = rng.int(20, 185);
   const lines = [];
@@ -513,7 +549,11 @@ function genJs(rng, ext, plant) {
     const local = camel(dep.replace(/^@[^/]+\//, "").split(/[^a-z]+/).filter(Boolean));
     imports.push(cjs ? `const ${local} = require("${dep}");` : `import ${local} from "${dep}";`);
   }
-  const snippet = plant ? (plant === "v1" ? jsV1Snippet(rng, { exportKw, cjs }) : jsLookalikeSnippet(rng, { exportKw })) : undefined;
+  let snippet;
+  if (plant?.type === "v1") snippet = jsV1Snippet(rng, { exportKw, cjs });
+  else if (plant?.type === "lookalike") snippet = jsLookalikeSnippet(rng, { exportKw });
+  else if (plant?.type === "client-module") snippet = jsClientModuleSnippet(rng);
+  else if (plant?.type === "client-importer") snippet = jsClientImporterSnippet(rng, plant.importPath);
   if (snippet) imports.push(...snippet.top);
   lines.push(...[...new Set(imports)], "");
 
@@ -873,6 +913,8 @@ const KINDS = [
 ];
 const PLANT_RATE = 0.005;
 const LOOKALIKE_RATE = 0.005;
+/** Share of planted JS/TS uses that become a client module plus files importing it. */
+const CLIENT_MODULE_SHARE = 0.15;
 
 function buildDirPools(rng, fileCount) {
   const sourceDirs = new Set();
@@ -956,10 +998,10 @@ function dirFor(rng, kind, pools) {
   }
 }
 
-function contentFor(rng, kind, name, plant) {
+function contentFor(rng, kind, name, plantSpec) {
+  if (kind === "ts" || kind === "tsx" || kind === "js") return genJs(rng, kind, plantSpec);
+  const plant = plantSpec?.type;
   switch (kind) {
-    case "ts": case "tsx": return genJs(rng, kind, plant);
-    case "js": return genJs(rng, "js", plant);
     case "json": return genJson(rng, name, plant);
     case "md": return genMarkdown(rng, plant);
     case "py": return genPython(rng, plant);
@@ -1003,6 +1045,26 @@ function generateTree(root, fileCount) {
     const kind = rng.weighted(KINDS);
     const r = rng.next();
     const plant = kind === "css" ? undefined : r < PLANT_RATE ? "v1" : r < PLANT_RATE + LOOKALIKE_RATE ? "lookalike" : undefined;
+    if (plant === "v1" && (kind === "ts" || kind === "js") && rng.chance(CLIENT_MODULE_SHARE)) {
+      // lib/comfy-client.ts exporting the client, and a few files of the same package using it.
+      const project = rng.pick(pools.projectRoots);
+      const modulePath = `${project}/src/lib/${rng.pick(["comfy-client", "comfydeploy", "comfy"])}.${kind}`;
+      if (!taken.has(modulePath)) {
+        write(modulePath, genJs(rng, kind, { type: "client-module", esm: true }), kind);
+        counts.plantedV1++;
+        const sameProject = pools.source.filter((d) => d.startsWith(`${project}/`));
+        for (let i = rng.int(1, 3); i > 0 && counts.files < fileCount; i--) {
+          const dir = sameProject.length ? rng.pick(sameProject) : `${project}/src`;
+          const path = `${dir}/${kebab([rng.pick(VERBS), ...nounWords(rng, 1, 1)])}-${kebab(nounWords(rng, 1, 1))}.${kind}`;
+          if (taken.has(path)) continue;
+          let importPath = posix.relative(dir, modulePath.replace(/\.[^.]+$/, ""));
+          if (!importPath.startsWith(".")) importPath = `./${importPath}`;
+          write(path, genJs(rng, kind, { type: "client-importer", importPath, esm: true }), kind);
+          counts.plantedV1++;
+        }
+        continue;
+      }
+    }
     const dir = dirFor(rng, kind, pools);
     const { names } = fileNameFor(rng, kind, dir, pools);
     let path = names.map((n) => `${dir}/${n}`).find((p) => !taken.has(p));
@@ -1014,7 +1076,7 @@ function generateTree(root, fileCount) {
       }
     }
     const name = path.slice(path.lastIndexOf("/") + 1);
-    write(path, contentFor(rng, kind, name, plant), kind);
+    write(path, contentFor(rng, kind, name, plant && { type: plant }), kind);
     if (plant === "v1") counts.plantedV1++;
     else if (plant) counts.plantedLookalike++;
   }
@@ -1089,6 +1151,21 @@ function findOnPath(name) {
   return undefined;
 }
 
+/** Share of CPU time spent outside idle over the next `ms` milliseconds, all CPUs together. */
+async function cpuBusyShare(ms) {
+  const sample = () => cpus().reduce((acc, c) => {
+    const t = c.times;
+    acc.total += t.user + t.nice + t.sys + t.idle + t.irq;
+    acc.idle += t.idle;
+    return acc;
+  }, { total: 0, idle: 0 });
+  const a = sample();
+  await new Promise((r) => setTimeout(r, ms));
+  const b = sample();
+  const total = b.total - a.total;
+  return total > 0 ? 1 - (b.idle - a.idle) / total : 0;
+}
+
 class ScannerFailure extends Error {}
 
 async function runScanner(tree, work) {
@@ -1116,12 +1193,15 @@ async function runScanner(tree, work) {
     throw new ScannerFailure(`scanner output is not JSON: ${error.message}`);
   }
   let rssKb;
+  let cpuMs;
   try {
-    rssKb = JSON.parse(readFileSync(rssFile, "utf8")).maxRSS;
+    const usage = JSON.parse(readFileSync(rssFile, "utf8"));
+    rssKb = usage.maxRSS;
+    cpuMs = (usage.userCPUTime + usage.systemCPUTime) / 1000;
   } catch {
     rssKb = undefined;
   }
-  return { ms: result.ms, rssKb, summary: report.summary ?? {} };
+  return { ms: result.ms, rssKb, cpuMs, summary: report.summary ?? {} };
 }
 
 async function runGrep(command, args, cwd) {
@@ -1174,6 +1254,10 @@ async function main() {
   console.log(`Tree: ${tree}`);
   console.log(`Needles (${needles.length}): ${needles.join(", ")}`);
   console.log(`Node ${process.version}, ${availableParallelism()} CPUs; 1 warm-up + ${options.runs} measured runs each, alternating`);
+  const busy = await cpuBusyShare(1000);
+  if (busy > 0.2) {
+    console.log(`Note: the CPUs were ${(busy * 100).toFixed(0)}% busy before the benchmark started; other processes are running and the timings will be noisy.`);
+  }
 
   try {
     for (let round = 0; round <= options.runs; round++) {
@@ -1222,6 +1306,7 @@ async function main() {
     ["Metric", "Value", "Target", "Result"],
     ["files in tree", String(marker.files), "", ""],
     ["scanner median (ms)", `${fmtMs(scanMs)} ${spread(scanner.map((r) => r.ms))}`, "", ""],
+    ["scanner CPU time, user+sys (ms)", scanner.every((r) => r.cpuMs !== undefined) ? `${fmtMs(median(scanner.map((r) => r.cpuMs)))} (median)` : "n/a", "", "(info)"],
     ["git grep -F median (ms)", errors["git grep"] ? `error: ${errors["git grep"]}` : `${fmtMs(grepMs)} ${spread(grepRuns.map((r) => r.ms))}`, "", ""],
     ["rg -F median (ms)", rg ? (errors.rg ? `error: ${errors.rg}` : `${fmtMs(rgMs)} ${spread(rgRuns.map((r) => r.ms))}`) : "rg not found on PATH", "", ""],
     ["ratio scanner / git grep", ratio === undefined ? "n/a" : `${ratio.toFixed(2)}x`, `<= ${TARGET_RATIO.toFixed(1)}x`, verdict(ratioOk)],

@@ -56,7 +56,9 @@ export interface ScanResult {
   stats: { listed: number; candidates: number; parsed: number; listing: "git" | "filesystem" };
 }
 
-/** Trees with more JS/TS candidates than this are parsed in worker threads. */
+/** Trees with at least this many files parse on worker threads (started before the prefilter). */
+const LARGE_TREE_FILES = 2000;
+/** Another thread joins per this many JS/TS candidates. */
 const WORKER_THRESHOLD = 150;
 
 export async function scan(options: ScanOptions): Promise<ScanResult> {
@@ -76,6 +78,25 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   progress.phase = "prefilter";
   report();
 
+  // On big trees a worker starts loading TypeScript now, in parallel with the prefilter.
+  const earlyThreads = options.workers ?? allFiles.length >= LARGE_TREE_FILES;
+  const pool = await JsPool.create({ root, files: allFiles, hosts, threads: earlyThreads });
+  try {
+    return await scanWithPool(options, allFiles, listing.source, pool, progress, report);
+  } finally {
+    await pool.close();
+  }
+}
+
+async function scanWithPool(
+  options: ScanOptions,
+  allFiles: string[],
+  listingSource: "git" | "filesystem",
+  pool: JsPool,
+  progress: ScanProgress,
+  report: () => void,
+): Promise<ScanResult> {
+  const { root, hosts } = options;
   const skipped: SkippedFile[] = [];
   const findings: Finding[] = [];
   const jsCandidates: JsWork[] = [];
@@ -102,44 +123,39 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   progress.phase = "parsing";
   report();
   const fileSet = new Set(allFiles);
-  const useWorkers = options.workers ?? jsCandidates.length > WORKER_THRESHOLD;
-  const pool = await JsPool.create({ root, files: allFiles, hosts, threads: useWorkers });
-  try {
-    const analysed = new Set<string>();
-    const sdkImporters: string[] = [];
-    const clientModules: string[] = [];
-    const run = async (work: JsWork[]): Promise<void> => {
-      for (const w of work) analysed.add(w.file);
-      const results = await pool.analyze(work, () => {
-        progress.parsed++;
-        report();
-      });
-      for (const result of results) {
-        findings.push(...result.findings);
-        if (result.exportsClient) clientModules.push(result.file);
-        if (result.importsSdk) sdkImporters.push(result.file);
-        if (result.error) skipped.push({ file: result.file, reason: result.error });
-      }
-    };
-    await run(jsCandidates.splice(0));
-    // Files that use a client module's exports without naming anything V1 themselves.
-    while (clientModules.length > 0) {
-      const modules = clientModules.splice(0);
-      const importers = await findImporters(root, filesToScan, fileSet, analysed, modules);
-      if (importers.length === 0) break;
-      progress.candidates += importers.length;
-      await run(importers);
-    }
-    const read = cachedReader(root, fileSet);
-    const repo: RepoFacts = { files: allFiles, root, sdkImportingPackages: packagesOf(sdkImporters, fileSet), read };
-    for (const candidate of textCandidates) {
-      findings.push(...scanTextFile(candidate, hosts, repo));
+  if (jsCandidates.length > WORKER_THRESHOLD) pool.grow(Math.ceil(jsCandidates.length / WORKER_THRESHOLD));
+  const analysed = new Set<string>();
+  const sdkImporters: string[] = [];
+  const clientModules: string[] = [];
+  const run = async (work: JsWork[]): Promise<void> => {
+    for (const w of work) analysed.add(w.file);
+    const results = await pool.analyze(work, () => {
       progress.parsed++;
+      report();
+    });
+    for (const result of results) {
+      findings.push(...result.findings);
+      if (result.exportsClient) clientModules.push(result.file);
+      if (result.importsSdk) sdkImporters.push(result.file);
+      if (result.error) skipped.push({ file: result.file, reason: result.error });
     }
-    applyInSourceSuppressions(findings, read, options.now ?? new Date());
-  } finally {
-    await pool.close();
+  };
+  await run(jsCandidates.splice(0));
+  // Files that use a client module's exports without naming anything V1 themselves.
+  while (clientModules.length > 0) {
+    const modules = clientModules.splice(0);
+    const importers = await findImporters(root, filesToScan, fileSet, analysed, modules);
+    if (importers.length === 0) break;
+    progress.candidates += importers.length;
+    await run(importers);
   }
+  const read = cachedReader(root, fileSet);
+  const repo: RepoFacts = { files: allFiles, root, sdkImportingPackages: packagesOf(sdkImporters, fileSet), read };
+  for (const candidate of textCandidates) {
+    findings.push(...scanTextFile(candidate, hosts, repo));
+    progress.parsed++;
+  }
+  applyInSourceSuppressions(findings, read, options.now ?? new Date());
 
   progress.phase = "done";
   report();
@@ -150,7 +166,7 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
     root,
     findings,
     skipped,
-    stats: { listed: allFiles.length, candidates: progress.candidates, parsed: progress.parsed, listing: listing.source },
+    stats: { listed: allFiles.length, candidates: progress.candidates, parsed: progress.parsed, listing: listingSource },
   };
 }
 
@@ -244,7 +260,9 @@ async function findImporters(
       return base === "index" ? posix.basename(posix.dirname(m)) : base;
     }),
   );
-  const needles = [...names].map((n) => Buffer.from(n));
+  // An import names the module after a slash and before a quote or an extension:
+  // "./comfy", '@/lib/comfy', "../comfy.js". A bare word would match far too much.
+  const needles = [...names].flatMap((n) => [`/${n}"`, `/${n}'`, `/${n}.`, `/${n}\``].map((needle) => Buffer.from(needle)));
   const importers: JsWork[] = [];
   const candidates = allFiles.filter((f) => isJsFile(f) && !analysed.has(f) && fileSet.has(f));
   await forEachLimit(candidates, READ_CONCURRENCY, async (file) => {

@@ -43,6 +43,10 @@ export abstract class JsPool {
 
   abstract analyze(work: JsWork[], onFile: () => void): Promise<JsWorkResult[]>;
   abstract close(): Promise<void>;
+  /** Adds threads up to `count` (a no-op in-process). */
+  grow(count: number): void {
+    void count;
+  }
 }
 
 export async function createAnalyzer(options: Pick<PoolOptions, "root" | "files" | "hosts">): Promise<JsAnalyzer> {
@@ -71,14 +75,23 @@ class InProcessPool extends JsPool {
   async close(): Promise<void> {}
 }
 
+/** Threads start with one worker, which loads TypeScript while the main thread is still reading files. */
 class ThreadPool extends JsPool {
-  private readonly workers: Worker[];
+  private readonly workers: Worker[] = [];
+  private readonly workerData: { root: string; files: readonly string[]; hosts: HostSet };
 
-  constructor(options: PoolOptions, workerFile: string) {
+  constructor(
+    options: PoolOptions,
+    private readonly workerFile: string,
+  ) {
     super();
-    const count = Math.max(1, Math.min(availableParallelism(), 4));
-    const workerData = { root: options.root, files: options.files, hosts: options.hosts };
-    this.workers = Array.from({ length: count }, () => new Worker(workerFile, { workerData }));
+    this.workerData = { root: options.root, files: options.files, hosts: options.hosts };
+    this.grow(1);
+  }
+
+  override grow(count: number): void {
+    const target = Math.max(1, Math.min(count, availableParallelism(), 4));
+    while (this.workers.length < target) this.workers.push(new Worker(this.workerFile, { workerData: this.workerData }));
   }
 
   async analyze(work: JsWork[], onFile: () => void): Promise<JsWorkResult[]> {
