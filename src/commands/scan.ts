@@ -37,6 +37,8 @@ export interface ScanArgs {
   progress?: boolean;
   color?: boolean;
   ripgrep?: boolean;
+  online?: boolean;
+  "github-api-url"?: string;
 }
 
 export function scanCommand(yargs: Argv): Argv<ScanArgs> {
@@ -74,6 +76,12 @@ export function scanCommand(yargs: Argv): Argv<ScanArgs> {
       array: true,
     })
     .option("config", { describe: "Config file (default: comfydeploy-migrate.config.json or package.json key)", type: "string" })
+    .option("online", {
+      describe:
+        "Settle node pins at unknown commits with GitHub's compare API (the only network use of scan; GITHUB_TOKEN raises the rate limit; answers are cached)",
+      type: "boolean",
+    })
+    .option("github-api-url", { describe: "GitHub API for --online (default: GITHUB_API_URL or https://api.github.com)", type: "string" })
     .option("ripgrep", {
       describe: "Use ripgrep (the optional @vscode/ripgrep package) for the first pass on large trees; --no-ripgrep forces pure Node",
       type: "boolean",
@@ -85,6 +93,7 @@ export function scanCommand(yargs: Argv): Argv<ScanArgs> {
     .example("$0 scan ./app --format json -o v1-report.json", "Write the JSON report to a file")
     .example("$0 scan --sarif results.sarif --markdown report.md --json report.json", "Several reports in one run, text on stdout")
     .example("$0 scan --baseline v1-report.json --since origin/main", "PR check: only changed files, only new findings")
+    .example("$0 scan --online", "Also settle ComfyUI node pins at commits the tag table does not know")
     .example("$0 scan --fail-on warning", "Fail CI on warnings too (review markers are warnings)")
     .example("$0 scan --exclude 'docs/**' --legacy-host comfy.internal.example.com", "Skip docs; treat a self-hosted V1 host as legacy") as Argv<ScanArgs>;
 }
@@ -119,6 +128,13 @@ export async function runScan(args: ScanArgs): Promise<number> {
     ...(args.ripgrep === false ? { ripgrep: false } : {}),
     ...(showProgress ? { onProgress: progressPrinter() } : {}),
   });
+  if (args.online) {
+    const { resolveUnknownNodePins } = await import("../pins/github-compare.js");
+    const apiUrl = args["github-api-url"] ?? process.env.GITHUB_API_URL;
+    const online = await resolveUnknownNodePins(result.findings, apiUrl ? { apiUrl } : {});
+    result.findings = online.findings;
+    for (const problem of online.problems) process.stderr.write(`comfydeploy-migrate: --online: ${problem}\n`);
+  }
   const repo = repoLinkFrom(args["repo-url"], process.env);
   const report = buildReport(result, { command: commandLine(), ...(baseline ? { baseline } : {}), ...(repo ? { repo } : {}) });
 

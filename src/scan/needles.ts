@@ -8,7 +8,12 @@ import type { HostSet } from "./urls.js";
 const BASE_NEEDLES = [
   "comfydeploy", // host, package name, image name
   "ComfyDeploy", // SDK class names
-  "comfyui-deploy", // the node component
+  // The node component; repository URLs are matched in any case, so the usual spellings are needles.
+  "comfyui-deploy",
+  "ComfyUI-Deploy",
+  "ComfyUI-deploy",
+  "Comfyui-deploy",
+  "COMFYUI-DEPLOY",
   "run_id",
   "deployment_id",
   "/run",
