@@ -1,0 +1,305 @@
+/**
+ * `pr` step by step: plan the fix, ask GitHub for the open pull request
+ * (before touching anything, so a bad token fails early), commit the fix on a
+ * detached HEAD, force-push only when the branch's tree changes, then create
+ * or update the one pull request from that branch.
+ */
+import { runCheck } from "../check/live-check.js";
+import { RuntimeFailure, UsageError } from "../errors.js";
+import type { Finding } from "../findings.js";
+import { normalize, planFixes, type FixPlan } from "../fix/runner.js";
+import type { NodeRefTarget, TransformId } from "../fix/types.js";
+import { buildReport, type RepoLink } from "../report/model.js";
+import { findReviewMarkers } from "../scan/review-markers.js";
+import type { ScanOptions, ScanResult } from "../scan/engine.js";
+import { isActivelySuppressed } from "../scan/suppressions.js";
+import type { HostSet } from "../scan/urls.js";
+import { TOOL } from "../tool-info.js";
+import { type BodyInputs, type ChangedFile, renderPrBody, type ReviewItem } from "./body.js";
+import { commitFixes } from "./fix-commit.js";
+import { type CheckoutPosition, Git } from "./git.js";
+import { GitHubClient, type PullRequest } from "./github.js";
+import type { GitIdentity } from "./identity.js";
+import type { PrOutcome } from "./outcome.js";
+import { type GitHubRepository, resolveRepository } from "./repository.js";
+
+export const REMOTE = "origin";
+
+export interface PrSettings {
+  /** Absolute path of the directory to fix (the repository or a directory in it). */
+  root: string;
+  /** The path as the user gave it, for commands shown in the body. */
+  pathArg: string;
+  branch: string;
+  base?: string;
+  title: string;
+  labels: string[];
+  reviewers: string[];
+  /** org/team; GitHub wants the team's slug only. */
+  teamReviewers: string[];
+  draft: boolean;
+  closeIfClean: boolean;
+  author: GitIdentity;
+  committer: GitIdentity;
+  repo?: string;
+  apiUrl?: string;
+  token?: string;
+  fix: { hosts: HostSet; include: string[]; exclude: string[]; transforms: TransformId[]; nodeRef: NodeRefTarget };
+  check?: { deploymentId: string; baseUrl: string; token: string; flag: string; waitSeconds: number };
+  /** The command line that reproduces this run. */
+  command: string;
+  /** The command line that reproduces the remaining-findings report. */
+  scanCommand: string;
+  env: NodeJS.ProcessEnv;
+  /** Progress for people, on stderr. */
+  log: (line: string) => void;
+}
+
+interface Located {
+  git: Git;
+  position: CheckoutPosition;
+  /** The fixed directory relative to the repository root ("" or "dir/"), so paths in the body are the repository's. */
+  prefix: string;
+  originUrl?: string;
+  repo?: GitHubRepository;
+}
+
+/** Where the checkout stands and which GitHub repository it belongs to; reads only. */
+async function locate(settings: PrSettings): Promise<Located> {
+  const git = new Git(settings.root);
+  const position = await git.position().catch(() => {
+    throw new UsageError(`${settings.pathArg} has no commit to start from: commit something first`);
+  });
+  const prefix = await git.prefix();
+  const originUrl = await git.remoteUrl(REMOTE);
+  const repo = resolveRepository({ repo: settings.repo, apiUrl: settings.apiUrl, originUrl, env: settings.env });
+  return { git, position, prefix, ...(originUrl ? { originUrl } : {}), ...(repo ? { repo } : {}) };
+}
+
+function planOf(settings: PrSettings): Promise<FixPlan> {
+  return planFixes({ root: settings.root, ...settings.fix });
+}
+
+function scanOptionsOf(settings: PrSettings): ScanOptions {
+  const { hosts, include, exclude } = settings.fix;
+  return { root: settings.root, hosts, include, exclude };
+}
+
+/** --dry-run: the plan and the body, from the fix planned in memory. Writes, pushes and sends nothing. */
+export async function previewPr(settings: PrSettings): Promise<string> {
+  const { position, prefix, repo } = await locate(settings);
+  const plan = await planOf(settings);
+  const changed = new Set(plan.changes.map((c) => c.file));
+  const untouched = plan.scan.findings.filter((f) => !changed.has(f.file));
+  const markers = [
+    ...untouched.filter((f) => f.ruleId === "review-marker"),
+    ...plan.changes.flatMap((c) => findReviewMarkers(c.file, normalize(c.after).text)),
+  ];
+  const body = renderPrBody({
+    ...bodyParts(settings, prefix, plan, { ...plan.scan, findings: untouched }, markers, undefined),
+    estimated: true,
+    ...(settings.check ? { check: { kind: "planned" as const, deploymentId: settings.check.deploymentId } } : {}),
+  });
+
+  const rewrites = countEvents(plan, "rewrite");
+  const added = countEvents(plan, "marker");
+  const start = position.branch ?? `detached HEAD ${position.commit.slice(0, 7)}`;
+  const base = settings.base ?? position.branch;
+  const lines = [
+    "pr --dry-run: nothing is written, committed or pushed, and the GitHub API is not called.",
+    "",
+    `repository  ${repo ? `${repo.owner}/${repo.name} (from ${repo.source})` : "unknown: pass --repo owner/name (origin is not a GitHub URL)"}`,
+    `api         ${repo?.apiUrl ?? settings.apiUrl ?? "-"}`,
+    `base        ${base ? `${base}${settings.base ? "" : " (the checked-out branch; without --dry-run the repository's default branch, unless --base)"}` : "unknown: pass --base"}`,
+    `branch      ${settings.branch} (fix committed on top of ${start})`,
+    `title       ${settings.title}`,
+    `labels      ${settings.labels.join(", ") || "-"}`,
+    `reviewers   ${[...settings.reviewers, ...settings.teamReviewers].join(", ") || "-"}`,
+    `draft       ${settings.draft ? "yes" : "no"}`,
+    `author      ${settings.author.name} <${settings.author.email}>`,
+    `committer   ${settings.committer.name} <${settings.committer.email}>`,
+    `fix         would change ${plural(plan.changes.length, "file")}: ${plural(rewrites, "site")} rewritten, ${plural(added, "review marker")} added`,
+  ];
+  for (const change of plan.changes) lines.push(`              ${prefix}${change.file}`);
+  lines.push("", "Without --dry-run:");
+  if (plan.changes.length === 0) {
+    lines.push(
+      settings.closeIfClean
+        ? `  nothing to commit; the open pull request from ${settings.branch}, if any, is closed (--close-if-clean).`
+        : `  nothing to commit or push; an open pull request from ${settings.branch} is left as it is.`,
+    );
+  } else {
+    const steps = [
+      ...(settings.check ? [`queue a live check run of deployment ${settings.check.deploymentId} (billed) for the body`] : []),
+      `commit the fix on top of ${position.commit.slice(0, 7)} (the checked-out branch does not move)`,
+      `fetch ${REMOTE} ${settings.branch}; force-push the commit there only when its tree differs`,
+      `update the open pull request from ${settings.branch}, or create one into ${base ?? "the default branch"}${settings.draft ? " as a draft" : ""}`,
+      ...(settings.labels.length > 0 ? [`add the labels ${settings.labels.join(", ")}`] : []),
+      ...(settings.reviewers.length + settings.teamReviewers.length > 0 ? ["request the reviewers (on a new pull request only)"] : []),
+    ];
+    steps.forEach((step, i) => lines.push(`  ${i + 1}. ${step}`));
+  }
+  lines.push("", `----- pull request body (${body.length} characters) -----`, "", body);
+  return `${lines.join("\n")}\n`;
+}
+
+/** The real run. Local state is back where it was whatever happens after the commit. */
+export async function openOrUpdatePr(settings: PrSettings): Promise<PrOutcome> {
+  const token = settings.token;
+  if (!token) throw new UsageError("no GitHub token: set GITHUB_TOKEN or GH_TOKEN (or pass --dry-run)");
+  const { git, position, prefix, originUrl, repo } = await locate(settings);
+  if (!repo) throw new UsageError(`cannot tell the GitHub repository: ${REMOTE} is ${originUrl ? "not a GitHub URL" : "missing"}; pass --repo owner/name`);
+  if (!originUrl) throw new UsageError(`the repository has no remote named ${REMOTE} to push the branch to`);
+  if (settings.branch === position.branch) throw new UsageError(`--branch ${settings.branch} is the checked-out branch; the fix needs a branch of its own`);
+  git.useToken(originUrl, token);
+  const github = new GitHubClient({ apiUrl: repo.apiUrl, token, owner: repo.owner, name: repo.name });
+  const outcome: PrOutcome = { operation: "unchanged", branch: settings.branch, pushed: false, changedFiles: 0, warnings: [] };
+
+  // Asked first: a bad token or repository fails here, before anything is written.
+  const open = await github.findOpenPull(settings.branch, settings.base);
+  if (open) Object.assign(outcome, { number: open.number, url: open.url, base: open.base });
+  const plan = await planOf(settings);
+
+  if (plan.changes.length === 0) return finishClean(settings, github, open, outcome);
+  const base = settings.base ?? open?.base ?? (await github.defaultBranch());
+  outcome.base = base;
+  if (settings.branch === base) throw new UsageError(`--branch ${settings.branch} is the base branch; the fix needs a branch of its own`);
+
+  const check = settings.check ? await liveCheck(settings) : undefined;
+  const rewrites = countEvents(plan, "rewrite");
+  const markers = countEvents(plan, "marker");
+  const fixCommit = await commitFixes({
+    git,
+    position,
+    root: settings.root,
+    changes: plan.changes,
+    scanOptions: scanOptionsOf(settings),
+    message: `${settings.title}\n\n${TOOL.name} ${TOOL.version} fix: ${plural(plan.changes.length, "file")} changed, ${plural(rewrites, "site")} rewritten, ${plural(markers, "review marker")} added.`,
+    author: settings.author,
+    committer: settings.committer,
+  });
+  if (!fixCommit) return finishClean(settings, github, open, outcome);
+  outcome.changedFiles = plan.changes.length;
+  settings.log(`committed the fix (${plural(plan.changes.length, "file")}) as ${fixCommit.commit.slice(0, 7)} on top of ${position.commit.slice(0, 7)}`);
+
+  const remote = await git.remoteBranch(REMOTE, settings.branch);
+  if (remote?.tree === fixCommit.tree) {
+    outcome.commit = remote.commit;
+    settings.log(`${REMOTE}/${settings.branch} already has this fix: not pushed`);
+  } else {
+    await git.forcePush(REMOTE, fixCommit.commit, settings.branch, remote?.commit);
+    outcome.commit = fixCommit.commit;
+    outcome.pushed = true;
+    settings.log(`pushed ${fixCommit.commit.slice(0, 7)} to ${REMOTE}/${settings.branch}${remote ? " (forced: the fix result changed)" : ""}`);
+  }
+
+  const link: RepoLink = { url: `${repo.serverUrl}/${repo.owner}/${repo.name}`, commit: outcome.commit! };
+  const body = renderPrBody({
+    ...bodyParts(settings, prefix, plan, fixCommit.after, fixCommit.after.findings.filter((f) => f.ruleId === "review-marker"), link),
+    ...(check ? { check: { kind: "result" as const, result: check } } : {}),
+  });
+
+  if (open) {
+    const rebase = settings.base !== undefined && settings.base !== open.base;
+    if (open.title !== settings.title || !sameText(open.body, body) || rebase) {
+      await github.updatePull(open.number, { title: settings.title, body, ...(rebase ? { base: settings.base } : {}) });
+      outcome.operation = "updated";
+    } else {
+      outcome.operation = outcome.pushed ? "updated" : "unchanged";
+    }
+    if (outcome.operation === "updated") await decorate(settings, github, open.number, false, outcome);
+    settings.log(`pull request #${open.number} ${outcome.operation}: ${open.url}`);
+    return outcome;
+  }
+  const created = await github.createPull({ head: settings.branch, base, title: settings.title, body, draft: settings.draft });
+  Object.assign(outcome, { operation: "created", number: created.number, url: created.url });
+  await decorate(settings, github, created.number, true, outcome);
+  settings.log(`created pull request #${created.number}: ${created.url}`);
+  return outcome;
+}
+
+/** Nothing left to change: report the open pull request, or close it when asked. */
+async function finishClean(settings: PrSettings, github: GitHubClient, open: PullRequest | undefined, outcome: PrOutcome): Promise<PrOutcome> {
+  if (open && settings.closeIfClean) {
+    await github.updatePull(open.number, { state: "closed" });
+    settings.log(`nothing left to change: closed pull request #${open.number}`);
+    return { ...outcome, operation: "closed" };
+  }
+  settings.log(`nothing to change${open ? `; pull request #${open.number} left as it is` : ""}`);
+  return outcome;
+}
+
+/** Labels on every write, reviewers only on a new pull request (asking again would notify people twice). */
+async function decorate(settings: PrSettings, github: GitHubClient, number: number, created: boolean, outcome: PrOutcome): Promise<void> {
+  const attempt = async (step: () => Promise<void>): Promise<void> => {
+    try {
+      await step();
+    } catch (error) {
+      if (!(error instanceof UsageError || error instanceof RuntimeFailure)) throw error;
+      outcome.warnings.push(error.message);
+      settings.log(`warning: ${error.message}`);
+    }
+  };
+  if (settings.labels.length > 0) await attempt(() => github.addLabels(number, settings.labels));
+  if (created && settings.reviewers.length + settings.teamReviewers.length > 0) {
+    await attempt(() => github.requestReviewers(
+        number,
+        settings.reviewers,
+        settings.teamReviewers.map((t) => t.slice(t.indexOf("/") + 1)),
+      ));
+  }
+}
+
+async function liveCheck(settings: PrSettings) {
+  const check = settings.check!;
+  settings.log(`queueing a live check run of deployment ${check.deploymentId} (up to ${check.waitSeconds}s)`);
+  return runCheck({
+    baseUrl: check.baseUrl,
+    token: check.token,
+    deploymentId: check.deploymentId,
+    flag: check.flag,
+    waitSeconds: check.waitSeconds,
+    requestTimeoutMs: 30_000,
+    maxRetries: 5,
+    pollIntervalMs: 1000,
+    maxBackoffMs: 30_000,
+  });
+}
+
+/** The body's inputs from a scan of the fixed tree (or, in a dry run, its estimate), paths made repository-relative. */
+function bodyParts(
+  settings: PrSettings,
+  prefix: string,
+  plan: FixPlan,
+  after: ScanResult,
+  markers: readonly Finding[],
+  link: RepoLink | undefined,
+): Omit<BodyInputs, "check" | "estimated"> {
+  const inRepo = (f: Finding): Finding => ({ ...f, file: `${prefix}${f.file}` });
+  const changes: ChangedFile[] = plan.changes.map((c) => ({ file: `${prefix}${c.file}`, events: c.events }));
+  const reviewItems: ReviewItem[] = markers
+    .filter((f) => !isActivelySuppressed(f))
+    .map((f) => ({ file: `${prefix}${f.file}`, line: f.line, text: f.message.replace(/^Review marker left by fix:\s*/, "") }))
+    .sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+  const rest: ScanResult = {
+    ...after,
+    findings: after.findings.filter((f) => f.ruleId !== "review-marker").map(inRepo),
+    skipped: after.skipped.map((s) => ({ ...s, file: `${prefix}${s.file}` })),
+  };
+  const remaining = buildReport(rest, { command: settings.scanCommand, ...(link ? { repo: link } : {}) });
+  return { changes, reviewItems, remaining, command: settings.command, tool: { name: TOOL.name, version: TOOL.version } };
+}
+
+function countEvents(plan: FixPlan, kind: "rewrite" | "marker"): number {
+  return plan.changes.reduce((n, c) => n + c.events.filter((e) => e.kind === kind).length, 0);
+}
+
+/** GitHub may hand a body back with CRLF line ends; that is not a change. */
+function sameText(a: string, b: string): boolean {
+  const fold = (s: string): string => s.replace(/\r\n/g, "\n").trim();
+  return fold(a) === fold(b);
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
