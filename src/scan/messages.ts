@@ -16,9 +16,8 @@ export function endpointMessage(endpoint: V1Endpoint, methodKnown: boolean): str
     case "create-run":
       return `V1 create-run POST {base}/run: use ${create} on ${HOSTS.v2.apiBase}; the JSON body stays snake_case.`;
     case "get-run":
-      return methodKnown
-        ? `V1 get-run GET {base}/run?run_id=<id>: use ${get} on ${HOSTS.v2.apiBase}.`
-        : `V1 /run URL read without a run_id query that could be seen: GET {base}/run?run_id=<id> becomes ${get}.`;
+      // Whether the method or the run_id query was seen shows in the fix class (auto or review).
+      return `V1 get-run GET {base}/run?run_id=<id>: use ${get} on ${HOSTS.v2.apiBase}.`;
     case "run-ambiguous":
       return `V1 /run endpoint, HTTP method not known: POST {base}/run becomes ${create}; GET {base}/run?run_id=<id> becomes ${get}.`;
   }

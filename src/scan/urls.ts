@@ -130,7 +130,8 @@ function escapeRegExp(s: string): string {
 export function legacyHostPattern(hosts: HostSet): RegExp {
   const alternatives = hosts.legacy.map(escapeRegExp).join("|");
   return new RegExp(
-    `(?:[a-z][a-z0-9+.-]*:)?(?:\\/\\/)?(?<![\\w.-])(?:${alternatives})(?![\\w-]|\\.[\\w])[^\\s"'\`<>)\\]}|\\\\,;]*`,
+    // The scheme is bounded: an unbounded one is retried at every offset of a long word (quadratic time).
+    `(?:[a-z][a-z0-9+.-]{0,30}:)?(?:\\/\\/)?(?<![\\w.-])(?:${alternatives})(?![\\w-]|\\.[\\w])[^\\s"'\`<>)\\]}|\\\\,;]*`,
     "gi",
   );
 }
