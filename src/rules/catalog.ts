@@ -2,7 +2,7 @@
  * The rule catalog: stable ids and what each rule means. Reports, SARIF rule
  * metadata and the README's rule list are all generated from this table.
  */
-import { DOCS_BASE, ENDPOINTS, HOSTS, JS_SDK, NODE_COMPONENT, WORKER_IMAGE } from "../knowledge/migration.js";
+import { DOCS_BASE, ENDPOINTS, HOSTS, JS_SDK, NODE_COMPONENT, PYTHON_SDK, WORKER_IMAGE } from "../knowledge/migration.js";
 
 export type Severity = "error" | "warning" | "info";
 export type FixClass = "auto" | "review" | "manual";
@@ -64,15 +64,15 @@ const rules: Omit<Rule, "docs">[] = [
   },
   {
     id: "v1-sdk-import",
-    title: "V1 JS SDK import",
+    title: "V1 SDK import",
     severity: "error",
     fix: "auto",
-    explanation: `ComfyDeployClient, parseWebhookDataSafe, WebookRequestBody and OutputFileType exist only in the V1 SDK (${JS_SDK.packageName} 0.0.x). V2 exports ComfyDeploy, validateWebhook and the WorkflowRunWebhookBody and MediaItem types.`,
+    explanation: `ComfyDeployClient, parseWebhookDataSafe, WebookRequestBody and OutputFileType exist only in the V1 JS SDK (${JS_SDK.packageName} 0.0.x); V2 exports ComfyDeploy, validateWebhook and the WorkflowRunWebhookBody and MediaItem types. Also Python imports under a V1 pin and Ruby's require of the V1-only gem.`,
     example: `import { ComfyDeployClient } from "comfydeploy";`,
   },
   {
     id: "v1-sdk-client",
-    title: "V1 JS SDK client",
+    title: "V1 SDK client",
     severity: "error",
     fix: "review",
     explanation:
@@ -81,7 +81,7 @@ const rules: Omit<Rule, "docs">[] = [
   },
   {
     id: "v1-sdk-call",
-    title: "V1 JS SDK call",
+    title: "V1 SDK call",
     severity: "error",
     fix: "review",
     explanation:
@@ -93,7 +93,7 @@ const rules: Omit<Rule, "docs">[] = [
     title: "V1 SDK version in a manifest or lockfile",
     severity: "error",
     fix: "auto",
-    explanation: `npm ${JS_SDK.packageName} below 2.0.0 (its "latest" tag is still ${JS_SDK.latestTagIsV1}, a V1 version), PyPI comfydeploy below 0.6.0 and every version of the Ruby gem talk to V1. Pin ${JS_SDK.packageName}@${JS_SDK.v2Pin} exactly.`,
+    explanation: `npm ${JS_SDK.packageName} below 2.0.0 (its "latest" tag is still ${JS_SDK.latestTagIsV1}, a V1 version), PyPI ${PYTHON_SDK.packageName} below ${PYTHON_SDK.firstV2Version} and every version of the Ruby gem talk to V1. Pin ${JS_SDK.packageName}@${JS_SDK.v2Pin} exactly on npm, use ${PYTHON_SDK.packageName}${PYTHON_SDK.recommendedRange} on PyPI, and move Ruby code to raw HTTP on V2 (there is no V2 gem).`,
     example: `"comfydeploy": "^0.0.19"`,
   },
   {
