@@ -4,6 +4,7 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { type CheckArgs, checkCommand, runCheckCommand } from "./commands/check.js";
 import { type FixArgs, fixCommand, runFix } from "./commands/fix.js";
+import { type PrArgs, prCommand, runPr } from "./commands/pr.js";
 import { type ReportArgs, reportCommand, runReport } from "./commands/report.js";
 import { runScan, scanCommand, type ScanArgs } from "./commands/scan.js";
 import { runServe, serveCommand, type ServeArgs } from "./commands/serve.js";
@@ -53,6 +54,14 @@ async function main(argv: string[]): Promise<number> {
       reportCommand,
       async (args) => {
         exitCode = await runReport(args);
+      },
+    )
+    .command<PrArgs>(
+      "pr [path]",
+      "Commit the fix to a branch, push it, and create or update one pull request",
+      prCommand,
+      async (args) => {
+        exitCode = await runPr(args);
       },
     )
     .command<ServeArgs>(

@@ -13,6 +13,8 @@ import type { FileFix, FixContext, FixEvent, Transform, TransformId } from "./ty
 export interface MigrationOptions extends Options {
   hosts: HostSet;
   findings: readonly Finding[];
+  /** The file's text as the scan saw it (LF, no BOM); differs from the source when an earlier transform edited it. */
+  scannedText?: string;
   report: (event: FixEvent) => void;
 }
 
@@ -48,7 +50,13 @@ export function jsTransform(module: TransformModule): Transform {
       const events: FixEvent[] = [];
       const api: API = { jscodeshift: j, j, stats: () => undefined, report: () => undefined };
       const file: FileInfo = { path: context.file, source: text };
-      const options: MigrationOptions = { hosts: context.hosts, findings: context.findings, report: (e) => events.push(e) };
+      const scannedText = context.repo.read(context.file);
+      const options: MigrationOptions = {
+        hosts: context.hosts,
+        findings: context.findings,
+        ...(scannedText !== undefined ? { scannedText } : {}),
+        report: (e) => events.push(e),
+      };
       const output = await module.default(file, api, options);
       return { text: typeof output === "string" ? output : text, events };
     },

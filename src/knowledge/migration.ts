@@ -198,3 +198,87 @@ export const WORKER_IMAGE = {
 
 /** Rule docs live in the README; reports link to its anchors on the package page. */
 export const DOCS_BASE = "https://www.npmjs.com/package/comfydeploy-migrate#";
+
+// ---------------------------------------------------------------------------
+// Python and Ruby SDK call shapes (shared/docs/v1-to-v2.md §4).
+// ---------------------------------------------------------------------------
+
+export interface PythonSdkCallMapping {
+  /** The call below the client, e.g. "run.create". */
+  v1: string;
+  v2: string;
+  /** The result accessor in V1 and its replacement in V2. */
+  v1Result: string;
+  v2Result: string;
+  rewrite: RewriteClass;
+}
+
+/** The V1 Python SDK (comfydeploy 0.2.1–0.4.1) next to V2 (0.6.0 and later). */
+export const PYTHON_SDK_SHAPES = {
+  clientClass: "ComfyDeploy",
+  /** The constructor option: `ComfyDeploy(bearer_auth=…)` in V1, `ComfyDeploy(bearer=…)` in V2. */
+  authOption: { v1: "bearer_auth", v2: "bearer" },
+  calls: [
+    { v1: "run.create", v2: "run.deployment.queue", v1Result: "object", v2Result: "create_run_response", rewrite: "guarded" },
+    { v1: "run.get", v2: "run.get", v1Result: "object", v2Result: "workflow_run_model", rewrite: "guarded" },
+  ] as readonly PythonSdkCallMapping[],
+  /** Client namespaces that exist only in V1: no V2 counterpart, so manual. */
+  v1OnlyNamespaces: ["files", "websocket", "workflows", "machines"],
+} as const;
+
+/** The Ruby gem (V1 only; no V2 Ruby SDK exists, so its users move to raw HTTP). */
+export const RUBY_SDK_SHAPES = {
+  requirePath: "comfydeploy",
+  clientConstant: "OpenApiSDK::ComfyDeploy",
+  publishedVersions: ["0.0.10"],
+} as const;
+
+// ---------------------------------------------------------------------------
+// Run endpoints in other languages, config and docs (generic text scan).
+// ---------------------------------------------------------------------------
+
+/** The body field of a create-run request, in V1 and V2 alike: with a POST to `/api/run` it marks the V1 create. */
+export const CREATE_RUN_BODY_FIELD = "deployment_id";
+
+/**
+ * Run endpoints that are not the cloud API: the partner GPU platform's
+ * serverless API (`https://api.runpod.ai/v2/<endpoint>/run`, `/runsync`).
+ * The node's local `/comfyui-deploy/run` never has the `/api/run` shape.
+ */
+export const NOT_CLOUD_RUN_API = {
+  partnerHosts: ["api.runpod.ai"],
+} as const;
+
+// ---------------------------------------------------------------------------
+// Partner worker image status (added for the worker-image rule's advice).
+// Source: the vendor's upgrade doc (shared/docs/v1-to-v2.md, section 7).
+// ---------------------------------------------------------------------------
+
+export const WORKER_IMAGE_STATUS = {
+  /** "Image not actively maintained" per the upgrade doc: rebuilding your own is the durable fix. */
+  activelyMaintained: false,
+  /** The worker's source repository, for rebuilding the image. */
+  sourceRepository: "BennyKok/comfy-deploy-runpod-worker",
+} as const;
+
+// ---------------------------------------------------------------------------
+// V1 JS SDK shapes the v2-sdk transform keeps, and their V2 names
+// (shared/docs/v1-to-v2.md §2; V1 = comfydeploy.js 0.0.19 src/index.ts).
+// ---------------------------------------------------------------------------
+
+export const JS_SDK_SHAPES = {
+  /** The options V1's constructor read, and V2's names (serverURL is verbatim; V1 appended /api to apiBase). */
+  constructorOptions: { apiToken: "bearer", apiBase: "serverURL" },
+  /** The keys V1's `run({ … })` sent, and `run.deployment.queue({ … })`'s names for them. */
+  runKeys: { deployment_id: "deploymentId", inputs: "inputs", webhook: "webhook" },
+  /** Lists V1 kept under `outputs[].data`: files as `{ url, filename }`, and text as strings. */
+  outputFileLists: ["images", "files", "gifs"],
+  outputTextList: "text",
+  /** V1's answer to a webhook body it could not parse: a 500 with this status text. */
+  webhookFailureStatus: { status: 500, statusText: "Invalid request" },
+  /** Where ESM code imports V2 model types from (the package has no exports map). */
+  componentsModule: "comfydeploy/models/components/index.js",
+} as const;
+
+/** The dict keys a V1 Python `run.create(request={…})` may carry to map 1:1 onto V2's `run.deployment.queue`. */
+export const PYTHON_QUEUE_REQUEST_KEYS = ["deployment_id", "inputs", "webhook"] as const;

@@ -1,11 +1,318 @@
-/** Placeholder until the fixer lands: applies to no file. */
-import type { Transform } from "../types.js";
+/**
+ * v2-endpoints for every file that is not JS/TS: Python, config (.env,
+ * YAML, TOML, INI, .properties), other languages, shell, Markdown code and
+ * JSON collections. Targeted text edits at the scan's findings: the vendor's
+ * V1 host becomes the V2 host (path, quotes and comments untouched), a known
+ * `POST {base}/run` becomes `/run/deployment/queue`, and a `run_id` query
+ * written into the same string moves into the path. Everything else gets a
+ * review marker in the file's comment syntax (none in JSON).
+ */
+import { posix } from "node:path";
+import type { Finding } from "../../findings.js";
+import { HOSTS } from "../../knowledge/migration.js";
+import type { RuleId } from "../../rules/catalog.js";
+import { fileKind, isJsFile } from "../../scan/file-kinds.js";
+import { endpointMessage } from "../../scan/messages.js";
+import { statementAround } from "../../scan/text/statements.js";
+import { TextFile } from "../../scan/text/text-file.js";
+import { findLegacyHostMentions, parseUrlText } from "../../scan/urls.js";
+import { insertMarkerAbove } from "../markers.js";
+import type { FileFix, FixContext, FixEvent, Transform } from "../types.js";
+import { advice, ENDPOINT_TEXT, messages } from "./endpoint-advice.js";
+import {
+  applyEdits,
+  findRunIdQuery,
+  findRunPath,
+  hostEditIn,
+  moveRunIdIntoPath,
+  onlyVendorLegacyHosts,
+  QUEUE_SUFFIX,
+  RUN_ID_KEY,
+  type TextEdit,
+  v1OnlyFields,
+} from "./endpoint-urls.js";
+import { findingsOnText } from "./findings-on-text.js";
+import { JsonUrls } from "./json-endpoints.js";
+import { PythonSource } from "./python-endpoints.js";
+import { afterSegment, MarkdownCode, type Segment, segmentAt } from "./text-segments.js";
 
 export const textEndpointsFixer: Transform = {
   id: "v2-endpoints",
-  title: "text-endpoints",
-  rewrites: [],
-  marks: [],
-  appliesTo: () => false,
-  apply: (text) => ({ text, events: [] }),
+  title: "V1 host and run endpoints to V2 (raw HTTP)",
+  rewrites: [
+    `Python, config, other languages, shell, Markdown code, JSON: ${HOSTS.v1.apiBase} → ${HOSTS.v2.apiBase} in string values and settings (a bare https://${HOSTS.v1.host} stays bare; comments and prose untouched)`,
+    `Python and text: ${ENDPOINT_TEXT.createV1} → ${ENDPOINT_TEXT.createV2} where the method is known (curl -X POST, requests.post, a collection's method)`,
+    `Python and text: ${ENDPOINT_TEXT.getV1} → ${ENDPOINT_TEXT.getV2} inside one string (f-strings, placeholders, a string ending in ${RUN_ID_KEY}= followed by + id) and from requests' params={"${RUN_ID_KEY}": rid} with a one-string URL; Postman url path/query arrays follow`,
+  ],
+  marks: [
+    "Python and text: /run URLs whose method is not known, /run paths written apart from their base, and other run_id shapes",
+    "Python and text: create-run bodies with V1-only fields (JSON: left as found, no comments there); legacy hosts other than the vendor's",
+  ],
+  appliesTo: (file) => !isJsFile(file),
+  apply: (text, context) => new TextEndpointMigration(text, context).run(),
 };
+
+const ENDPOINT_RULES: ReadonlySet<RuleId> = new Set(["legacy-create-run", "legacy-get-run"]);
+const MARKDOWN = new Set([".md", ".mdx", ".markdown"]);
+
+/** Where a finding's URL is, and what it looks like there. */
+interface Site {
+  segment: Segment;
+  /** Index of the Python string token, for call-level checks. */
+  pyIndex?: number;
+}
+
+interface PendingMarker {
+  line: number;
+  ruleId: RuleId;
+  advice: string;
+  findingLine: number;
+}
+
+class TextEndpointMigration {
+  private readonly file: TextFile;
+  private readonly python: PythonSource | undefined;
+  private readonly json: JsonUrls | undefined;
+  private readonly markdown: MarkdownCode | undefined;
+  private readonly edits: TextEdit[] = [];
+  private readonly markers: PendingMarker[] = [];
+  private readonly events: FixEvent[] = [];
+  /** Segments whose host stays because their /run request is left for review. */
+  private readonly held: Array<[number, number]> = [];
+
+  constructor(
+    private readonly text: string,
+    private readonly context: FixContext,
+  ) {
+    this.file = new TextFile(context.file, text, fileKind(context.file), context.hosts);
+    const ext = posix.extname(context.file).toLowerCase();
+    if (ext === ".py" || ext === ".pyw") this.python = new PythonSource(text);
+    else if (this.file.syntax === "json") this.json = new JsonUrls(text);
+    else if (MARKDOWN.has(ext)) this.markdown = new MarkdownCode(this.file);
+  }
+
+  run(): FileFix {
+    const current = findingsOnText(this.context.findings, this.context.repo.read(this.context.file), this.text);
+    const findings = current.sort((a, b) => a.line - b.line || a.column - b.column);
+    for (const finding of findings) if (ENDPOINT_RULES.has(finding.ruleId)) this.endpoint(finding);
+    for (const finding of findings) if (finding.ruleId === "legacy-base-url") this.host(finding);
+    let text = applyEdits(this.text, this.edits);
+    // Markers last, bottom up, on lines moved by the edits above them.
+    for (const marker of [...this.markers].sort((a, b) => b.line - a.line)) {
+      const inserted = insertMarkerAbove(text, this.shiftedLine(marker.line), this.context.file, marker.ruleId, marker.advice);
+      if (!inserted.added) continue;
+      text = inserted.text;
+      this.events.push({ kind: "marker", ruleId: marker.ruleId, line: marker.findingLine, message: messages.marker(marker.advice) });
+    }
+    return { text, events: this.events.sort((a, b) => a.line - b.line) };
+  }
+
+  // ---------------------------------------------------------------- hosts
+
+  private host(finding: Finding): void {
+    const [start, end] = this.rangeOf(finding);
+    const site = this.siteAt(start, end, false);
+    if (!site || this.held.some(([s, e]) => start >= s && start < e)) return;
+    const url = this.text.slice(site.segment.start, Math.max(end, site.segment.start));
+    const mention = findLegacyHostMentions(url, this.context.hosts)[0];
+    if (!mention || mention.start !== 0 || mention.kind === "page") return;
+    const edit = hostEditIn(mention.url, this.context.hosts);
+    if (!edit) return;
+    if ("other" in edit) {
+      this.mark(finding, start, advice.otherLegacyHost(edit.other));
+      return;
+    }
+    const edits = [{ start: start + edit.start, end: start + edit.end, text: edit.text }, ...(this.json?.hostPartEdits(start) ?? [])];
+    if (!this.addEdits(edits)) return;
+    const after = applyEdits(mention.url, [edit]);
+    this.rewrite(finding, messages.host(mention.url, after));
+  }
+
+  // ------------------------------------------------------------ endpoints
+
+  private endpoint(finding: Finding): void {
+    const [start, end] = this.rangeOf(finding);
+    const site = this.siteAt(start, end, true);
+    if (!site) {
+      // Python: a URL held in a name (`requests.post(RUN_URL, ...)`); the string is elsewhere.
+      if (this.python?.isCodeAt(start)) this.mark(finding, start, this.unseenAdvice(finding));
+      return;
+    }
+    const { segment } = site;
+    const url = this.text.slice(segment.start, segment.end);
+    const create = finding.ruleId === "legacy-create-run";
+    const problem = this.baseProblem(url) ?? (create ? this.createProblem(finding, site) : undefined);
+    const done = problem === undefined && (create ? this.create(finding, site, url) : this.get(finding, site, url));
+    if (done) return;
+    this.held.push([segment.start, segment.end]);
+    this.mark(finding, segment.start, problem ?? (create ? advice.createNotRewritable() : advice.getNotRewritable()));
+  }
+
+  private unseenAdvice(finding: Finding): string {
+    if (finding.ruleId === "legacy-get-run") return advice.getNotRewritable();
+    if (finding.fix === "auto") return advice.createBuiltElsewhere();
+    return methodKnown(finding) ? advice.createUnproven() : advice.methodUnknown();
+  }
+
+  private createProblem(finding: Finding, site: Site): string | undefined {
+    if (finding.fix !== "auto") return methodKnown(finding) ? advice.createUnproven() : advice.methodUnknown();
+    const fields = this.bodyFields(site);
+    return fields.length > 0 ? advice.v1OnlyFields(fields) : undefined;
+  }
+
+  private create(finding: Finding, site: Site, url: string): boolean {
+    const run = findRunPath(url);
+    if (!run || (run.queryStart !== undefined && findRunIdQuery(url, run.queryStart))) return false;
+    const at = site.segment.start + run.end;
+    const edits = [{ start: at, end: run.trailingSlash ? at + 1 : at, text: QUEUE_SUFFIX }, ...(this.json?.createPathEdits(site.segment.start) ?? [])];
+    if (!this.addEdits(edits)) return false;
+    this.rewrite(finding, messages.create());
+    return true;
+  }
+
+  private get(finding: Finding, site: Site, url: string): boolean {
+    const { segment } = site;
+    const run = findRunPath(url);
+    if (!run) return false;
+    let edits: TextEdit[] | undefined;
+    if (run.queryStart !== undefined) {
+      const moved = moveRunIdIntoPath(url);
+      if (moved !== undefined) edits = [minimalEdit(url, moved, segment.start), ...(this.json?.getPathEdits(segment.start) ?? [])];
+      else if (this.endsAtRunIdValue(site, url, run.queryStart)) {
+        // `"/run?run_id=" + id`: the id follows the string.
+        edits = [{ start: segment.start + run.queryStart, end: segment.end, text: run.trailingSlash ? "" : "/" }];
+      }
+    } else if (site.pyIndex !== undefined) {
+      edits = this.python!.paramsRunIdEdits(site.pyIndex, segment);
+    }
+    if (!edits || !this.addEdits(edits)) return false;
+    this.rewrite(finding, messages.get());
+    return true;
+  }
+
+  /**
+   * The string ends right after `run_id=` as its first query parameter and
+   * is concatenated with what follows (`+`, or `.` in PHP), with no further
+   * literal query after the value.
+   */
+  private endsAtRunIdValue(site: Site, url: string, queryStart: number): boolean {
+    const query = findRunIdQuery(url, queryStart);
+    if (!query || query.before !== "" || query.valueStart !== url.length || site.segment.quote === "") return false;
+    if (site.pyIndex !== undefined) return this.python!.nextOp(site.pyIndex) === "+";
+    const after = afterSegment(this.file, site.segment);
+    if (!/^\s*[+.]\s*[\w$]/.test(after)) return false;
+    return !/[+.]\s*["'`][&#?]/.test(after);
+  }
+
+  // -------------------------------------------------------------- helpers
+
+  /** The URL's segment at a finding, or undefined where the text is a comment, a docstring or prose. */
+  private siteAt(start: number, end: number, needsRunPath: boolean): Site | undefined {
+    if (this.python) {
+      const segment = this.python.segmentIn(start, end, needsRunPath);
+      return segment && { segment, pyIndex: segment.index };
+    }
+    if (this.json) {
+      const segment = this.json.segmentAt(start);
+      return segment && { segment };
+    }
+    if (this.markdown ? !this.markdown.isCode(start) : this.file.kind === "docs" || this.file.isComment(start)) return undefined;
+    return { segment: segmentAt(this.file, start) };
+  }
+
+  /** Why the URL's base cannot be taken for the vendor's V1 API, if it cannot. */
+  private baseProblem(url: string): string | undefined {
+    const info = parseUrlText(url, this.context.hosts);
+    if (info.hostKind === "legacy") return info.host === HOSTS.v1.host ? undefined : advice.otherLegacyHost(info.host!);
+    if (info.hostKind === "relative" || info.hostKind === "unknown") {
+      // The base is a placeholder or variable the scan resolved elsewhere in the file.
+      return onlyVendorLegacyHosts(this.context.hosts) ? undefined : advice.baseNotVendor();
+    }
+    return advice.baseNotVendor();
+  }
+
+  /** V1-only create fields in the request's body: the call (Python), the request object (JSON), or the statement and the lines around it. */
+  private bodyFields(site: Site): string[] {
+    if (site.pyIndex !== undefined) return this.python!.bodyFields(site.pyIndex);
+    const text = this.json ? (this.json.requestText(site.segment.start) ?? "") : this.requestContext(site.segment.start);
+    const keys = [...text.matchAll(/\\?["']([a-z_]+)\\?["']\s*(?::|=>|,)/g)].map((m) => m[1]!);
+    return v1OnlyFields(keys);
+  }
+
+  private requestContext(offset: number): string {
+    const statement = statementAround(this.file, offset);
+    const line = this.file.lineOf(offset);
+    const from = this.file.lineStart(Math.max(1, line - BODY_LINES));
+    const to = this.file.lineEnd(Math.min(this.file.lineCount, line + BODY_LINES));
+    return `${statement.text}\n${this.text.slice(from, to)}`;
+  }
+
+  private markerLine(offset: number): number {
+    if (this.python) return this.python.statementLine(offset);
+    if (this.markdown) return this.markdown.markerLine(offset);
+    return this.file.lineOf(statementAround(this.file, offset).start);
+  }
+
+  private mark(finding: Finding, offset: number, text: string): void {
+    if (this.json) return;
+    const line = this.markerLine(offset);
+    if (this.markers.some((m) => m.line === line && m.ruleId === finding.ruleId)) return;
+    this.markers.push({ line, ruleId: finding.ruleId, advice: text, findingLine: finding.line });
+  }
+
+  private rewrite(finding: Finding, message: string): void {
+    this.events.push({ kind: "rewrite", ruleId: finding.ruleId, line: finding.line, message });
+  }
+
+  /** Adds edits unless one overlaps an edit already planned; the same edit twice counts once. */
+  private addEdits(edits: readonly TextEdit[]): boolean {
+    const fresh = edits.filter((e) => !this.edits.some((o) => o.start === e.start && o.end === e.end && o.text === e.text));
+    for (const edit of fresh) {
+      const clash = this.edits.some(
+        (o) => (edit.start < o.end && o.start < edit.end) || (edit.start === edit.end && o.start === o.end && edit.start === o.start),
+      );
+      if (clash) return false;
+    }
+    this.edits.push(...fresh);
+    return true;
+  }
+
+  /** A line of the original text, moved by the edits made above it. */
+  private shiftedLine(line: number): number {
+    const start = this.file.lineStart(line);
+    let shift = 0;
+    for (const edit of this.edits) {
+      if (edit.end > start) continue;
+      shift += countNewlines(edit.text) - countNewlines(this.text.slice(edit.start, edit.end));
+    }
+    return line + shift;
+  }
+
+  private rangeOf(finding: Finding): [number, number] {
+    const offset = (line: number, column: number): number => this.file.lineStart(line) + column - 1;
+    return [offset(finding.line, finding.column), offset(finding.endLine, finding.endColumn)];
+  }
+}
+
+/** A create-run left for review although a POST was seen or hinted: its `/run` is apart from the base, or named for it. */
+function methodKnown(finding: Finding): boolean {
+  return finding.data?.method === "POST" || finding.message === endpointMessage("create-run", true);
+}
+
+/** Lines around a URL searched for a request body when the statement does not show it. */
+const BODY_LINES = 10;
+
+function countNewlines(text: string): number {
+  let count = 0;
+  for (const c of text) if (c === "\n") count++;
+  return count;
+}
+
+/** The smallest edit turning `before` into `after`, placed at `offset`: host and path edits in one URL then never overlap. */
+function minimalEdit(before: string, after: string, offset: number): TextEdit {
+  let head = 0;
+  while (head < before.length && head < after.length && before[head] === after[head]) head++;
+  let tail = 0;
+  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  return { start: offset + head, end: offset + before.length - tail, text: after.slice(head, after.length - tail) };
+}

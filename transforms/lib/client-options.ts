@@ -1,0 +1,209 @@
+/**
+ * `new ComfyDeployClient({ apiToken, apiBase })` options → V2 `{ bearer,
+ * serverURL? }`. V1 read only these two keys and built its base URL as
+ * `${apiBase}/api` when apiBase was truthy (else the V1 default); V2 takes
+ * serverURL verbatim and falls back to its own default when it is empty.
+ *
+ * - apiToken → bearer.
+ * - apiBase literal naming the default host (V1's, or V2's production host,
+ *   which an earlier endpoint rewrite may have put there) → dropped: the V2
+ *   default is that host's `/api` base.
+ * - another literal L → `serverURL: "L/api"`, plus a review marker.
+ * - an expression E → `serverURL: E ? `${E}/api` : undefined` (E evaluated
+ *   once when it could have side effects), so the configured value keeps its
+ *   meaning; the configured value must then name a V2 host.
+ */
+import type { JSCodeshift } from "jscodeshift";
+import { HOSTS, JS_SDK_SHAPES } from "../../src/knowledge/migration.js";
+import { expressionFrom, type PrintOptions, printedNode } from "./snippets.js";
+
+type AnyNode = { type: string; [key: string]: unknown };
+
+const OPTIONS = JS_SDK_SHAPES.constructorOptions;
+export const V1_OPTION_KEYS = Object.keys(OPTIONS) as ReadonlyArray<keyof typeof OPTIONS>;
+
+export type OptionsOutcome =
+  | { kind: "rewritten"; notes: string[]; review?: string; replacement?: AnyNode }
+  | { kind: "unsupported"; reason: string };
+
+/** Hosts whose `/api` base is V2's default server: an apiBase naming them can go. */
+const DEFAULT_BASES = new Set([`https://${HOSTS.v1.host}`, `https://${HOSTS.v2.host}`]);
+const V2_BASES = new Set([`https://${HOSTS.v2Staging.host}`]);
+
+function keyName(prop: AnyNode): string | undefined {
+  if (prop.computed) return undefined;
+  const key = prop.key as AnyNode;
+  if (key.type === "Identifier") return key.name as string;
+  if ((key.type === "StringLiteral" || key.type === "Literal") && typeof key.value === "string") return key.value;
+  return undefined;
+}
+
+function isPlainProperty(prop: AnyNode): boolean {
+  return (prop.type === "ObjectProperty" || prop.type === "Property") && prop.kind !== "get" && prop.kind !== "set" && !prop.method;
+}
+
+/** The literal string of a node, when it is a string literal or a template without expressions. */
+function literalString(node: AnyNode): string | undefined {
+  if ((node.type === "StringLiteral" || node.type === "Literal") && typeof node.value === "string") return node.value;
+  if (node.type === "TemplateLiteral" && (node.expressions as unknown[]).length === 0) {
+    const quasi = (node.quasis as AnyNode[])[0]!;
+    return (quasi.value as { cooked: string }).cooked;
+  }
+  return undefined;
+}
+
+/** Identifiers and non-computed member chains (`process.env.X`, `config.base`): reading them twice is harmless. */
+function isPlainReference(node: AnyNode): boolean {
+  if (node.type === "Identifier") return true;
+  if (node.type === "MetaProperty") return true;
+  if (node.type === "MemberExpression" && !node.computed) return isPlainReference(node.object as AnyNode);
+  if (node.type === "TSNonNullExpression") return isPlainReference(node.expression as AnyNode);
+  return false;
+}
+
+/** `process.env.NAME` → NAME, for the message about env files. */
+export function envVariableOf(node: AnyNode): string | undefined {
+  if (node.type !== "MemberExpression" || node.computed) return undefined;
+  const object = node.object as AnyNode;
+  const property = node.property as AnyNode;
+  const isEnv =
+    object.type === "MemberExpression" &&
+    !object.computed &&
+    (object.property as AnyNode).type === "Identifier" &&
+    (object.property as AnyNode).name === "env" &&
+    (((object.object as AnyNode).type === "Identifier" && (object.object as AnyNode).name === "process") ||
+      (object.object as AnyNode).type === "MetaProperty");
+  return isEnv && property.type === "Identifier" ? (property.name as string) : undefined;
+}
+
+/** The serverURL expression for a V1 apiBase expression, as source text. */
+export function serverUrlSource(expression: string, plain: boolean): string {
+  if (plain) return `${expression} ? \`\${${expression}}/api\` : undefined`;
+  return `((apiBase) => (apiBase ? \`\${apiBase}/api\` : undefined))(${expression})`;
+}
+
+function envAdvice(variable: string | undefined): string {
+  const what = variable ?? "the configured apiBase value";
+  return `serverURL appends /api to ${what} as V1 did, so ${what} must now name a V2 host: set it to https://${HOSTS.v2.host} (the v2-endpoints transform rewrites https://${HOSTS.v1.host} to it in .env files) or leave it empty for the default ${HOSTS.v2.apiBase}`;
+}
+
+/** What becomes of a V1 apiBase value: dropped, a serverURL (source text), and whether a person should look. */
+type ServerUrl = { kind: "drop"; note: string } | { kind: "set"; code: string; note: string; review?: string };
+
+/**
+ * The serverURL for an apiBase `value` (a node of the options literal);
+ * `read` is how the generated code reads the value when it is not a literal.
+ */
+function serverUrlFor(j: JSCodeshift, value: AnyNode, read: string | undefined, print: PrintOptions): ServerUrl {
+  const literal = literalString(value);
+  if (literal !== undefined) {
+    if (literal === "" || DEFAULT_BASES.has(literal)) {
+      return { kind: "drop", note: literal === "" ? "empty apiBase dropped (V1 used its default)" : `apiBase ${literal} dropped: V2's default server is ${HOSTS.v2.apiBase}` };
+    }
+    const url = `${literal}/api`;
+    const q = print.quote === "single" ? "'" : '"';
+    const code = `${q}${url.replace(/\\/g, "\\\\").replace(new RegExp(q, "g"), `\\${q}`)}${q}`;
+    if (V2_BASES.has(literal)) return { kind: "set", code, note: `apiBase ${literal} → serverURL ${url}` };
+    return {
+      kind: "set",
+      code,
+      note: `apiBase ${literal} → serverURL ${url}`,
+      review: `apiBase ${literal} became serverURL "${url}" (V1 appended /api, V2 does not): check that it serves the V2 API (${HOSTS.v2.apiBase} is the default)`,
+    };
+  }
+  const text = read ?? printedNode(j, value, print);
+  const plain = read !== undefined || isPlainReference(value);
+  return { kind: "set", code: serverUrlSource(text, plain), note: `apiBase → ${envAdvice(envVariableOf(value))}` };
+}
+
+/**
+ * Rewrites a V1 options object literal in place. Only `apiToken` and
+ * `apiBase` are understood; anything else (spreads, other keys, getters)
+ * leaves the object untouched and reports why.
+ */
+export function rewriteOptionsObject(j: JSCodeshift, object: AnyNode, print: PrintOptions): OptionsOutcome {
+  const unsupported = unsupportedOptions(object);
+  if (unsupported) return { kind: "unsupported", reason: unsupported };
+  const notes: string[] = [];
+  let review: string | undefined;
+  const kept: AnyNode[] = [];
+  for (const prop of object.properties as AnyNode[]) {
+    if (keyName(prop) === "apiToken") {
+      prop.shorthand = false;
+      prop.key = j.identifier(OPTIONS.apiToken);
+      notes.push(`apiToken → ${OPTIONS.apiToken}`);
+      kept.push(prop);
+      continue;
+    }
+    const url = serverUrlFor(j, prop.value as AnyNode, undefined, print);
+    notes.push(url.note);
+    if (url.kind === "drop") continue;
+    prop.shorthand = false;
+    prop.key = j.identifier(OPTIONS.apiBase);
+    prop.value = expressionFrom(j, url.code);
+    review ??= url.review;
+    kept.push(prop);
+  }
+  const dropped = kept.length < (object.properties as AnyNode[]).length;
+  object.properties = kept;
+  const outcome: OptionsOutcome = review ? { kind: "rewritten", notes, review } : { kind: "rewritten", notes };
+  // recast would print the shortened object over several lines: a one-line object stays on one line.
+  if (dropped && isOneLine(object)) {
+    const parts = kept.map((prop) => printedNode(j, prop, print));
+    outcome.replacement = expressionFrom(j, parts.length > 0 ? `{ ${parts.join(", ")} }` : "{}");
+  }
+  return outcome;
+}
+
+function isOneLine(node: AnyNode): boolean {
+  const loc = node.loc as { start: { line: number }; end: { line: number } } | undefined;
+  return loc !== undefined && loc.start.line === loc.end.line;
+}
+
+/** Why an options literal cannot be mapped, or undefined when it holds only apiToken and apiBase. */
+function unsupportedOptions(object: AnyNode): string | undefined {
+  for (const prop of object.properties as AnyNode[]) {
+    if (!isPlainProperty(prop)) return "the options object has spreads, methods or accessors";
+    const name = keyName(prop);
+    if (!name || !(V1_OPTION_KEYS as readonly string[]).includes(name)) {
+      return `the option ${name ?? "(computed)"} has no V2 counterpart here (V1 ignored it, V2 may not)`;
+    }
+  }
+  return undefined;
+}
+
+/** Keys of an object literal when every property is a plain, non-computed one; undefined otherwise. */
+export function plainKeys(object: AnyNode): string[] | undefined {
+  const keys: string[] = [];
+  for (const prop of object.properties as AnyNode[]) {
+    if (!isPlainProperty(prop)) return undefined;
+    const name = keyName(prop);
+    if (!name) return undefined;
+    keys.push(name);
+  }
+  return keys;
+}
+
+/**
+ * Options held in a `const` whose object literal is in view: `{ bearer:
+ * opts.apiToken, serverURL: … }` reads the same two keys V1 read, at the same
+ * moment; a literal apiBase follows the literal rules.
+ */
+export function optionsFromVariable(j: JSCodeshift, name: string, object: AnyNode, print: PrintOptions): OptionsOutcome & { node?: AnyNode } {
+  const unsupported = unsupportedOptions(object);
+  if (unsupported) return { kind: "unsupported", reason: unsupported };
+  const parts = [`${OPTIONS.apiToken}: ${name}.apiToken`];
+  const notes = [`apiToken → ${OPTIONS.apiToken}: ${name}.apiToken`];
+  let review: string | undefined;
+  const base = (object.properties as AnyNode[]).find((p) => keyName(p) === "apiBase");
+  if (base) {
+    const url = serverUrlFor(j, base.value as AnyNode, `${name}.apiBase`, print);
+    notes.push(url.note);
+    if (url.kind === "set") {
+      parts.push(`${OPTIONS.apiBase}: ${url.code}`);
+      review = url.review;
+    }
+  }
+  const node = expressionFrom(j, `{ ${parts.join(", ")} }`);
+  return review ? { kind: "rewritten", notes, review, node } : { kind: "rewritten", notes, node };
+}

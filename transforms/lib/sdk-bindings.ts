@@ -1,0 +1,142 @@
+/**
+ * The names one file binds to the `comfydeploy` package: named imports and
+ * destructured `require`/`import()` (one entry per name), namespaces (`import
+ * * as cd`, a default import, `const cd = require(...)`), and the references
+ * to a module-level name in value and type positions.
+ */
+import type { ASTPath, Collection, JSCodeshift } from "jscodeshift";
+import { JS_SDK } from "../../src/knowledge/migration.js";
+
+type AnyNode = { type: string; [key: string]: unknown };
+
+export interface SdkSpecifier {
+  /** An ImportSpecifier, or an ObjectProperty of a destructuring pattern. */
+  path: ASTPath;
+  kind: "import" | "destructure";
+  /** The exported name. */
+  imported: string;
+  /** The local binding. */
+  local: string;
+  /** `import type { X }` or `import { type X }`. */
+  typeOnly: boolean;
+  /** The ImportDeclaration or VariableDeclaration that holds it. */
+  declaration: ASTPath;
+}
+
+export interface SdkBindings {
+  specifiers: SdkSpecifier[];
+  /** Local names bound to the whole module. */
+  namespaces: Set<string>;
+}
+
+function nameOf(node: unknown): string | undefined {
+  const n = node as AnyNode | undefined;
+  if (!n) return undefined;
+  if (n.type === "Identifier") return n.name as string;
+  if (n.type === "StringLiteral" || n.type === "Literal") return typeof n.value === "string" ? n.value : undefined;
+  return undefined;
+}
+
+/** `require("comfydeploy")`, `import("comfydeploy")`, awaited or not. */
+export function isSdkModuleCall(node: unknown): boolean {
+  let n = node as AnyNode | undefined;
+  while (n && (n.type === "AwaitExpression" || n.type === "ParenthesizedExpression")) n = n.argument as AnyNode;
+  if (!n) return false;
+  if (n.type === "ImportExpression") return nameOf(n.source) === JS_SDK.packageName;
+  if (n.type !== "CallExpression") return false;
+  const callee = n.callee as AnyNode;
+  const isRequire = callee.type === "Identifier" && callee.name === "require";
+  const isImport = callee.type === "Import";
+  const args = n.arguments as AnyNode[];
+  return (isRequire || isImport) && args.length === 1 && nameOf(args[0]) === JS_SDK.packageName;
+}
+
+export function sdkBindings(j: JSCodeshift, root: Collection): SdkBindings {
+  const out: SdkBindings = { specifiers: [], namespaces: new Set() };
+  root.find(j.ImportDeclaration).forEach((declaration) => {
+    const node = declaration.node as unknown as AnyNode;
+    if (nameOf(node.source) !== JS_SDK.packageName) return;
+    const declarationTypeOnly = node.importKind === "type";
+    j(declaration)
+      .find(j.ImportSpecifier)
+      .forEach((path) => {
+        const spec = path.node as unknown as AnyNode;
+        const imported = nameOf(spec.imported);
+        const local = nameOf(spec.local) ?? imported;
+        if (!imported || !local) return;
+        const typeOnly = declarationTypeOnly || spec.importKind === "type";
+        out.specifiers.push({ path, kind: "import", imported, local, typeOnly, declaration });
+      });
+    for (const spec of (node.specifiers as AnyNode[] | undefined) ?? []) {
+      if (spec.type === "ImportNamespaceSpecifier" || spec.type === "ImportDefaultSpecifier") {
+        const local = nameOf(spec.local);
+        if (local) out.namespaces.add(local);
+      }
+    }
+  });
+  root.find(j.VariableDeclarator).forEach((path) => {
+    const node = path.node as unknown as AnyNode;
+    if (!isSdkModuleCall(node.init)) return;
+    const id = node.id as AnyNode;
+    if (id.type === "Identifier") {
+      out.namespaces.add(id.name as string);
+      return;
+    }
+    if (id.type !== "ObjectPattern") return;
+    const declaration = path.parent as ASTPath;
+    (id.properties as AnyNode[]).forEach((prop, index) => {
+      if ((prop.type !== "ObjectProperty" && prop.type !== "Property") || prop.computed) return;
+      const imported = nameOf(prop.key);
+      const local = nameOf(prop.value);
+      if (!imported || !local) return;
+      const propPath = j(path).find(j.ObjectPattern).paths()[0]!.get("properties", index) as ASTPath;
+      out.specifiers.push({ path: propPath, kind: "destructure", imported, local, typeOnly: false, declaration });
+    });
+  });
+  return out;
+}
+
+/** True when any identifier in the file is spelled `name`: a new binding of that name could clash or shadow. */
+export function isNameTaken(j: JSCodeshift, root: Collection, name: string): boolean {
+  return root.find(j.Identifier, { name }).size() > 0 || root.find(j.JSXIdentifier, { name }).size() > 0;
+}
+
+type Scope = { lookup(name: string): Scope | null };
+
+function scopeOf(path: ASTPath): Scope | undefined {
+  return (path as unknown as { scope?: Scope }).scope;
+}
+
+/**
+ * Identifier paths that refer to the binding `local` declared at `declaration`
+ * (values and types), not declarations, property keys or shadowing names.
+ */
+export function referencesOf(j: JSCodeshift, root: Collection, local: string, declaration: ASTPath): ASTPath[] {
+  const declaringScope = scopeOf(declaration)?.lookup(local) ?? null;
+  const out: ASTPath[] = [];
+  root.find(j.Identifier, { name: local }).forEach((path) => {
+    const parent = path.parent?.node as AnyNode | undefined;
+    if (!parent) return;
+    const field = path.name;
+    if (parent.type === "ImportSpecifier" || parent.type === "ImportDefaultSpecifier" || parent.type === "ImportNamespaceSpecifier") return;
+    if (parent.type === "ExportSpecifier") return;
+    const isMember = parent.type === "MemberExpression" || parent.type === "OptionalMemberExpression";
+    if (isMember && field === "property" && !parent.computed) return;
+    if (parent.type === "TSQualifiedName" && field === "right") return;
+    // `{ ComfyDeployClient }` in an object literal refers to the binding through its value, not its key.
+    if (field === "key" && !parent.computed) return;
+    if ((parent.type === "ObjectProperty" || parent.type === "Property") && field === "value" && isInPattern(path)) return;
+    if (/Declaration$|Declarator$|Function|ClassMethod|ClassProperty|TSPropertySignature|CatchClause|RestElement/.test(parent.type)) {
+      if (field === "id" || field === "params" || field === "param" || field === "key") return;
+    }
+    const owner = scopeOf(path)?.lookup(local) ?? null;
+    if (owner !== null && declaringScope !== null && owner !== declaringScope) return;
+    out.push(path as unknown as ASTPath);
+  });
+  return out;
+}
+
+function isInPattern(path: ASTPath): boolean {
+  const grand = path.parent?.parent?.node as AnyNode | undefined;
+  return grand?.type === "ObjectPattern";
+}
