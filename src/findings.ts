@@ -71,7 +71,12 @@ export class LineIndex {
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
   }
 
-  position(offset: number): { line: number; column: number } {
+  get lineCount(): number {
+    return this.starts.length;
+  }
+
+  /** 1-based line of an offset. */
+  lineOf(offset: number): number {
     let lo = 0;
     let hi = this.starts.length - 1;
     while (lo < hi) {
@@ -79,7 +84,17 @@ export class LineIndex {
       if (this.starts[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo + 1, column: offset - this.starts[lo]! + 1 };
+    return lo + 1;
+  }
+
+  /** Offset of the first character of a 1-based line; the text's length past the last line. */
+  lineStart(line: number): number {
+    return this.starts[line - 1] ?? this.text.length;
+  }
+
+  position(offset: number): { line: number; column: number } {
+    const line = this.lineOf(offset);
+    return { line, column: offset - this.starts[line - 1]! + 1 };
   }
 
   location(start: number, end: number): Location {

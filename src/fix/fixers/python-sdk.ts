@@ -20,7 +20,7 @@
  * so no error adapter is needed.
  */
 import { PYTHON_QUEUE_REQUEST_KEYS, PYTHON_SDK, PYTHON_SDK_SHAPES } from "../../knowledge/migration.js";
-import type { Finding } from "../../findings.js";
+import { type Finding, LineIndex } from "../../findings.js";
 import type { RuleId } from "../../rules/catalog.js";
 import { PyModule, type PyRange } from "../../scan/scanners/python-module.js";
 import { isName, isOp, isString, type PyToken } from "../../scan/scanners/python-tokens.js";
@@ -53,7 +53,7 @@ type ResultUse = { provable: true; accessors: number[] } | { provable: false; re
 class PythonSdkFix {
   private readonly module: PyModule;
   private readonly t: readonly PyToken[];
-  private readonly lineStarts: number[] = [0];
+  private readonly lines: LineIndex;
   readonly edits: Edit[] = [];
   readonly markers: Marker[] = [];
   readonly events: FixEvent[] = [];
@@ -66,7 +66,7 @@ class PythonSdkFix {
   ) {
     this.module = new PyModule(text);
     this.t = this.module.tokens;
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
+    this.lines = new LineIndex(text);
   }
 
   run(findings: readonly Finding[]): void {
@@ -82,8 +82,8 @@ class PythonSdkFix {
   /** The finding's offset in the current text, or -1 when an earlier edit removed its line. */
   private offsetOf(f: Finding): number {
     const line = this.mapLine(f.line);
-    const start = line === undefined ? undefined : this.lineStarts[line - 1];
-    return start === undefined ? -1 : start + f.column - 1;
+    if (line === undefined || line > this.lines.lineCount) return -1;
+    return this.lines.lineStart(line) + f.column - 1;
   }
 
   private tokenAt(offset: number): number {
@@ -98,14 +98,7 @@ class PythonSdkFix {
   }
 
   private lineOfOffset(offset: number): number {
-    let lo = 0;
-    let hi = this.lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.lineStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
+    return this.lines.lineOf(offset);
   }
 
   /** The logical line (token range) holding token `index`. */

@@ -2,6 +2,7 @@
  * One non-JS text file under scan: its lines, its comments and what a
  * finding at an offset weighs (comments and docs are warnings).
  */
+import { LineIndex } from "../../findings.js";
 import type { Severity } from "../../rules/catalog.js";
 import { type FileKind, type TextSyntax, textSyntaxOf } from "../file-kinds.js";
 import type { HostSet } from "../urls.js";
@@ -9,8 +10,7 @@ import { CommentMap } from "./comments.js";
 
 export class TextFile {
   readonly syntax: TextSyntax;
-  /** Offset of the first character of each line (index 0 is line 1). */
-  private readonly lineStarts: number[] = [0];
+  private readonly lines: LineIndex;
   private commentMap: CommentMap | undefined;
   private fences: Array<[number, number]> | undefined;
 
@@ -21,33 +21,25 @@ export class TextFile {
     readonly hosts: HostSet,
   ) {
     this.syntax = textSyntaxOf(file);
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
+    this.lines = new LineIndex(text);
   }
 
   get lineCount(): number {
-    return this.lineStarts.length;
+    return this.lines.lineCount;
   }
 
   /** 1-based line of an offset. */
   lineOf(offset: number): number {
-    let lo = 0;
-    let hi = this.lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.lineStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
+    return this.lines.lineOf(offset);
   }
 
   lineStart(line: number): number {
-    return this.lineStarts[line - 1] ?? this.text.length;
+    return this.lines.lineStart(line);
   }
 
   /** Offset just past the line's last character (before its newline, and before a CR). */
   lineEnd(line: number): number {
-    const next = this.lineStarts[line];
-    let end = next === undefined ? this.text.length : next - 1;
+    let end = line < this.lineCount ? this.lineStart(line + 1) - 1 : this.text.length;
     if (end > this.lineStart(line) && this.text.charCodeAt(end - 1) === 13) end--;
     return end;
   }
