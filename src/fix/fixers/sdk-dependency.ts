@@ -1,11 +1,249 @@
-/** Placeholder until the fixer lands: applies to no file. */
-import type { Transform } from "../types.js";
+/**
+ * sdk-dependency: the SDK's dependency declarations move to V2.
+ *
+ * package.json: a V1 `comfydeploy` entry becomes exactly the V2 pin (an
+ * `npm:` alias keeps its alias form) and zod, V2's peer dependency, is added
+ * to `dependencies` when no dependency field has it. Only done when every V1
+ * SDK call in the package was rewritten (or there are none); edits go through
+ * jsonc-parser with the file's own indentation. Lockfiles are never edited:
+ * the event names the install command that regenerates them.
+ *
+ * Python: a V1 requirement's version spec becomes the recommended range in
+ * requirements/constraints files, pyproject.toml (PEP 621 and Poetry) and
+ * Pipfile, keeping extras, markers and comments. Hashed requirements and
+ * setup.cfg / setup.py get a review marker instead.
+ */
+import { posix } from "node:path";
+import { applyEdits, type FormattingOptions, modify } from "jsonc-parser";
+import type { Finding } from "../../findings.js";
+import { JS_SDK, PYTHON_SDK } from "../../knowledge/migration.js";
+import { DEPENDENCY_FIELDS } from "../../scan/scanners/npm-manifest.js";
+import { INSTALL_COMMANDS, type NpmManager } from "../../scan/scanners/npm-report.js";
+import { pythonManifestKindOf, mayBeIncludedRequirements } from "../../scan/scanners/python-manifests.js";
+import { insertMarkerAbove } from "../markers.js";
+import type { FileFix, FixContext, FixEvent, Transform } from "../types.js";
+import { findingsOnText } from "./findings-on-text.js";
+
+const [ZOD_NAME, ZOD_RANGE] = Object.entries(JS_SDK.v2PeerDependencies)[0]!;
+const V2_PIN = JS_SDK.v2Pin;
+const PY_RANGE = PYTHON_SDK.recommendedRange;
+const PY_LOCKFILES = new Set(["pipfile-lock", "poetry-lock", "uv-lock"]);
 
 export const sdkDependencyFixer: Transform = {
   id: "sdk-dependency",
-  title: "sdk-dependency",
-  rewrites: [],
-  marks: [],
-  appliesTo: () => false,
-  apply: (text) => ({ text, events: [] }),
+  title: "SDK dependency to V2 (package.json and Python manifests)",
+  rewrites: [
+    `package.json: a V1 ${JS_SDK.packageName} entry → exactly ${V2_PIN} (npm: aliases keep their form), plus ${ZOD_NAME}@${ZOD_RANGE} in dependencies when no dependency field has it; only once every V1 SDK call in the package was rewritten`,
+    `requirements/constraints files, pyproject.toml (PEP 621, Poetry), Pipfile: a V1 ${PYTHON_SDK.packageName} spec → ${PY_RANGE}, extras and markers kept`,
+  ],
+  marks: [
+    "requirements with --hash options (the hashes would no longer match); setup.cfg and setup.py",
+    "lockfiles are never edited: regenerate them with the package manager's install command",
+  ],
+  appliesTo: (file) => {
+    if (posix.basename(file) === "package.json") return true;
+    const kind = pythonManifestKindOf(file);
+    if (kind) return !PY_LOCKFILES.has(kind);
+    return mayBeIncludedRequirements(file);
+  },
+  apply: (text, context) => {
+    const scanned = context.repo.read(context.file);
+    const findings = findingsOnText(context.findings, scanned, text).filter(
+      (f) => f.ruleId === "v1-sdk-dependency" && f.data?.verdict === "v1" && f.fix === "auto",
+    );
+    if (findings.length === 0) return { text, events: [] };
+    if (posix.basename(context.file) === "package.json") return fixPackageJson(text, context, findings);
+    return fixPythonManifest(text, context, findings);
+  },
 };
+
+// ------------------------------------------------------------------ npm
+
+function fixPackageJson(text: string, context: FixContext, findings: readonly Finding[]): FileFix {
+  const dir = posix.dirname(context.file);
+  if (context.packagesWithUnmigratedSdk.has(dir)) return { text, events: [] };
+  const formattingOptions = formattingOf(text);
+  const events: FixEvent[] = [];
+  let current = text;
+  let declaresDependency = false;
+  let manager: NpmManager = "npm";
+  for (const finding of [...findings].sort((a, b) => b.line - a.line)) {
+    const data = finding.data!;
+    const path = parsePath(data.jsonPath);
+    const spec = data.spec;
+    if (!path || spec === undefined) continue;
+    const next = spec.startsWith("npm:") ? `npm:${JS_SDK.packageName}@${V2_PIN}` : V2_PIN;
+    if ((DEPENDENCY_FIELDS as readonly string[]).includes(path[0]!)) declaresDependency = true;
+    if (data.manager && data.manager in INSTALL_COMMANDS) manager = data.manager as NpmManager;
+    if (next === spec) continue;
+    current = applyEdits(current, modify(current, path, next, { formattingOptions }));
+    events.push({
+      kind: "rewrite",
+      ruleId: finding.ruleId,
+      line: finding.line,
+      message:
+        `"${data.alias ?? JS_SDK.packageName}": "${spec}" → "${next}" in ${data.field ?? path.join(".")}: pinned exactly because the registry's ` +
+        `latest tag still points at V1 (${JS_SDK.latestTagIsV1}); run \`${INSTALL_COMMANDS[manager]}\` to regenerate the lockfile.`,
+    });
+  }
+  if (declaresDependency && events.length > 0 && !hasDependency(current, ZOD_NAME)) {
+    const line = events[events.length - 1]!.line;
+    current = applyEdits(
+      current,
+      modify(current, ["dependencies", ZOD_NAME], ZOD_RANGE, { formattingOptions, getInsertionIndex: sortedInsertion(ZOD_NAME) }),
+    );
+    events.push({
+      kind: "rewrite",
+      ruleId: "v1-sdk-dependency",
+      line,
+      message: `added "${ZOD_NAME}": "${ZOD_RANGE}" to dependencies: ${JS_SDK.packageName} ${V2_PIN} declares it as a peer dependency; run \`${INSTALL_COMMANDS[manager]}\` to regenerate the lockfile.`,
+    });
+  }
+  return { text: current, events: events.sort((a, b) => a.line - b.line) };
+}
+
+function parsePath(jsonPath: string | undefined): string[] | undefined {
+  if (!jsonPath) return undefined;
+  try {
+    const path: unknown = JSON.parse(jsonPath);
+    return Array.isArray(path) && path.length > 0 && path.every((p) => typeof p === "string") ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Tabs or N spaces, from the first indented line. */
+function formattingOf(text: string): FormattingOptions {
+  const indent = /^([ \t]+)\S/m.exec(text)?.[1];
+  if (indent?.startsWith("\t")) return { insertSpaces: false, tabSize: 1, eol: "\n" };
+  return { insertSpaces: true, tabSize: indent ? indent.length : 2, eol: "\n" };
+}
+
+function hasDependency(text: string, name: string): boolean {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (!json || typeof json !== "object") return false;
+  return DEPENDENCY_FIELDS.some((field) => {
+    const section = (json as Record<string, unknown>)[field];
+    return !!section && typeof section === "object" && Object.hasOwn(section, name);
+  });
+}
+
+/** Keeps sorted keys sorted; otherwise appends. */
+function sortedInsertion(name: string): (properties: string[]) => number {
+  return (properties) => {
+    const sorted = properties.every((p, i) => i === 0 || properties[i - 1]! <= p);
+    if (!sorted) return properties.length;
+    const index = properties.findIndex((p) => p > name);
+    return index < 0 ? properties.length : index;
+  };
+}
+
+// --------------------------------------------------------------- Python
+
+function fixPythonManifest(text: string, context: FixContext, findings: readonly Finding[]): FileFix {
+  const lines = text.split("\n");
+  const events: FixEvent[] = [];
+  const markers: Array<{ line: number; finding: Finding; advice: string }> = [];
+  for (const finding of findings) {
+    const data = finding.data!;
+    if (data.lockfile === "true") continue;
+    const manifest = data.manifest ?? "";
+    const index = finding.line - 1;
+    const line = lines[index];
+    if (line === undefined) continue;
+    const spec = data.spec ?? "";
+    if (manifest === "requirements" || manifest === "constraints") {
+      if (hashed(lines, index)) {
+        markers.push({ line: finding.line, finding, advice: `change ${PYTHON_SDK.packageName}${spec} to ${PY_RANGE} and regenerate the --hash values, which would no longer match` });
+        continue;
+      }
+      const edited = replaceRequirementSpec(line, finding.column - 1, "");
+      if (edited !== undefined) record(lines, index, edited, finding, spec, events);
+    } else if (manifest === "pyproject" || manifest === "poetry" || manifest === "pipfile") {
+      const edited = replaceTomlSpec(line, finding.column - 1);
+      if (edited !== undefined) record(lines, index, edited, finding, spec, events);
+    } else {
+      markers.push({ line: finding.line, finding, advice: `require ${PYTHON_SDK.packageName}${PY_RANGE} (V2) instead of ${spec || "a V1 release"}` });
+    }
+  }
+  let current = lines.join("\n");
+  for (const marker of markers.sort((a, b) => b.line - a.line)) {
+    const inserted = insertMarkerAbove(current, marker.line, context.file, marker.finding.ruleId, marker.advice);
+    if (!inserted.added) continue;
+    current = inserted.text;
+    events.push({ kind: "marker", ruleId: marker.finding.ruleId, line: marker.line, message: `review marker: ${marker.advice}` });
+  }
+  return { text: current, events: events.sort((a, b) => a.line - b.line) };
+}
+
+function record(lines: string[], index: number, edited: { line: string; before: string }, finding: Finding, spec: string, events: FixEvent[]): void {
+  if (edited.line === lines[index]) return;
+  lines[index] = edited.line;
+  events.push({
+    kind: "rewrite",
+    ruleId: finding.ruleId,
+    line: finding.line,
+    message: `${PYTHON_SDK.packageName} ${edited.before || spec} → ${PY_RANGE} (the V2 SDK); regenerate any lockfile with your tool (pip-compile, poetry lock, uv lock, pipenv lock).`,
+  });
+}
+
+/** The requirement, or any line it continues onto with `\`, carries `--hash`. */
+function hashed(lines: readonly string[], index: number): boolean {
+  for (let i = index; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (/(^|\s)--hash[=\s]/.test(line.replace(/\s#.*$/, ""))) return true;
+    if (!/\\\s*$/.test(line)) break;
+  }
+  return false;
+}
+
+const NAME = /^comfydeploy(?![\w.-])/i;
+
+/** Replaces the version spec after `comfydeploy[extras]` that starts at `column`, up to `;`, a comment, an option or `end`. */
+function replaceRequirementSpec(line: string, column: number, end: string): { line: string; before: string } | undefined {
+  const rest = line.slice(column);
+  const name = NAME.exec(rest);
+  if (!name) return undefined;
+  let at = column + name[0].length;
+  const extras = /^\s*\[[^\]]*\]/.exec(line.slice(at));
+  if (extras) at += extras[0].length;
+  const tail = line.slice(at);
+  const stop = new RegExp(`;|\\s#|\\s--|\\\\\\s*$${end ? `|${end}` : ""}`).exec(tail);
+  const specText = stop ? tail.slice(0, stop.index) : tail;
+  const before = specText.trim();
+  if (!/^(==|~=|<=|>=|!=|<|>|===)/.test(before) || before.startsWith("@")) return undefined;
+  const lead = /^\s*/.exec(specText)![0];
+  const trail = /\s*$/.exec(specText.slice(lead.length))![0];
+  const replaced = line.slice(0, at) + lead + PY_RANGE + trail + tail.slice(specText.length);
+  return { line: replaced, before };
+}
+
+/**
+ * pyproject.toml / Pipfile: a PEP 508 string (`"comfydeploy==0.4.1"`), a
+ * Poetry or Pipfile key (`comfydeploy = "^0.4.1"`) or an inline table's
+ * `version = "..."`.
+ */
+function replaceTomlSpec(line: string, column: number): { line: string; before: string } | undefined {
+  const quote = line[column - 1];
+  if (quote === '"' || quote === "'") return replaceRequirementSpec(line, column, quote);
+  const rest = line.slice(column);
+  const key = /^(["']?)comfydeploy\1\s*=\s*/i.exec(rest);
+  if (!key) return undefined;
+  const valueAt = column + key[0].length;
+  const simple = /^(["'])([^"']*)\1/.exec(line.slice(valueAt));
+  if (simple) return swapQuoted(line, valueAt + 1, simple[2]!);
+  const version = /\bversion\s*=\s*(["'])([^"']*)\1/.exec(line.slice(valueAt));
+  if (!version) return undefined;
+  const at = valueAt + version.index + version[0].length - version[2]!.length - 1;
+  return swapQuoted(line, at, version[2]!);
+}
+
+function swapQuoted(line: string, at: number, value: string): { line: string; before: string } | undefined {
+  if (value === "*" || value === "") return undefined;
+  return { line: line.slice(0, at) + PY_RANGE + line.slice(at + value.length), before: value };
+}
