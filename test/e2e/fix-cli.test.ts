@@ -52,6 +52,22 @@ describe("fix safety", () => {
   });
 });
 
+describe("fix on the demo app", () => {
+  it("migrates it: afterwards scan shows only review markers and what cannot be rewritten, and a second run changes nothing", () => {
+    const dir = gitRepoWithDemo();
+    const first = runCli(["fix", dir]);
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(/fix changed [1-9]\d* files?: [1-9]\d* sites? rewritten/);
+    const after = JSON.parse(runCli(["scan", dir, "--format", "json", "--fail-on", "none"]).stdout) as {
+      findings: Array<{ ruleId: string; fix: string }>;
+    };
+    expect(after.findings.filter((f) => f.ruleId !== "review-marker" && f.fix !== "manual")).toEqual([]);
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@invalid", "commit", "-qam", "migrated"], { cwd: dir });
+    const second = runCli(["fix", dir]);
+    expect(second.stdout).toContain("fix changed 0 files");
+  });
+});
+
 describe("fix usage", () => {
   it("--list-transforms lists every transform with what it rewrites and marks", () => {
     const run = runCli(["fix", "--list-transforms"]);
