@@ -1,18 +1,98 @@
 #!/usr/bin/env node
 /** The command line: yargs wiring, exit codes, and one-line errors for user mistakes. */
-import yargs from "yargs";
+import yargs, { type Argv, type CommandModule } from "yargs";
 import { hideBin } from "yargs/helpers";
-import { type CheckArgs, checkCommand, runCheckCommand } from "./commands/check.js";
-import { type FixArgs, fixCommand, runFix } from "./commands/fix.js";
-import { type PrArgs, prCommand, runPr } from "./commands/pr.js";
-import { type ReportArgs, reportCommand, runReport } from "./commands/report.js";
-import { runScan, scanCommand, type ScanArgs } from "./commands/scan.js";
-import { runServe, serveCommand, type ServeArgs } from "./commands/serve.js";
 import { EXIT, RuntimeFailure, UsageError } from "./errors.js";
 import { redactSecrets } from "./redact.js";
 import { engineVersions, TOOL } from "./tool-info.js";
 
 const NAME = TOOL.name;
+
+/**
+ * Each command's module (and the libraries behind it: TypeScript, jscodeshift,
+ * undici, zod) is loaded only when that command runs; --help lists them all
+ * from this table.
+ */
+interface CommandEntry {
+  name: string;
+  command: string;
+  describe: string;
+  load: () => Promise<{ builder: (y: Argv) => Argv<any>; run: (args: any) => Promise<number> }>;
+}
+
+const COMMANDS: CommandEntry[] = [
+  {
+    name: "scan",
+    command: "scan [path]",
+    describe: "Find every V1 use: legacy host and endpoints, V1 SDKs, old SDK versions, node pins, worker images",
+    load: async () => {
+      const m = await import("./commands/scan.js");
+      return { builder: m.scanCommand, run: m.runScan };
+    },
+  },
+  {
+    name: "fix",
+    command: "fix [path]",
+    describe: "Rewrite V1 uses to V2 where safe; leave review markers elsewhere",
+    load: async () => {
+      const m = await import("./commands/fix.js");
+      return { builder: m.fixCommand, run: m.runFix };
+    },
+  },
+  {
+    name: "check",
+    command: "check",
+    describe: "Queue a test run with the migration flag on V2, follow it, and report readiness",
+    load: async () => {
+      const m = await import("./commands/check.js");
+      return { builder: m.checkCommand, run: m.runCheckCommand };
+    },
+  },
+  {
+    name: "report",
+    command: "report [path]",
+    describe: "One readiness report: code, dependencies, node pins and (optionally) the live check",
+    load: async () => {
+      const m = await import("./commands/report.js");
+      return { builder: m.reportCommand, run: m.runReport };
+    },
+  },
+  {
+    name: "pr",
+    command: "pr [path]",
+    describe: "Run fix, commit to a branch, push it, and open or update one pull request",
+    load: async () => {
+      const m = await import("./commands/pr.js");
+      return { builder: m.prCommand, run: m.runPr };
+    },
+  },
+  {
+    name: "serve",
+    command: "serve",
+    describe: "Run a local emulator of the V2 service (and optionally V1) for tests and offline trials",
+    load: async () => {
+      const m = await import("./commands/serve.js");
+      return { builder: m.serveCommand, run: m.runServe };
+    },
+  },
+];
+
+/** yargs command modules: the requested one fully loaded, the others as names for --help. */
+async function commandModules(argv: readonly string[], setExit: (code: number) => void): Promise<CommandModule[]> {
+  const requested = argv.find((arg) => !arg.startsWith("-"));
+  return Promise.all(
+    COMMANDS.map(async (entry): Promise<CommandModule> => {
+      if (entry.name !== requested) return { command: entry.command, describe: entry.describe, handler: () => undefined };
+      const { builder, run } = await entry.load();
+      return {
+        command: entry.command,
+        describe: entry.describe,
+        builder,
+        handler: async (args) => setExit(await run(args)),
+      };
+    }),
+  );
+}
 
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
@@ -24,54 +104,7 @@ async function main(argv: string[]): Promise<number> {
   await yargs(argv)
     .scriptName(NAME)
     .usage(`${NAME} <command> [options]\n\nFind and migrate ComfyDeploy V1 API usage to V2.`)
-    .command<ScanArgs>(
-      "scan [path]",
-      "Find every V1 use: legacy host and endpoints, the V1 JS SDK",
-      scanCommand,
-      async (args) => {
-        exitCode = await runScan(args);
-      },
-    )
-    .command<FixArgs>(
-      "fix [path]",
-      "Rewrite V1 uses to V2 where safe; leave review markers elsewhere",
-      fixCommand,
-      async (args) => {
-        exitCode = await runFix(args);
-      },
-    )
-    .command<CheckArgs>(
-      "check",
-      "Queue a test run with the migration flag on V2, follow it, and report readiness",
-      checkCommand,
-      async (args) => {
-        exitCode = await runCheckCommand(args);
-      },
-    )
-    .command<ReportArgs>(
-      "report [path]",
-      "One readiness report: code, dependencies, node pins and (optionally) the live check",
-      reportCommand,
-      async (args) => {
-        exitCode = await runReport(args);
-      },
-    )
-    .command<PrArgs>(
-      "pr [path]",
-      "Commit the fix to a branch, push it, and create or update one pull request",
-      prCommand,
-      async (args) => {
-        exitCode = await runPr(args);
-      },
-    )
-    .command<ServeArgs>(
-      "serve",
-      "Run a local emulator of the V2 service (and optionally V1) for tests and offline trials",
-      serveCommand,
-      async (args) => {
-        exitCode = await runServe(args);
-      },
-    )
+    .command(await commandModules(argv, (code) => (exitCode = code)))
     .demandCommand(1, "Name a command; see --help.")
     .strict()
     .version(false)

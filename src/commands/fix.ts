@@ -60,9 +60,8 @@ export function fixCommand(yargs: Argv): Argv<FixArgs> {
 }
 
 export async function runFix(args: FixArgs): Promise<number> {
-  // The transforms (and jscodeshift with Babel) load only when fix runs.
-  const { transformCatalog } = await import("../fix/registry.js");
   if (args["list-transforms"]) {
+    const { transformCatalog } = await import("../fix/registry.js");
     await writeOutput(listTransforms(transformCatalog()), undefined);
     return EXIT.ok;
   }

@@ -14,7 +14,6 @@ import { isJsFile } from "../scan/file-kinds.js";
 import { scan, type ScanOptions, type ScanResult } from "../scan/engine.js";
 import { isActivelySuppressed } from "../scan/suppressions.js";
 import type { RepoFacts } from "../scan/scanner.js";
-import { TRANSFORMS } from "./registry.js";
 import type { FixEvent, NodeRefTarget, Transform, TransformId } from "./types.js";
 import { parseError } from "./validate.js";
 
@@ -52,6 +51,8 @@ export async function planFixes(options: FixOptions): Promise<FixPlan> {
   const byFile = new Map<string, Finding[]>();
   for (const f of active) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
 
+  // The codemods (jscodeshift, Babel) load only when there is something to fix.
+  const { TRANSFORMS } = byFile.size > 0 ? await import("./registry.js") : { TRANSFORMS: [] as Transform[] };
   const selected = TRANSFORMS.filter((t) => options.transforms.includes(t.id));
   const files = [...byFile.keys()].sort((a, b) => Number(isJsFile(b)) - Number(isJsFile(a)) || (a < b ? -1 : 1));
   const plan: FixPlan = { changes: [], skipped: [], candidates: 0, untouched: 0, scan: result };
@@ -162,6 +163,3 @@ function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
 }
 
-export function transformById(id: TransformId): Transform | undefined {
-  return TRANSFORMS.find((t) => t.id === id);
-}
