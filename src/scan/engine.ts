@@ -12,7 +12,7 @@ import { listFiles } from "../files/list-files.js";
 import { fileKind, isJsFile } from "./file-kinds.js";
 import { JsPool, type JsWork } from "./js-pool.js";
 import { looksBinary, prefilterNeedles } from "./needles.js";
-import { findRipgrep, forEachLimit, MAX_FILE_BYTES, prefilterPass } from "./prefilter-pass.js";
+import { findRipgrep, forEachLimit, MAX_FILE_BYTES, prefilterPass, RIPGREP_MIN_FILES, ripgrepMatches } from "./prefilter-pass.js";
 import { assignFingerprints } from "../report/fingerprint.js";
 import { applySuppressions, parseSuppressions, SUPPRESSION_KEYWORD } from "./suppressions.js";
 import { findReviewMarkers } from "./review-markers.js";
@@ -59,7 +59,7 @@ export interface ScanResult {
 /** Trees with at least this many files parse on worker threads (started before the prefilter). */
 const LARGE_TREE_FILES = 2000;
 /** Another thread joins per this many JS/TS candidates. */
-const WORKER_THRESHOLD = 150;
+const WORKER_THRESHOLD = 400;
 
 export async function scan(options: ScanOptions): Promise<ScanResult> {
   const { root, hosts } = options;
@@ -102,12 +102,13 @@ async function scanWithPool(
   const jsCandidates: JsWork[] = [];
   const textCandidates: Array<{ file: string; bytes: Buffer; scanners: FileScanner[] }> = [];
   const filesToScan = options.onlyFiles ? allFiles.filter((f) => options.onlyFiles!.has(f)) : allFiles;
+  const ripgrep = options.ripgrep !== false ? findRipgrep() : undefined;
   const hits = await prefilterPass({
     root,
     files: filesToScan,
     needles: prefilterNeedles(hosts),
     wantsBinary: (file) => !isJsFile(file) && scannersFor(file).some((s) => s.readsBinary),
-    ...(options.ripgrep !== false ? withRipgrep() : {}),
+    ...(ripgrep ? { ripgrep } : {}),
     skipped,
     onCandidate: () => {
       progress.candidates++;
@@ -144,7 +145,7 @@ async function scanWithPool(
   // Files that use a client module's exports without naming anything V1 themselves.
   while (clientModules.length > 0) {
     const modules = clientModules.splice(0);
-    const importers = await findImporters(root, filesToScan, fileSet, analysed, modules);
+    const importers = await findImporters(root, filesToScan, fileSet, analysed, modules, ripgrep);
     if (importers.length === 0) break;
     progress.candidates += importers.length;
     await run(importers);
@@ -168,11 +169,6 @@ async function scanWithPool(
     skipped,
     stats: { listed: allFiles.length, candidates: progress.candidates, parsed: progress.parsed, listing: listingSource },
   };
-}
-
-function withRipgrep(): { ripgrep?: string } {
-  const rg = findRipgrep();
-  return rg ? { ripgrep: rg } : {};
 }
 
 function scannersFor(file: string): FileScanner[] {
@@ -253,6 +249,7 @@ async function findImporters(
   fileSet: ReadonlySet<string>,
   analysed: ReadonlySet<string>,
   modules: readonly string[],
+  ripgrep: string | undefined,
 ): Promise<JsWork[]> {
   const names = new Set(
     modules.map((m) => {
@@ -264,7 +261,11 @@ async function findImporters(
   // "./comfy", '@/lib/comfy', "../comfy.js". A bare word would match far too much.
   const needles = [...names].flatMap((n) => [`/${n}"`, `/${n}'`, `/${n}.`, `/${n}\``].map((needle) => Buffer.from(needle)));
   const importers: JsWork[] = [];
-  const candidates = allFiles.filter((f) => isJsFile(f) && !analysed.has(f) && fileSet.has(f));
+  let candidates = allFiles.filter((f) => isJsFile(f) && !analysed.has(f) && fileSet.has(f));
+  if (ripgrep && candidates.length >= RIPGREP_MIN_FILES) {
+    const matched = await ripgrepMatches(ripgrep, root, candidates, needles.map((n) => n.toString()));
+    candidates = candidates.filter((f) => matched.has(f));
+  }
   await forEachLimit(candidates, READ_CONCURRENCY, async (file) => {
     const content = await readFile(posix.join(root, file)).catch(() => undefined);
     if (!content || content.length > MAX_FILE_BYTES || looksBinary(content)) return;

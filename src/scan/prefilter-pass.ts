@@ -7,7 +7,7 @@
  * not hide a V1 use, so it is not worth a line in the report).
  */
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { lstat, readFile, realpath } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { posix, sep } from "node:path";
@@ -19,7 +19,7 @@ const READ_CONCURRENCY = 64;
 /** Below this many files, starting rg costs more than it saves. */
 export const RIPGREP_MIN_FILES = 2000;
 /** Bytes of paths per rg command line, well under Linux's argument limit. */
-const RG_ARGS_BYTES = 96 * 1024;
+const RG_ARGS_BYTES = 512 * 1024;
 
 export interface PrefilterHit {
   file: string;
@@ -85,7 +85,7 @@ export function findRipgrep(): string | undefined {
 }
 
 /** Listed paths rg finds a needle in. Paths are passed explicitly, so rg's own ignore rules play no part. */
-async function ripgrepMatches(rg: string, root: string, files: readonly string[], needles: readonly string[]): Promise<Set<string>> {
+export async function ripgrepMatches(rg: string, root: string, files: readonly string[], needles: readonly string[]): Promise<Set<string>> {
   const base = ["--files-with-matches", "--null", "--no-messages", "--no-config", "--hidden", "--no-ignore", "--binary", "--fixed-strings"];
   for (const needle of needles) base.push("-e", needle);
   base.push("--");
@@ -117,11 +117,24 @@ async function ripgrepMatches(rg: string, root: string, files: readonly string[]
   return matched;
 }
 
+/**
+ * Stats every listed file while rg searches them. Synchronous lstat is about
+ * three times faster here than tens of thousands of promises, and rg runs in
+ * its own processes meanwhile.
+ */
 async function statAll(root: string, realRoot: string, files: readonly string[], skipped: SkippedFile[]): Promise<Set<string>> {
   const ok = new Set<string>();
-  await forEachLimit(files, READ_CONCURRENCY, async (file) => {
-    if (await statOne(root, realRoot, file, skipped)) ok.add(file);
-  });
+  const base = toPosix(root);
+  for (const file of files) {
+    let stats;
+    try {
+      stats = lstatSync(posix.join(base, file));
+    } catch {
+      continue; // listed by git but deleted in the work tree
+    }
+    if (stats.isFile() && stats.size <= MAX_FILE_BYTES) ok.add(file);
+    else if (stats.isSymbolicLink() || stats.isFile()) await statOne(root, realRoot, file, skipped);
+  }
   return ok;
 }
 
