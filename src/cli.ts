@@ -79,10 +79,18 @@ const COMMANDS: CommandEntry[] = [
 
 /** yargs command modules: the requested one fully loaded, the others as names for --help. */
 async function commandModules(argv: readonly string[], setExit: (code: number) => void): Promise<CommandModule[]> {
-  const requested = argv.find((arg) => !arg.startsWith("-"));
+  const requested = argv.find((arg) => COMMANDS.some((entry) => entry.name === arg));
   return Promise.all(
     COMMANDS.map(async (entry): Promise<CommandModule> => {
-      if (entry.name !== requested) return { command: entry.command, describe: entry.describe, handler: () => undefined };
+      if (entry.name !== requested) {
+        return {
+          command: entry.command,
+          describe: entry.describe,
+          handler: () => {
+            throw new Error(`command ${entry.name} was not loaded`);
+          },
+        };
+      }
       const { builder, run } = await entry.load();
       return {
         command: entry.command,
