@@ -6,9 +6,9 @@ import { renderCheckJson, renderCheckMarkdown, renderCheckText, VERDICT_EXIT } f
 import { CUTOFF_DATE, GPU_TYPES, HOSTS, MIGRATION_FLAG } from "../knowledge/migration.js";
 import { writeOutput } from "../output.js";
 import { maskKnownSecrets } from "../redact.js";
+import { isUuid } from "../uuid.js";
 
 export const TOKEN_ENV = "COMFYDEPLOY_API_KEY";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface CheckArgs {
   "deployment-id"?: string;
@@ -48,7 +48,7 @@ export function checkCommand(yargs: Argv): Argv<CheckArgs> {
 export async function runCheckCommand(args: CheckArgs): Promise<number> {
   const deploymentId = args["deployment-id"];
   if (!deploymentId) throw new UsageError("--deployment-id is required: the check queues a run for one deployment");
-  if (!UUID.test(deploymentId)) throw new UsageError(`--deployment-id must be a uuid, got "${deploymentId}"`);
+  if (!isUuid(deploymentId)) throw new UsageError(`--deployment-id must be a uuid, got "${deploymentId}"`);
   const baseUrl = validBaseUrl(args["base-url"]);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(args.cutoff) || Number.isNaN(Date.parse(args.cutoff))) throw new UsageError(`--cutoff must be a date YYYY-MM-DD`);
   if (!(args.wait >= 0)) throw new UsageError("--wait must be zero or more seconds");

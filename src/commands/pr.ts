@@ -16,10 +16,10 @@ import type { PrSettings } from "../pr/workflow.js";
 import { maskKnownSecrets } from "../redact.js";
 import { TOKEN_ENV } from "./check.js";
 import { commandLine } from "./command-line.js";
+import { isUuid } from "../uuid.js";
 
 export const DEFAULT_BRANCH = "comfydeploy-migrate/v2";
 export const DEFAULT_TITLE = "Migrate ComfyDeploy V1 API use to V2";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface PrArgs {
   path: string;
@@ -127,7 +127,7 @@ async function settingsFrom(
   const committer = parseIdentity(args.committer, "--committer") ?? BOT_IDENTITY;
   const reviewers = listOf(args.reviewers).map((r) => r.replace(/^@/, ""));
   const deploymentId = args["deployment-id"];
-  if (deploymentId !== undefined && !UUID.test(deploymentId)) throw new UsageError(`--deployment-id must be a uuid, got "${deploymentId}"`);
+  if (deploymentId !== undefined && !isUuid(deploymentId)) throw new UsageError(`--deployment-id must be a uuid, got "${deploymentId}"`);
   if (deploymentId && !checkToken && !dryRun) throw new UsageError(`the live check needs an API key: set ${TOKEN_ENV}`);
   if (!(args.wait >= 0)) throw new UsageError("--wait must be zero or more seconds");
   if (!token && !dryRun) throw new UsageError("no GitHub token: set GITHUB_TOKEN or GH_TOKEN (or pass --dry-run)");

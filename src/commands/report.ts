@@ -12,6 +12,7 @@ import { assessReadiness, readinessJson, renderReadinessMarkdown, renderReadines
 import { buildReport, repoLinkFrom } from "../report/model.js";
 import { maskKnownSecrets } from "../redact.js";
 import { scan } from "../scan/engine.js";
+import { isUuid } from "../uuid.js";
 import { commandLine } from "./command-line.js";
 import { TOKEN_ENV } from "./check.js";
 
@@ -48,7 +49,7 @@ export async function runReport(args: ReportArgs): Promise<number> {
   if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new UsageError(`not a directory: ${args.path}`);
   const deploymentId = args["deployment-id"];
   const token = args.token ?? process.env[TOKEN_ENV];
-  if (deploymentId && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(deploymentId)) {
+  if (deploymentId && !isUuid(deploymentId)) {
     throw new UsageError(`--deployment-id must be a uuid, got "${deploymentId}"`);
   }
   if (deploymentId && !token) throw new UsageError(`the live check needs an API key: set ${TOKEN_ENV} or pass --token`);

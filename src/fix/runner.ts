@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import { posix } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { RuntimeFailure } from "../errors.js";
+import { nearestPackageDir } from "../files/package-dirs.js";
 import type { Finding } from "../findings.js";
 import { isJsFile } from "../scan/file-kinds.js";
 import { scan, type ScanOptions, type ScanResult } from "../scan/engine.js";
@@ -154,9 +155,7 @@ export function restore(text: string, shape: TextShape): string {
 
 /** The directory of the package.json closest above a file ("." for the root). */
 function packageDirOf(root: string, file: string): string {
-  let dir = posix.dirname(file);
-  while (dir !== "." && !existsSync(posix.join(root, dir, "package.json"))) dir = posix.dirname(dir);
-  return dir;
+  return nearestPackageDir(file, (path) => existsSync(posix.join(root, path))) ?? ".";
 }
 
 function firstLine(error: unknown): string {

@@ -9,6 +9,7 @@ import { posix, sep } from "node:path";
 import { CONFIG_FILE } from "../config.js";
 import { compareFindings, type Finding, type SkippedFile } from "../findings.js";
 import { listFiles } from "../files/list-files.js";
+import { nearestPackageDir } from "../files/package-dirs.js";
 import { fileKind, isJsFile } from "./file-kinds.js";
 import { JsPool, type JsWork } from "./js-pool.js";
 import { looksBinary, prefilterNeedles } from "./needles.js";
@@ -221,15 +222,8 @@ function cachedReader(root: string, fileSet: ReadonlySet<string>): (file: string
 function packagesOf(files: readonly string[], fileSet: ReadonlySet<string>): Set<string> {
   const packages = new Set<string>();
   for (const file of files) {
-    let dir = posix.dirname(file);
-    for (;;) {
-      if (fileSet.has(dir === "." ? "package.json" : `${dir}/package.json`)) {
-        packages.add(dir);
-        break;
-      }
-      if (dir === ".") break;
-      dir = posix.dirname(dir);
-    }
+    const dir = nearestPackageDir(file, (path) => fileSet.has(path));
+    if (dir !== undefined) packages.add(dir);
   }
   return packages;
 }

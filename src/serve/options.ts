@@ -1,5 +1,6 @@
 /** Emulator settings: deployments, lifecycle timings, fault injection. */
 import { UsageError } from "../errors.js";
+import { isUuid } from "../uuid.js";
 import { GPU_TYPES } from "../knowledge/migration.js";
 
 export const RUN_OUTCOMES = ["success", "failed", "timeout", "cancelled", "stuck"] as const;
@@ -45,12 +46,11 @@ export interface EmulatorOptions {
 
 export const DEFAULT_FAULTS: FaultInjection = { latencyMs: 0, rate429: 0, rate500: 0, rateHang: 0, first429: 0, first500: 0 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `<uuid>[:gpu][:outcome][:not-migrated]`, e.g. `1b0c…:A100:failed`. */
 export function parseDeployment(spec: string): DeploymentRule {
   const [id = "", ...rest] = spec.split(":");
-  if (!UUID.test(id)) throw new UsageError(`--deployment ${spec}: "${id}" is not a uuid`);
+  if (!isUuid(id)) throw new UsageError(`--deployment ${spec}: "${id}" is not a uuid`);
   const rule: DeploymentRule = { id: id.toLowerCase(), gpu: "A10G", outcome: "success", migrated: true };
   for (const part of rest) {
     if ((GPU_TYPES as readonly string[]).includes(part)) rule.gpu = part as DeploymentRule["gpu"];

@@ -1,20 +1,12 @@
 /** CI gating end to end: exit-code matrix, baselines across moved lines, suppressions and expiry, --since. */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { meetsThreshold } from "../../src/config.js";
 import { runCli } from "../helpers/cli.js";
-
-function repo(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "cdm-gate-"));
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(join(dir, name, ".."), { recursive: true });
-    writeFileSync(join(dir, name), content);
-  }
-  return dir;
-}
+import { tempRepo as repo } from "../helpers/temp-repo.js";
 
 const ERROR_LINE = 'export const BASE = "https://www.comfydeploy.com/api";\n';
 const WARNING_LINE = "// see https://www.comfydeploy.com/api/run for the old endpoint\n";

@@ -1,11 +1,12 @@
 /** The scan command end to end: exit codes, JSON contract, errors, skipping and redaction. */
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RULE_IDS } from "../../src/rules/catalog.js";
 import { REPO_ROOT, runCli } from "../helpers/cli.js";
+import { tempRepo } from "../helpers/temp-repo.js";
 
 const schema = JSON.parse(readFileSync(join(REPO_ROOT, "schema", "scan-report.schema.json"), "utf8"));
 const validate = new Ajv({ allErrors: true }).compile(schema);
@@ -14,15 +15,6 @@ interface Report {
   summary: { total: number; bySeverity: Record<string, number> };
   findings: Array<{ file: string; line: number; ruleId: string; severity: string; excerpt?: string; message: string }>;
   skipped: Array<{ file: string; reason: string }>;
-}
-
-function tempRepo(files: Record<string, string | Buffer>): string {
-  const dir = mkdtempSync(join(tmpdir(), "cdm-scan-"));
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(join(dir, name, ".."), { recursive: true });
-    writeFileSync(join(dir, name), content);
-  }
-  return dir;
 }
 
 function scanJson(args: string[]): { status: number | null; report: Report; stderr: string } {
