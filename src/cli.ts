@@ -2,9 +2,9 @@
 /** The command line: yargs wiring, exit codes, and one-line errors for user mistakes. */
 import yargs, { type Argv, type CommandModule } from "yargs";
 import { hideBin } from "yargs/helpers";
-import { EXIT, RuntimeFailure, UsageError } from "./errors.js";
-import { redactSecrets } from "./redact.js";
-import { engineVersions, TOOL } from "./tool-info.js";
+import { EXIT, RuntimeFailure, UsageError } from "./core/errors.js";
+import { redactSecrets } from "./core/redact.js";
+import { engineVersions, TOOL } from "./core/tool-info.js";
 
 const NAME = TOOL.name;
 

@@ -1,6 +1,6 @@
 /** The fix machinery shared by every transform: text shape, markers, validation, node refs, review-marker findings. */
 import { describe, expect, it } from "vitest";
-import { insertMarkerAbove, markerText } from "../src/fix/markers.js";
+import { insertMarkerAbove, markerText } from "../src/core/marker.js";
 import { nodeRefTarget } from "../src/fix/node-ref-target.js";
 import { normalize, restore } from "../src/fix/runner.js";
 import { parseError } from "../src/fix/validate.js";

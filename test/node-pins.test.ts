@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Finding } from "../src/findings.js";
+import type { Finding } from "../src/core/finding.js";
 import { NODE_COMPONENT } from "../src/knowledge/migration.js";
 import { decideCommit, decideGitRef, decideRegistryVersion, NODE_REF_TARGET, verdictFromComparison } from "../src/knowledge/node-ref.js";
 import { defaultCompareCacheFile } from "../src/pins/compare-cache.js";

@@ -1,9 +1,9 @@
 /** The npm SDK version rules and the manifest/lockfile scanners' findings in detail. */
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../src/findings.js";
+import type { Finding } from "../src/core/finding.js";
 import { JS_SDK } from "../src/knowledge/migration.js";
 import { judgeNpmSpec, judgeNpmVersion, sdkSpecOf, splitDescriptor, splitPackagePath } from "../src/knowledge/npm-versions.js";
-import { fileKind } from "../src/scan/file-kinds.js";
+import { fileKind } from "../src/core/file-kinds.js";
 import type { FileScanInput, FileScanner, RepoFacts } from "../src/scan/scanner.js";
 import { FILE_SCANNERS } from "../src/scan/scanners/index.js";
 import { scanBunLock } from "../src/scan/scanners/npm-bun-lock.js";
@@ -14,7 +14,7 @@ import { parsePackageKey, scanPnpmLock } from "../src/scan/scanners/npm-pnpm-loc
 import { scanPnpmWorkspace } from "../src/scan/scanners/npm-pnpm-workspace.js";
 import { NPM_DEPENDENCY_SCANNERS } from "../src/scan/scanners/npm-scanners.js";
 import { scanYarnLock } from "../src/scan/scanners/npm-yarn-lock.js";
-import { DEFAULT_HOSTS } from "../src/scan/urls.js";
+import { DEFAULT_HOSTS } from "../src/core/urls.js";
 
 interface RepoOptions {
   importing?: string[];

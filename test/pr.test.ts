@@ -1,6 +1,6 @@
 /** The pieces of `pr` that need no git or network: repository resolution, identities, the body's budget. */
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../src/findings.js";
+import type { Finding } from "../src/core/finding.js";
 import { renderPrBody } from "../src/pr/body.js";
 import { BOT_IDENTITY, parseIdentity } from "../src/pr/identity.js";
 import { parseRemoteUrl, resolveRepository } from "../src/pr/repository.js";

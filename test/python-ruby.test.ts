@@ -17,8 +17,8 @@ import { readPipfileLock } from "../src/scan/scanners/python-pipfile-lock.js";
 import { isString, tokenizePython } from "../src/scan/scanners/python-tokens.js";
 import { PyValues } from "../src/scan/scanners/python-values.js";
 import { rubyFileRole, scanRuby } from "../src/scan/scanners/ruby-sdk.js";
-import { fileKind } from "../src/scan/file-kinds.js";
-import { DEFAULT_HOSTS, HOLE } from "../src/scan/urls.js";
+import { fileKind } from "../src/core/file-kinds.js";
+import { DEFAULT_HOSTS, HOLE } from "../src/core/urls.js";
 
 function repoOf(files: Record<string, string>): RepoFacts {
   return { files: Object.keys(files).sort(), root: "/repo", sdkImportingPackages: new Set(), read: (f) => files[f] };

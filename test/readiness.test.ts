@@ -6,7 +6,7 @@ import type { CheckResult } from "../src/check/live-check.js";
 import { assessReadiness, renderReadinessMarkdown, renderReadinessText } from "../src/readiness/readiness.js";
 import { buildReport } from "../src/report/model.js";
 import { scan } from "../src/scan/engine.js";
-import { DEFAULT_HOSTS } from "../src/scan/urls.js";
+import { DEFAULT_HOSTS } from "../src/core/urls.js";
 
 const NOW = new Date("2025-04-01T00:00:00Z");
 

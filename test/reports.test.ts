@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createRequire } from "node:module";
 import type { Ajv } from "ajv";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Finding } from "../src/findings.js";
+import type { Finding } from "../src/core/finding.js";
 import { cutoffStatus } from "../src/knowledge/cutoff.js";
 import { renderJson } from "../src/report/json.js";
 import { GITHUB_BODY_LIMIT, renderMarkdown } from "../src/report/markdown.js";
@@ -15,7 +15,7 @@ import { buildReport, type Report } from "../src/report/model.js";
 import { renderSarif } from "../src/report/sarif.js";
 import { renderText } from "../src/report/text.js";
 import { scan } from "../src/scan/engine.js";
-import { DEFAULT_HOSTS } from "../src/scan/urls.js";
+import { DEFAULT_HOSTS } from "../src/core/urls.js";
 
 const REPO = join(import.meta.dirname, "..");
 const DEMO = join(REPO, "fixtures", "demo-app");

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scan } from "../src/scan/engine.js";
-import { DEFAULT_HOSTS } from "../src/scan/urls.js";
+import { DEFAULT_HOSTS } from "../src/core/urls.js";
 
 const ROOT = join(import.meta.dirname, "..", "fixtures", "rules", "files");
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { JsAnalyzer } from "../src/scan/js/analyze.js";
 import { scan } from "../src/scan/engine.js";
-import { DEFAULT_HOSTS } from "../src/scan/urls.js";
+import { DEFAULT_HOSTS } from "../src/core/urls.js";
 import { actualKeys, expectedKeys } from "./helpers/annotations.js";
 import { readFileSync } from "node:fs";
 

@@ -5,13 +5,13 @@
  * robustness on hostile input.
  */
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../src/findings.js";
-import { fileKind, textSyntaxOf } from "../src/scan/file-kinds.js";
+import type { Finding } from "../src/core/finding.js";
+import { fileKind, textSyntaxOf } from "../src/core/file-kinds.js";
 import { scanLegacyUrls } from "../src/scan/scanners/legacy-urls.js";
 import { CommentMap } from "../src/scan/text/comments.js";
 import { methodFromName, methodInStatement } from "../src/scan/text/http-methods.js";
 import { valueShapeAt } from "../src/scan/text/whole-values.js";
-import { DEFAULT_HOSTS, type HostSet } from "../src/scan/urls.js";
+import { DEFAULT_HOSTS, type HostSet } from "../src/core/urls.js";
 
 const V1 = "https://www.comfydeploy.com";
 

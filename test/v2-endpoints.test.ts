@@ -9,10 +9,10 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findRunIdQuery, findRunPath, hostRewrites, moveRunIdIntoPath, v1OnlyFields } from "../src/fix/fixers/endpoint-urls.js";
 import { findingsOnText } from "../src/fix/fixers/findings-on-text.js";
-import type { Finding } from "../src/findings.js";
+import type { Finding } from "../src/core/finding.js";
 import { DEFAULT_NODE_REF } from "../src/fix/node-ref-target.js";
 import { planFixes } from "../src/fix/runner.js";
-import { DEFAULT_HOSTS, type HostSet } from "../src/scan/urls.js";
+import { DEFAULT_HOSTS, type HostSet } from "../src/core/urls.js";
 import { fixSingleFile } from "./helpers/fix-fixtures.js";
 
 const CORP_HOST = "comfy.corp.example";

@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MARKER_TAG } from "../src/fix/markers.js";
+import { MARKER_TAG } from "../src/core/marker.js";
 import { type MigratedCopy, migratedDemoCopy, scratchDir } from "./helpers/demo-copy.js";
 import { type Diagnostic, formatDiagnostics, readTsconfig, typecheck } from "./helpers/typecheck.js";
 

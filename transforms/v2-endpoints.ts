@@ -22,10 +22,10 @@ import {
 } from "../src/fix/fixers/endpoint-urls.js";
 import { findingsOnText } from "../src/fix/fixers/findings-on-text.js";
 import type { MigrationOptions } from "../src/fix/js-transform.js";
-import type { Finding } from "../src/findings.js";
+import type { Finding } from "../src/core/finding.js";
 import { HOSTS, V1_ONLY_CREATE_FIELDS } from "../src/knowledge/migration.js";
 import type { RuleId } from "../src/rules/catalog.js";
-import { HOLE, parseUrlText } from "../src/scan/urls.js";
+import { HOLE, parseUrlText } from "../src/core/urls.js";
 import { addMarker, preferredQuote } from "./lib/markers.js";
 import { boundBefore, isMovable } from "./lib/movable.js";
 import { NodeIndex, startOf } from "./lib/node-index.js";

@@ -25,7 +25,7 @@
 import type { API, ASTPath, Collection, FileInfo, JSCodeshift } from "jscodeshift";
 import type { MigrationOptions } from "../src/fix/js-transform.js";
 import type { FixEvent } from "../src/fix/types.js";
-import type { Finding } from "../src/findings.js";
+import type { Finding } from "../src/core/finding.js";
 import { JS_SDK_SHAPES, V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES, V1_SDK_EXPORTS } from "../src/knowledge/migration.js";
 import type { RuleId } from "../src/rules/catalog.js";
 import { optionsFromVariable, plainKeys, rewriteOptionsObject } from "./lib/client-options.js";

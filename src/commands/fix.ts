@@ -4,14 +4,14 @@ import { resolve } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import pc from "picocolors";
 import type { Argv } from "yargs";
-import { FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../config.js";
-import { EXIT, UsageError } from "../errors.js";
+import { FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../core/config.js";
+import { EXIT, UsageError } from "../core/errors.js";
 import { treeState } from "../files/git-state.js";
 import { nodeRefTarget } from "../fix/node-ref-target.js";
 import type { FixPlan } from "../fix/runner.js";
 import { TRANSFORM_IDS, type TransformId } from "../fix/types.js";
-import { writeOutput } from "../output.js";
-import { isActivelySuppressed } from "../scan/suppressions.js";
+import { writeOutput } from "../core/output.js";
+import { isActivelySuppressed } from "../core/suppression.js";
 import { scan } from "../scan/engine.js";
 
 export interface FixArgs {

@@ -2,21 +2,21 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import { hostSetFor, loadConfig, normalizeHost } from "../config.js";
-import { EXIT, RuntimeFailure, UsageError } from "../errors.js";
+import { hostSetFor, loadConfig, normalizeHost } from "../core/config.js";
+import { EXIT, RuntimeFailure, UsageError } from "../core/errors.js";
 import { treeState } from "../files/git-state.js";
 import { nodeRefTarget } from "../fix/node-ref-target.js";
 import { TRANSFORM_IDS, type TransformId } from "../fix/types.js";
 import { HOSTS, MIGRATION_FLAG } from "../knowledge/migration.js";
-import { writeOutput } from "../output.js";
+import { writeOutput } from "../core/output.js";
 import { Git } from "../pr/git.js";
 import { BOT_IDENTITY, parseIdentity } from "../pr/identity.js";
 import { outcomeJson, writeStepOutputs } from "../pr/outcome.js";
 import type { PrSettings } from "../pr/workflow.js";
-import { maskKnownSecrets } from "../redact.js";
+import { maskKnownSecrets } from "../core/redact.js";
 import { TOKEN_ENV } from "./check.js";
 import { commandLine } from "./command-line.js";
-import { isUuid } from "../uuid.js";
+import { isUuid } from "../core/uuid.js";
 
 export const DEFAULT_BRANCH = "comfydeploy-migrate/v2";
 export const DEFAULT_TITLE = "Migrate ComfyDeploy V1 API use to V2";

@@ -2,10 +2,10 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import { FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../config.js";
-import { EXIT, UsageError } from "../errors.js";
+import { FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../core/config.js";
+import { EXIT, UsageError } from "../core/errors.js";
 import { changedSince } from "../files/changed-files.js";
-import { writeOutput } from "../output.js";
+import { writeOutput } from "../core/output.js";
 import { loadBaseline } from "../report/baseline.js";
 import { renderJson } from "../report/json.js";
 import { renderMarkdown } from "../report/markdown.js";

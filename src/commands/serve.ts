@@ -1,6 +1,6 @@
 /** `serve`: run the local V2 service emulator until interrupted. */
 import type { Argv } from "yargs";
-import { UsageError } from "../errors.js";
+import { UsageError } from "../core/errors.js";
 import { DEFAULT_FAULTS, type EmulatorOptions, parseDeployment } from "../serve/options.js";
 import { startEmulator } from "../serve/server.js";
 

@@ -1,7 +1,7 @@
 /** Files changed since a git ref, plus untracked ones: what a fast PR check needs to scan. */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { UsageError } from "../errors.js";
+import { UsageError } from "../core/errors.js";
 
 const execFileAsync = promisify(execFile);
 

@@ -5,8 +5,8 @@
  */
 import { posix } from "node:path";
 import type { API, FileInfo, Options, Transform as JscodeshiftTransform } from "jscodeshift";
-import type { Finding } from "../findings.js";
-import type { HostSet } from "../scan/urls.js";
+import type { Finding } from "../core/finding.js";
+import type { HostSet } from "../core/urls.js";
 import type { FileFix, FixContext, FixEvent, Transform, TransformId } from "./types.js";
 
 /** Options every transform in transforms/ receives. */

@@ -1,5 +1,5 @@
 /** The ComfyUI node version `fix` pins to: v2.1.0 by default, or a `--node-ref` from the tag table. */
-import { UsageError } from "../errors.js";
+import { UsageError } from "../core/errors.js";
 import { NODE_COMPONENT } from "../knowledge/migration.js";
 import type { NodeRefTarget } from "./types.js";
 

@@ -3,10 +3,10 @@
  * file's text (LF line endings, no BOM: the runner restores both), the scan's
  * findings for that file, and returns the new text plus what it did.
  */
-import type { Finding } from "../findings.js";
+import type { Finding } from "../core/finding.js";
 import type { RuleId } from "../rules/catalog.js";
 import type { RepoFacts } from "../scan/scanner.js";
-import type { HostSet } from "../scan/urls.js";
+import type { HostSet } from "../core/urls.js";
 
 export const TRANSFORM_IDS = ["v2-endpoints", "v2-sdk", "sdk-dependency", "node-pin"] as const;
 export type TransformId = (typeof TRANSFORM_IDS)[number];

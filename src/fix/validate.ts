@@ -4,7 +4,7 @@ import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc
 import { parse as parseToml } from "smol-toml";
 import { createRequire } from "node:module";
 import { parseAllDocuments } from "yaml";
-import { isJsFile } from "../scan/file-kinds.js";
+import { isJsFile } from "../core/file-kinds.js";
 
 type TypeScript = typeof import("ts-morph").ts;
 let typescript: TypeScript | undefined;

@@ -8,12 +8,12 @@
  * set, is sent but never printed.
  */
 import { request } from "undici";
-import type { Finding } from "../findings.js";
+import type { Finding } from "../core/finding.js";
 import { NODE_COMPONENT } from "../knowledge/migration.js";
 import { type NodeRefDecision, verdictFromComparison } from "../knowledge/node-ref.js";
-import { maskKnownSecrets } from "../redact.js";
+import { maskKnownSecrets } from "../core/redact.js";
 import { type NodePinFormat, nodePinClass, nodePinData, nodePinMessage } from "../scan/scanners/node-pin-finding.js";
-import { TOOL } from "../tool-info.js";
+import { TOOL } from "../core/tool-info.js";
 import { CompareCache, defaultCompareCacheFile } from "./compare-cache.js";
 
 export const DEFAULT_GITHUB_API_URL = "https://api.github.com";

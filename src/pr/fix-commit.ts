@@ -5,7 +5,7 @@
  * nothing to clean up when a later step (push, API) fails.
  */
 import { spawnSync } from "node:child_process";
-import { RuntimeFailure } from "../errors.js";
+import { RuntimeFailure } from "../core/errors.js";
 import { type PlannedChange, writeFixes } from "../fix/runner.js";
 import { scan, type ScanOptions, type ScanResult } from "../scan/engine.js";
 import type { CheckoutPosition, Git } from "./git.js";

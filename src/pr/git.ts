@@ -4,8 +4,8 @@
  * credentials through git's environment config (never argv, never a URL).
  */
 import { spawn } from "node:child_process";
-import { RuntimeFailure } from "../errors.js";
-import { maskKnownSecrets, redactUrlCredentials } from "../redact.js";
+import { RuntimeFailure } from "../core/errors.js";
+import { maskKnownSecrets, redactUrlCredentials } from "../core/redact.js";
 
 export interface GitResult {
   code: number;

@@ -4,9 +4,9 @@
  * permission problems are usage errors, the rest runtime failures.
  */
 import { request } from "undici";
-import { RuntimeFailure, UsageError } from "../errors.js";
-import { maskKnownSecrets } from "../redact.js";
-import { TOOL } from "../tool-info.js";
+import { RuntimeFailure, UsageError } from "../core/errors.js";
+import { maskKnownSecrets } from "../core/redact.js";
+import { TOOL } from "../core/tool-info.js";
 
 export interface PullRequest {
   number: number;

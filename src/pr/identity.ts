@@ -1,5 +1,5 @@
 /** Who the fix commit is by: "Name <email>" from flags, or the bot identity GitHub shows as an app. */
-import { UsageError } from "../errors.js";
+import { UsageError } from "../core/errors.js";
 
 export interface GitIdentity {
   name: string;

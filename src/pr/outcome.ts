@@ -1,6 +1,6 @@
 /** What `pr` did, for chaining: JSON on stdout and, on GitHub Actions, step outputs. */
 import { appendFile } from "node:fs/promises";
-import { RuntimeFailure } from "../errors.js";
+import { RuntimeFailure } from "../core/errors.js";
 
 export type PrOperation = "created" | "updated" | "unchanged" | "closed";
 

@@ -2,8 +2,8 @@
  * Which GitHub repository the pull request goes to, and where its web UI and
  * API live: from flags, then GitHub Actions' environment, then `origin`.
  */
-import { UsageError } from "../errors.js";
-import { redactUrlCredentials } from "../redact.js";
+import { UsageError } from "../core/errors.js";
+import { redactUrlCredentials } from "../core/redact.js";
 
 export interface GitHubRepository {
   owner: string;

@@ -5,16 +5,16 @@
  * or update the one pull request from that branch.
  */
 import { runCheck } from "../check/live-check.js";
-import { RuntimeFailure, UsageError } from "../errors.js";
-import type { Finding } from "../findings.js";
+import { RuntimeFailure, UsageError } from "../core/errors.js";
+import type { Finding } from "../core/finding.js";
 import { normalize, planFixes, type FixPlan } from "../fix/runner.js";
 import type { NodeRefTarget, TransformId } from "../fix/types.js";
 import { buildReport, type RepoLink } from "../report/model.js";
 import { findReviewMarkers } from "../scan/review-markers.js";
 import type { ScanOptions, ScanResult } from "../scan/engine.js";
-import { isActivelySuppressed } from "../scan/suppressions.js";
-import type { HostSet } from "../scan/urls.js";
-import { TOOL } from "../tool-info.js";
+import { isActivelySuppressed } from "../core/suppression.js";
+import type { HostSet } from "../core/urls.js";
+import { TOOL } from "../core/tool-info.js";
 import { type BodyInputs, type ChangedFile, renderPrBody, type ReviewItem } from "./body.js";
 import { commitFixes } from "./fix-commit.js";
 import { type CheckoutPosition, Git } from "./git.js";

@@ -4,7 +4,7 @@
  * overall verdict.
  */
 import type { CheckResult } from "../check/live-check.js";
-import type { Finding } from "../findings.js";
+import type { Finding } from "../core/finding.js";
 import type { RuleId } from "../rules/catalog.js";
 import type { Report } from "../report/model.js";
 

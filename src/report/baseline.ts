@@ -3,8 +3,8 @@
  * and fingerprint) are known debt: not reported, never failing the run.
  */
 import { readFile } from "node:fs/promises";
-import { UsageError } from "../errors.js";
-import type { Finding } from "../findings.js";
+import { UsageError } from "../core/errors.js";
+import type { Finding } from "../core/finding.js";
 
 export type Baseline = ReadonlySet<string>;
 

@@ -2,7 +2,7 @@
  * The JSON report: a stable contract that other tools read
  * (schema/scan-report.schema.json). Add fields, never rename or remove them.
  */
-import type { Finding } from "../findings.js";
+import type { Finding } from "../core/finding.js";
 import type { Report } from "./model.js";
 import { summarize } from "./summary.js";
 

@@ -3,7 +3,7 @@
  * checklist by fix class, per-file details, and how to reproduce. It always
  * fits GitHub's body limit: past a budget, details are summarised.
  */
-import type { Finding } from "../findings.js";
+import type { Finding } from "../core/finding.js";
 import { getRule, type RuleId } from "../rules/catalog.js";
 import { lineLink, type Report } from "./model.js";
 import { FIX_CLASS_MEANING, groupByFile, summarize } from "./summary.js";

@@ -2,11 +2,11 @@
  * The report every renderer reads: the scan result after suppressions and
  * the baseline are applied, with what is needed to reproduce and link it.
  */
-import type { Finding, SkippedFile } from "../findings.js";
+import type { Finding, SkippedFile } from "../core/finding.js";
 import { cutoffStatus, type CutoffStatus } from "../knowledge/cutoff.js";
 import type { ScanResult } from "../scan/engine.js";
-import { isActivelySuppressed } from "../scan/suppressions.js";
-import { TOOL } from "../tool-info.js";
+import { isActivelySuppressed } from "../core/suppression.js";
+import { TOOL } from "../core/tool-info.js";
 import { type Baseline, isInBaseline } from "./baseline.js";
 
 export interface RepoLink {

@@ -7,7 +7,7 @@
  */
 import { pathToFileURL } from "node:url";
 import type { Log, ReportingDescriptor, Result } from "sarif";
-import type { Finding } from "../findings.js";
+import type { Finding } from "../core/finding.js";
 import { RULES, type Severity } from "../rules/catalog.js";
 import type { Report } from "./model.js";
 

@@ -1,5 +1,5 @@
 /** Counts shared by every report format. */
-import type { Finding } from "../findings.js";
+import type { Finding } from "../core/finding.js";
 import { type FixClass, RULE_IDS, type RuleId, type Severity } from "../rules/catalog.js";
 
 export interface Summary {

@@ -1,6 +1,6 @@
 /** The terminal report: findings grouped by file with excerpts, counts by rule and fix class, the cutoff. */
 import pc from "picocolors";
-import type { Finding } from "../findings.js";
+import type { Finding } from "../core/finding.js";
 import { getRule, type RuleId, type Severity } from "../rules/catalog.js";
 import type { Report } from "./model.js";
 import { FIX_CLASS_MEANING, groupByFile, summarize } from "./summary.js";

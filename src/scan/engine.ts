@@ -6,21 +6,21 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { posix, sep } from "node:path";
-import { CONFIG_FILE } from "../config.js";
-import { compareFindings, type Finding, type SkippedFile } from "../findings.js";
+import { CONFIG_FILE } from "../core/config.js";
+import { compareFindings, type Finding, type SkippedFile } from "../core/finding.js";
 import { listFiles } from "../files/list-files.js";
 import { nearestPackageDir } from "../files/package-dirs.js";
-import { fileKind, isJsFile } from "./file-kinds.js";
+import { fileKind, isJsFile } from "../core/file-kinds.js";
 import { JsPool, type JsWork } from "./js-pool.js";
 import { looksBinary, prefilterNeedles } from "./needles.js";
 import { findRipgrep, forEachLimit, MAX_FILE_BYTES, prefilterPass, RIPGREP_MIN_FILES, ripgrepMatches } from "./prefilter-pass.js";
-import { assignFingerprints } from "../report/fingerprint.js";
-import { applySuppressions, parseSuppressions, SUPPRESSION_KEYWORD } from "./suppressions.js";
+import { assignFingerprints } from "../core/fingerprint.js";
+import { applySuppressions, parseSuppressions, SUPPRESSION_KEYWORD } from "../core/suppression.js";
 import { findReviewMarkers } from "./review-markers.js";
-import { MARKER_TAG } from "../fix/markers.js";
+import { MARKER_TAG } from "../core/marker.js";
 import type { FileScanner, RepoFacts } from "./scanner.js";
 import { FILE_SCANNERS, GENERIC_URL_SCANNER } from "./scanners/index.js";
-import type { HostSet } from "./urls.js";
+import type { HostSet } from "../core/urls.js";
 
 const READ_CONCURRENCY = 64;
 

@@ -6,9 +6,9 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { Finding } from "../findings.js";
+import type { Finding } from "../core/finding.js";
 import type { JsAnalyzer } from "./js/analyze.js";
-import type { HostSet } from "./urls.js";
+import type { HostSet } from "../core/urls.js";
 
 export interface JsWork {
   file: string;

@@ -1,6 +1,6 @@
 /** Finding messages, built from the migration data so every scanner words them alike. */
 import { ENDPOINTS, HOSTS, JS_SDK, V1_CLIENT_METHODS, V1_SDK_EXPORTS } from "../knowledge/migration.js";
-import type { V1Endpoint } from "./urls.js";
+import type { V1Endpoint } from "../core/urls.js";
 
 export function legacyHostMessage(kind: "api" | "bare", url: string): string {
   if (kind === "bare") {

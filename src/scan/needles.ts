@@ -3,7 +3,7 @@
  * Fragments other than the host matter: a template literal such as
  * `${BASE}/run?run_id=${id}` never spells out the host.
  */
-import type { HostSet } from "./urls.js";
+import type { HostSet } from "../core/urls.js";
 
 const BASE_NEEDLES = [
   "comfydeploy", // host, package name, image name

@@ -11,7 +11,7 @@ import { existsSync, lstatSync } from "node:fs";
 import { lstat, readFile, realpath } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { posix, sep } from "node:path";
-import type { SkippedFile } from "../findings.js";
+import type { SkippedFile } from "../core/finding.js";
 import { looksBinary, Prefilter } from "./needles.js";
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;

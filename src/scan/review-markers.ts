@@ -1,6 +1,6 @@
 /** Review markers left by `fix` are findings themselves, so CI stays red until a person resolves them. */
-import type { Finding } from "../findings.js";
-import { MARKER_TAG } from "../fix/markers.js";
+import type { Finding } from "../core/finding.js";
+import { MARKER_TAG } from "../core/marker.js";
 import { FindingSink } from "./scanner-helpers.js";
 
 const MARKER = /TODO\(comfydeploy-migrate\):\s*([a-z0-9-]+):\s*(.*?)\s*(?:\*\/|-->)?\s*$/;

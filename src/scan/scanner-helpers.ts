@@ -1,6 +1,7 @@
 /** Small helpers scanners share: locating findings in text and reporting unreadable files. */
-import { type Finding, type FindingInput, LineIndex, makeFinding } from "../findings.js";
-import { excerptOf } from "../redact.js";
+import { type Finding, type FindingInput, makeFinding } from "../core/finding.js";
+import { LineIndex } from "../core/location.js";
+import { excerptOf } from "../core/redact.js";
 
 /** Builds findings for one file from text offsets, with excerpts. */
 export class FindingSink {

@@ -2,9 +2,9 @@
  * The contract every non-JS scanner implements. The engine hands each
  * candidate file to every scanner whose `matches` accepts its path.
  */
-import type { Finding } from "../findings.js";
-import type { FileKind } from "./file-kinds.js";
-import type { HostSet } from "./urls.js";
+import type { Finding } from "../core/finding.js";
+import type { FileKind } from "../core/file-kinds.js";
+import type { HostSet } from "../core/urls.js";
 
 export interface FileScanInput {
   /** Repository-relative POSIX path. */

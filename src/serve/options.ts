@@ -1,6 +1,6 @@
 /** Emulator settings: deployments, lifecycle timings, fault injection. */
-import { UsageError } from "../errors.js";
-import { isUuid } from "../uuid.js";
+import { UsageError } from "../core/errors.js";
+import { isUuid } from "../core/uuid.js";
 import { GPU_TYPES } from "../knowledge/migration.js";
 
 export const RUN_OUTCOMES = ["success", "failed", "timeout", "cancelled", "stuck"] as const;

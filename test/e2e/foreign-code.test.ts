@@ -9,7 +9,7 @@ import fg from "fast-glob";
 import { describe, expect, it } from "vitest";
 import { TRANSFORMS } from "../../src/fix/registry.js";
 import { DEFAULT_NODE_REF } from "../../src/fix/node-ref-target.js";
-import { DEFAULT_HOSTS } from "../../src/scan/urls.js";
+import { DEFAULT_HOSTS } from "../../src/core/urls.js";
 import { REPO_ROOT, runCliAsync } from "../helpers/cli.js";
 
 const NODE_MODULES = join(REPO_ROOT, "node_modules");

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { meetsThreshold } from "../../src/config.js";
+import { meetsThreshold } from "../../src/core/config.js";
 import { runCli } from "../helpers/cli.js";
 import { tempRepo as repo } from "../helpers/temp-repo.js";
 

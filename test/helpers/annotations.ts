@@ -1,6 +1,6 @@
 /** Reads `@expect <ruleId> ...` annotations from fixture files: the findings each line must produce. */
 import { readFileSync } from "node:fs";
-import type { Finding } from "../../src/findings.js";
+import type { Finding } from "../../src/core/finding.js";
 
 const EXPECT = /@expect\s+([a-z0-9-]+(?:[ \t]+[a-z0-9-]+)*)/;
 

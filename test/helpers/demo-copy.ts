@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { DEFAULT_NODE_REF } from "../../src/fix/node-ref-target.js";
 import { type FixPlan, planFixes, writeFixes } from "../../src/fix/runner.js";
 import { TRANSFORM_IDS, type TransformId } from "../../src/fix/types.js";
-import { DEFAULT_HOSTS } from "../../src/scan/urls.js";
+import { DEFAULT_HOSTS } from "../../src/core/urls.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
 export const DEMO_APP = join(REPO, "fixtures", "demo-app");

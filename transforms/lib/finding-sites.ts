@@ -8,7 +8,7 @@
  * lines are mapped onto the current text first (see src/fix/line-map.ts).
  */
 import type { ASTPath, Collection, JSCodeshift } from "jscodeshift";
-import type { Finding } from "../../src/findings.js";
+import type { Finding } from "../../src/core/finding.js";
 import { type LineMap, lineMapBetween } from "../../src/fix/line-map.js";
 
 /** recast's default tab width, which jscodeshift parses with. */

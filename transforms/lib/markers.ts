@@ -3,7 +3,7 @@
  * line comment attached to the enclosing statement, added once.
  */
 import type { ASTPath, JSCodeshift } from "jscodeshift";
-import { MARKER_TAG, markerText } from "../../src/fix/markers.js";
+import { MARKER_TAG, markerText } from "../../src/core/marker.js";
 import type { RuleId } from "../../src/rules/catalog.js";
 
 type CommentNode = { type: string; value: string; leading?: boolean; trailing?: boolean };

@@ -5,7 +5,7 @@
  * starts after that character. Both count UTF-16 code units.
  */
 import type { ASTPath, Collection, JSCodeshift } from "jscodeshift";
-import type { Finding } from "../../src/findings.js";
+import type { Finding } from "../../src/core/finding.js";
 
 type AnyNode = { type: string; start?: number | null; end?: number | null; loc?: unknown };
 

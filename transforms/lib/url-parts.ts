@@ -6,7 +6,7 @@
  * constant can be checked against its other uses.
  */
 import type { ASTPath } from "jscodeshift";
-import { HOLE } from "../../src/scan/urls.js";
+import { HOLE } from "../../src/core/urls.js";
 import { startOf, unwrapPath } from "./node-index.js";
 
 export interface ConstBinding {

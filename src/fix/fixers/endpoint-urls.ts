@@ -5,7 +5,7 @@
  * functions: callers decide where the text comes from and where edits go.
  */
 import { ENDPOINTS, HOSTS, V1_ONLY_CREATE_FIELDS } from "../../knowledge/migration.js";
-import { findLegacyHostMentions, type HostSet, parseUrlText } from "../../scan/urls.js";
+import { findLegacyHostMentions, type HostSet, parseUrlText } from "../../core/urls.js";
 
 export const RUN_ID_KEY: string = ENDPOINTS.getRun.v1.query;
 

@@ -3,7 +3,7 @@
  * in the same run edited the file, they are moved onto the current text; a
  * finding whose line changed is dropped, since its columns may no longer hold.
  */
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import { lineMapBetween } from "../line-map.js";
 
 export function findingsOnText(findings: readonly Finding[], scanned: string | undefined, current: string): Finding[] {

@@ -20,12 +20,13 @@
  * so no error adapter is needed.
  */
 import { PYTHON_QUEUE_REQUEST_KEYS, PYTHON_SDK, PYTHON_SDK_SHAPES } from "../../knowledge/migration.js";
-import { type Finding, LineIndex } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
+import { LineIndex } from "../../core/location.js";
 import type { RuleId } from "../../rules/catalog.js";
 import { PyModule, type PyRange } from "../../scan/scanners/python-module.js";
 import { isName, isOp, isString, type PyToken } from "../../scan/scanners/python-tokens.js";
 import { type LineMap, lineMapBetween } from "../line-map.js";
-import { insertMarkerAbove } from "../markers.js";
+import { insertMarkerAbove } from "../../core/marker.js";
 import type { FileFix, FixEvent, Transform } from "../types.js";
 
 const AUTH = PYTHON_SDK_SHAPES.authOption;

@@ -15,12 +15,12 @@
  */
 import { posix } from "node:path";
 import { applyEdits, type FormattingOptions, modify } from "jsonc-parser";
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import { JS_SDK, PYTHON_SDK } from "../../knowledge/migration.js";
 import { DEPENDENCY_FIELDS } from "../../scan/scanners/npm-manifest.js";
 import { INSTALL_COMMANDS, type NpmManager } from "../../scan/scanners/npm-report.js";
 import { pythonManifestKindOf, mayBeIncludedRequirements } from "../../scan/scanners/python-manifests.js";
-import { insertMarkerAbove } from "../markers.js";
+import { insertMarkerAbove } from "../../core/marker.js";
 import type { FileFix, FixContext, FixEvent, Transform } from "../types.js";
 import { findingsOnText } from "./findings-on-text.js";
 

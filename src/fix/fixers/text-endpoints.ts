@@ -8,15 +8,15 @@
  * review marker in the file's comment syntax (none in JSON).
  */
 import { posix } from "node:path";
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import { HOSTS } from "../../knowledge/migration.js";
 import type { RuleId } from "../../rules/catalog.js";
-import { fileKind, isJsFile } from "../../scan/file-kinds.js";
+import { fileKind, isJsFile } from "../../core/file-kinds.js";
 import { endpointMessage } from "../../scan/messages.js";
 import { statementAround } from "../../scan/text/statements.js";
 import { TextFile } from "../../scan/text/text-file.js";
-import { findLegacyHostMentions, parseUrlText } from "../../scan/urls.js";
-import { insertMarkerAbove } from "../markers.js";
+import { findLegacyHostMentions, parseUrlText } from "../../core/urls.js";
+import { insertMarkerAbove } from "../../core/marker.js";
 import type { FileFix, FixContext, FixEvent, Transform } from "../types.js";
 import { advice, ENDPOINT_TEXT, messages } from "./endpoint-advice.js";
 import {

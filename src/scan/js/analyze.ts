@@ -3,8 +3,9 @@
  * one parsed file with help from the rest of the repository.
  */
 import { ts } from "ts-morph";
-import { type Finding, type FindingInput, LineIndex, makeFinding } from "../../findings.js";
-import { excerptOf } from "../../redact.js";
+import { type Finding, type FindingInput, makeFinding } from "../../core/finding.js";
+import { LineIndex } from "../../core/location.js";
+import { excerptOf } from "../../core/redact.js";
 import {
   endpointMessage,
   legacyHostMessage,
@@ -14,7 +15,7 @@ import {
   sdkImportMessage,
   sdkPropertyMessage,
 } from "../messages.js";
-import { findLegacyHostMentions, type HostSet, isOtherHostV1Shape, parseUrlText, v1EndpointOf } from "../urls.js";
+import { findLegacyHostMentions, type HostSet, isOtherHostV1Shape, parseUrlText, v1EndpointOf } from "../../core/urls.js";
 import type { FileContext } from "./file-context.js";
 import { HttpCalls } from "./http-calls.js";
 import { JsProject } from "./project.js";

@@ -4,7 +4,7 @@
  * builds (base URL and query options folded in) and the HTTP method.
  */
 import { ts } from "ts-morph";
-import { HOLE } from "../urls.js";
+import { HOLE } from "../../core/urls.js";
 import { enclosingClass, type FileContext, unwrap } from "./file-context.js";
 import { type Definition, joinBase, type Values } from "./values.js";
 

@@ -4,7 +4,7 @@
  * object literal behind an options argument.
  */
 import { ts } from "ts-morph";
-import { HOLE } from "../urls.js";
+import { HOLE } from "../../core/urls.js";
 import { type FileContext, unwrap } from "./file-context.js";
 import type { JsProject } from "./project.js";
 

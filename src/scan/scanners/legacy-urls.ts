@@ -10,11 +10,11 @@
  * docs are warnings; in code and config they are errors. Web page links on
  * the vendor's site are skipped.
  */
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import { ENDPOINTS } from "../../knowledge/migration.js";
 import type { FixClass, RuleId, Severity } from "../../rules/catalog.js";
-import { excerptOf, redactEnvLine } from "../../redact.js";
-import { type FileKind, isJsFile } from "../file-kinds.js";
+import { excerptOf, redactEnvLine } from "../../core/redact.js";
+import { type FileKind, isJsFile } from "../../core/file-kinds.js";
 import { endpointMessage, legacyHostMessage } from "../messages.js";
 import { FindingSink } from "../scanner-helpers.js";
 import type { FileScanner } from "../scanner.js";
@@ -28,7 +28,7 @@ import { statementAround } from "../text/statements.js";
 import { type StructuredRequests, structuredRequestsOf } from "../text/structured-requests.js";
 import { TextFile } from "../text/text-file.js";
 import { valueShapeAt } from "../text/whole-values.js";
-import { type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../urls.js";
+import { type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../core/urls.js";
 
 export const legacyUrlScanner: FileScanner = {
   id: "legacy-urls",

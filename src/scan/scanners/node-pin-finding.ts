@@ -3,7 +3,7 @@
  * class by verdict, the message saying what to do, and the `data` a fixer
  * or the online resolver reads. Pins at or after the minimum are not reported.
  */
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import { NODE_COMPONENT } from "../../knowledge/migration.js";
 import { type NodeRefDecision, NODE_REF_TARGET } from "../../knowledge/node-ref.js";
 import type { FixClass, Severity } from "../../rules/catalog.js";

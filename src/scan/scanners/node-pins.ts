@@ -9,7 +9,7 @@
 import { parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { posix } from "node:path";
 import { parseAllDocuments } from "yaml";
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import { FindingSink } from "../scanner-helpers.js";
 import type { FileScanInput, FileScanner } from "../scanner.js";
 import { fromJson, fromYaml } from "./doc-tree.js";

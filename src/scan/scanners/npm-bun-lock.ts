@@ -5,7 +5,7 @@
  * array whose first item is the resolved `name@version`.
  */
 import { posix } from "node:path";
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import { JS_SDK } from "../../knowledge/migration.js";
 import { mentionsSdk, sdkSpecOf, splitDescriptor, splitPackagePath } from "../../knowledge/npm-versions.js";
 import type { FileScanInput, FileScanner } from "../scanner.js";

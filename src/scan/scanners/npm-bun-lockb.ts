@@ -5,7 +5,7 @@
  * closely by a version. A name without a readable version is left for review.
  */
 import { posix } from "node:path";
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import { JS_SDK } from "../../knowledge/migration.js";
 import type { FileScanInput, FileScanner } from "../scanner.js";
 import { FindingSink } from "../scanner-helpers.js";

@@ -5,7 +5,7 @@
  */
 import { posix } from "node:path";
 import type { Node } from "jsonc-parser";
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import { JS_SDK } from "../../knowledge/migration.js";
 import { judgeNpmSpec, mentionsSdk, sdkSpecOf, splitDescriptor, splitPackagePath } from "../../knowledge/npm-versions.js";
 import type { FileScanInput, FileScanner, RepoFacts } from "../scanner.js";

@@ -6,7 +6,7 @@
  */
 import { posix } from "node:path";
 import type { Node } from "jsonc-parser";
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import { JS_SDK } from "../../knowledge/migration.js";
 import { mentionsSdk, sdkSpecOf, splitDescriptor } from "../../knowledge/npm-versions.js";
 import type { FileScanInput, FileScanner } from "../scanner.js";

@@ -7,7 +7,7 @@
  * `snapshots` entry, else the importer that records it.
  */
 import { posix } from "node:path";
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import { JS_SDK } from "../../knowledge/migration.js";
 import { mentionsSdk, sdkSpecOf, splitDescriptor } from "../../knowledge/npm-versions.js";
 import type { FileScanInput, FileScanner } from "../scanner.js";

@@ -4,7 +4,7 @@
  * them here from package.json).
  */
 import { posix } from "node:path";
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import { judgeNpmSpec, mentionsSdk, sdkSpecOf } from "../../knowledge/npm-versions.js";
 import type { FileScanInput, FileScanner } from "../scanner.js";
 import { FindingSink } from "../scanner-helpers.js";

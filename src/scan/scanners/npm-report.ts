@@ -2,7 +2,7 @@
  * How npm SDK dependency findings are worded and what they carry, so the
  * manifest and every lockfile scanner say the same thing the same way.
  */
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import { JS_SDK } from "../../knowledge/migration.js";
 import type { NpmJudgement } from "../../knowledge/npm-versions.js";
 import type { FixClass } from "../../rules/catalog.js";

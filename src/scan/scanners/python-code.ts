@@ -4,11 +4,11 @@
  * Python SDK shapes. It reports every legacy host mention in the file, so
  * the generic text scan skips Python files.
  */
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import { legacyHostMessage } from "../messages.js";
 import type { FileScanInput, FileScanner } from "../scanner.js";
 import { FindingSink } from "../scanner-helpers.js";
-import { findLegacyHostMentions, type HostSet } from "../urls.js";
+import { findLegacyHostMentions, type HostSet } from "../../core/urls.js";
 import { endpointFindingInput, findPythonEndpoints } from "./python-http.js";
 import { PyModule } from "./python-module.js";
 import { projectPinFor } from "./python-project-pin.js";

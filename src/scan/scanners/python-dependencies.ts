@@ -4,7 +4,7 @@
  * Pipfile.lock, poetry.lock, uv.lock, setup.cfg and setup.py.
  */
 import { PYTHON_SDK } from "../../knowledge/migration.js";
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import type { FileScanner, FileScanInput } from "../scanner.js";
 import { FindingSink } from "../scanner-helpers.js";
 import { isLockfile, judgeDeclaration } from "./python-declarations.js";

@@ -5,7 +5,7 @@
  * seen going into a known call are reported where they are built, method unknown.
  */
 import { endpointMessage } from "../messages.js";
-import { HOLE, type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../urls.js";
+import { HOLE, type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../core/urls.js";
 import type { PyCallee, PyModule, PyRange } from "./python-module.js";
 import { isOp, isString } from "./python-tokens.js";
 import type { PyValues } from "./python-values.js";

@@ -4,7 +4,7 @@
  * `os.getenv` fallbacks and constants followed through assignments. Parts
  * that cannot be known become HOLE characters.
  */
-import { HOLE } from "../urls.js";
+import { HOLE } from "../../core/urls.js";
 import type { PyModule, PyRange } from "./python-module.js";
 import { fStringParts, isName, isOp, isString, type PyToken, type PyTokens, stringValue, tokenizePython } from "./python-tokens.js";
 

@@ -7,7 +7,7 @@
  */
 import { posix } from "node:path";
 import { ENDPOINTS, HOSTS, RUBY_SDK, RUBY_SDK_SHAPES } from "../../knowledge/migration.js";
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import type { FileScanInput, FileScanner } from "../scanner.js";
 import { FindingSink } from "../scanner-helpers.js";
 

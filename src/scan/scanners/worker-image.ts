@@ -10,9 +10,9 @@
  * Tagged mentions count in any text file; an untagged name only where it
  * selects an image (FROM, `image:`, `container:`, docker pull/run), not in prose or links.
  */
-import type { Finding } from "../../findings.js";
+import type { Finding } from "../../core/finding.js";
 import { NODE_COMPONENT, WORKER_IMAGE, WORKER_IMAGE_STATUS } from "../../knowledge/migration.js";
-import { isJsFile } from "../file-kinds.js";
+import { isJsFile } from "../../core/file-kinds.js";
 import { FindingSink } from "../scanner-helpers.js";
 import type { FileScanner } from "../scanner.js";
 

@@ -4,7 +4,7 @@
  * offset, which is quadratic on one long word (a minified line, a hex
  * blob); a window around each occurrence keeps the generic scan linear.
  */
-import { findLegacyHostMentions, type HostMention, type HostSet } from "../urls.js";
+import { findLegacyHostMentions, type HostMention, type HostSet } from "../../core/urls.js";
 
 /** Characters before a host that a scheme may take (`https://`, `git+https://`). */
 const SCHEME_REACH = 64;

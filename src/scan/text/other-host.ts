@@ -6,7 +6,7 @@
  * A bare `/api/run` on another host is too generic to report.
  */
 import { CREATE_RUN_BODY_FIELD, ENDPOINTS, HOSTS, NOT_CLOUD_RUN_API } from "../../knowledge/migration.js";
-import { parseUrlText } from "../urls.js";
+import { parseUrlText } from "../../core/urls.js";
 import type { HttpMethod } from "./http-methods.js";
 import type { TextFile } from "./text-file.js";
 

@@ -2,10 +2,10 @@
  * One non-JS text file under scan: its lines, its comments and what a
  * finding at an offset weighs (comments and docs are warnings).
  */
-import { LineIndex } from "../../findings.js";
+import { LineIndex } from "../../core/location.js";
 import type { Severity } from "../../rules/catalog.js";
-import { type FileKind, type TextSyntax, textSyntaxOf } from "../file-kinds.js";
-import type { HostSet } from "../urls.js";
+import { type FileKind, type TextSyntax, textSyntaxOf } from "../../core/file-kinds.js";
+import type { HostSet } from "../../core/urls.js";
 import { CommentMap } from "./comments.js";
 
 export class TextFile {

@@ -6,8 +6,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "./errors.js";
-import { SEVERITY_RANK, type Severity } from "./rules/catalog.js";
-import { DEFAULT_HOSTS, type HostSet } from "./scan/urls.js";
+import { SEVERITY_RANK, type Severity } from "../rules/catalog.js";
+import { DEFAULT_HOSTS, type HostSet } from "./urls.js";
 
 export const CONFIG_FILE = "comfydeploy-migrate.config.json";
 export const PACKAGE_JSON_KEY = "comfydeploy-migrate";

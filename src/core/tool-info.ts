@@ -5,8 +5,8 @@ import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 
 function readPackageJson(): { name: string; version: string } {
-  // dist/src/tool-info.js and src/tool-info.ts both sit two levels below the package root or one.
-  for (const candidate of ["../../package.json", "../package.json"]) {
+  // dist/src/core/tool-info.js sits three levels below the package root, src/core/tool-info.ts two.
+  for (const candidate of ["../../../package.json", "../../package.json"]) {
     try {
       const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), "utf8")) as { name?: string; version?: string };
       if (pkg.name === "comfydeploy-migrate" && pkg.version) return { name: pkg.name, version: pkg.version };

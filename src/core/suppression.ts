@@ -4,8 +4,10 @@
  * Several rule ids may be given, separated by commas. After `until` the
  * finding comes back, with a note.
  */
-import type { Finding } from "../findings.js";
+import type { Finding, SuppressionState } from "./finding.js";
 import { RULE_IDS } from "../rules/catalog.js";
+
+export type { SuppressionState };
 
 export const SUPPRESSION_KEYWORD = "comfydeploy-migrate-ignore";
 
@@ -18,15 +20,6 @@ export interface Suppression {
   rules: string[];
   until?: string;
   reason?: string;
-}
-
-export interface SuppressionState {
-  reason: string;
-  /** The line the suppression comment is on. */
-  line: number;
-  until?: string;
-  /** True when `until` has passed: the finding counts again. */
-  expired: boolean;
 }
 
 export function parseSuppressions(text: string): Suppression[] {

@@ -4,7 +4,7 @@
  * moved keeps its fingerprint, so baselines and code scanning recognise it.
  */
 import { createHash } from "node:crypto";
-import type { Finding } from "../findings.js";
+import type { Finding } from "./finding.js";
 
 export function assignFingerprints(findings: Finding[]): void {
   const seen = new Map<string, number>();

@@ -1,0 +1,64 @@
+/** The findings model every scanner produces and every renderer reads. */
+import type { FixClass, RuleId, Severity } from "../rules/catalog.js";
+import { getRule } from "../rules/catalog.js";
+import type { Location } from "./location.js";
+
+export interface Finding extends Location {
+  ruleId: RuleId;
+  severity: Severity;
+  /** Repository-relative POSIX path. */
+  file: string;
+  message: string;
+  fix: FixClass;
+  /** The source line, secrets redacted. */
+  excerpt?: string;
+  /** Structured facts for fixers and resolvers (e.g. the pinned ref); not part of the JSON contract. */
+  data?: Record<string, string>;
+  /** Stable across runs and line moves: rule, file, the line's content and its occurrence. */
+  fingerprint?: string;
+  /** Set when an in-source comment suppresses the finding. */
+  suppression?: SuppressionState;
+}
+
+/** An in-source suppression comment that covers a finding. */
+export interface SuppressionState {
+  reason: string;
+  /** The line the suppression comment is on. */
+  line: number;
+  until?: string;
+  /** True when `until` has passed: the finding counts again. */
+  expired: boolean;
+}
+
+export interface SkippedFile {
+  file: string;
+  reason: string;
+}
+
+export interface FindingInput {
+  ruleId: RuleId;
+  message: string;
+  location: Location;
+  /** Overrides the rule's default severity (comments and docs are warnings). */
+  severity?: Severity;
+  /** Overrides the rule's default fix class (e.g. a URL whose method is unknown). */
+  fix?: FixClass;
+}
+
+export function makeFinding(file: string, input: FindingInput): Finding {
+  const rule = getRule(input.ruleId);
+  return {
+    ruleId: input.ruleId,
+    severity: input.severity ?? rule.severity,
+    file,
+    ...input.location,
+    message: input.message,
+    fix: input.fix ?? rule.fix,
+  };
+}
+
+/** Stable order: by file, then position, then rule. */
+export function compareFindings(a: Finding, b: Finding): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  return a.line - b.line || a.column - b.column || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0);
+}
