@@ -14,12 +14,12 @@ import { NODE_COMPONENT } from "../src/knowledge/migration.js";
 import { decideCommit, decideGitRef, decideRegistryVersion, NODE_REF_TARGET, verdictFromComparison } from "../src/knowledge/node-ref.js";
 import { defaultCompareCacheFile } from "../src/pins/compare-cache.js";
 import { resolveUnknownNodePins } from "../src/pins/github-compare.js";
-import { readDockerfile } from "../src/scan/scanners/dockerfile.js";
-import { scanNodePins } from "../src/scan/scanners/node-pins.js";
-import { submodulePins } from "../src/scan/scanners/node-pin-submodules.js";
-import { isNodeRepositoryUrl, nodeSourceOf } from "../src/scan/scanners/node-source-url.js";
-import { readShell } from "../src/scan/scanners/shell-words.js";
-import { decideWorkerTag, scanWorkerImages } from "../src/scan/scanners/worker-image.js";
+import { readDockerfile } from "../src/lang/shell/dockerfile.js";
+import { scanNodePins } from "../src/scan/scanners/machine/node-pins.js";
+import { submodulePins } from "../src/scan/scanners/machine/node-pin-submodules.js";
+import { isNodeRepositoryUrl, nodeSourceOf } from "../src/scan/scanners/machine/node-source-url.js";
+import { readShell } from "../src/lang/shell/words.js";
+import { decideWorkerTag, scanWorkerImages } from "../src/scan/scanners/machine/worker-image.js";
 
 const V210 = "62f8e388bb5217bb0472cb14bd7bf2d417225017";
 const V233 = "7d65d23f84d7ec3e9772d00f62146cbe36e3d267";

@@ -6,14 +6,14 @@ import { judgeNpmSpec, judgeNpmVersion, sdkSpecOf, splitDescriptor, splitPackage
 import { fileKind } from "../src/core/file-kinds.js";
 import type { FileScanInput, FileScanner, RepoFacts } from "../src/scan/scanner.js";
 import { FILE_SCANNERS } from "../src/scan/scanners/index.js";
-import { scanBunLock } from "../src/scan/scanners/npm-bun-lock.js";
-import { bunLockbScanner, scanBunLockb } from "../src/scan/scanners/npm-bun-lockb.js";
-import { npmManifestScanner, pnpmOverrideTarget, resolutionTarget, scanPackageJson } from "../src/scan/scanners/npm-manifest.js";
-import { scanPackageLock } from "../src/scan/scanners/npm-package-lock.js";
-import { parsePackageKey, scanPnpmLock } from "../src/scan/scanners/npm-pnpm-lock.js";
-import { scanPnpmWorkspace } from "../src/scan/scanners/npm-pnpm-workspace.js";
-import { NPM_DEPENDENCY_SCANNERS } from "../src/scan/scanners/npm-scanners.js";
-import { scanYarnLock } from "../src/scan/scanners/npm-yarn-lock.js";
+import { scanBunLock } from "../src/scan/scanners/npm/bun-lock.js";
+import { bunLockbScanner, scanBunLockb } from "../src/scan/scanners/npm/bun-lockb.js";
+import { npmManifestScanner, pnpmOverrideTarget, resolutionTarget, scanPackageJson } from "../src/scan/scanners/npm/manifest.js";
+import { scanPackageLock } from "../src/scan/scanners/npm/package-lock.js";
+import { parsePackageKey, scanPnpmLock } from "../src/scan/scanners/npm/pnpm-lock.js";
+import { scanPnpmWorkspace } from "../src/scan/scanners/npm/pnpm-workspace.js";
+import { NPM_SCANNERS } from "../src/scan/scanners/npm/index.js";
+import { scanYarnLock } from "../src/scan/scanners/npm/yarn-lock.js";
 import { DEFAULT_HOSTS } from "../src/core/urls.js";
 
 interface RepoOptions {
@@ -368,8 +368,8 @@ describe("bun.lockb", () => {
 
 describe("registration", () => {
   it("registers every npm scanner, each matching its own file names", () => {
-    for (const scanner of NPM_DEPENDENCY_SCANNERS) expect(FILE_SCANNERS).toContain(scanner);
-    const matching = (file: string): string[] => NPM_DEPENDENCY_SCANNERS.filter((s: FileScanner) => s.matches(file)).map((s) => s.id);
+    for (const scanner of NPM_SCANNERS) expect(FILE_SCANNERS).toContain(scanner);
+    const matching = (file: string): string[] => NPM_SCANNERS.filter((s: FileScanner) => s.matches(file)).map((s) => s.id);
     expect(matching("packages/a/package.json")).toEqual([npmManifestScanner.id]);
     expect(matching("package-lock.json")).toEqual(["npm-package-lock"]);
     expect(matching("sub/npm-shrinkwrap.json")).toEqual(["npm-package-lock"]);

@@ -7,10 +7,10 @@
 import { describe, expect, it } from "vitest";
 import type { Finding } from "../src/core/finding.js";
 import { fileKind, textSyntaxOf } from "../src/core/file-kinds.js";
-import { scanLegacyUrls } from "../src/scan/scanners/legacy-urls.js";
-import { CommentMap } from "../src/scan/text/comments.js";
-import { methodFromName, methodInStatement } from "../src/scan/text/http-methods.js";
-import { valueShapeAt } from "../src/scan/text/whole-values.js";
+import { scanLegacyUrls } from "../src/scan/scanners/text/legacy-urls.js";
+import { CommentMap } from "../src/lang/text/comments.js";
+import { methodFromName, methodInStatement } from "../src/scan/scanners/text/http-methods.js";
+import { valueShapeAt } from "../src/scan/scanners/text/whole-values.js";
 import { DEFAULT_HOSTS, type HostSet } from "../src/core/urls.js";
 
 const V1 = "https://www.comfydeploy.com";

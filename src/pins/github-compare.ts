@@ -12,7 +12,7 @@ import type { Finding } from "../core/finding.js";
 import { NODE_COMPONENT } from "../knowledge/migration.js";
 import { type NodeRefDecision, verdictFromComparison } from "../knowledge/node-ref.js";
 import { maskKnownSecrets } from "../core/redact.js";
-import { type NodePinFormat, nodePinClass, nodePinData, nodePinMessage } from "../scan/scanners/node-pin-finding.js";
+import { type NodePinFormat, nodePinClass, nodePinData, nodePinMessage } from "../scan/scanners/machine/node-pin-finding.js";
 import { TOOL } from "../core/tool-info.js";
 import { CompareCache, defaultCompareCacheFile } from "./compare-cache.js";
 

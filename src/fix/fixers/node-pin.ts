@@ -13,7 +13,7 @@ import type { Finding } from "../../core/finding.js";
 import { NODE_COMPONENT, WORKER_IMAGE, WORKER_IMAGE_STATUS } from "../../knowledge/migration.js";
 import type { RuleId } from "../../rules/catalog.js";
 import { isJsFile } from "../../core/file-kinds.js";
-import { pinFileKind } from "../../scan/scanners/node-pins.js";
+import { pinFileKind } from "../../scan/scanners/machine/node-pins.js";
 import { commentSyntaxFor, insertMarkerAbove } from "../../core/marker.js";
 import type { FileFix, FixContext, FixEvent, NodeRefTarget, Transform } from "../types.js";
 import { findingsOnText } from "./findings-on-text.js";

@@ -7,7 +7,7 @@
  * `requests.get(f"{BASE}/run/{rid}")`).
  */
 import { LineIndex } from "../../core/location.js";
-import { isOp, isString, type PyStringToken, type PyToken, type PyTokens, stringValue, tokenizePython } from "../../scan/scanners/python-tokens.js";
+import { isOp, isString, type PyStringToken, type PyToken, type PyTokens, stringValue, tokenizePython } from "../../lang/python/tokens.js";
 import { findRunPath, RUN_ID_KEY, type TextEdit, v1OnlyFields } from "./endpoint-urls.js";
 import type { Segment } from "./text-segments.js";
 

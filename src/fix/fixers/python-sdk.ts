@@ -23,8 +23,8 @@ import { PYTHON_QUEUE_REQUEST_KEYS, PYTHON_SDK, PYTHON_SDK_SHAPES } from "../../
 import type { Finding } from "../../core/finding.js";
 import { LineIndex } from "../../core/location.js";
 import type { RuleId } from "../../rules/catalog.js";
-import { PyModule, type PyRange } from "../../scan/scanners/python-module.js";
-import { isName, isOp, isString, type PyToken } from "../../scan/scanners/python-tokens.js";
+import { PyModule, type PyRange } from "../../lang/python/module.js";
+import { isName, isOp, isString, type PyToken } from "../../lang/python/tokens.js";
 import { type LineMap, lineMapBetween } from "../line-map.js";
 import { insertMarkerAbove } from "../../core/marker.js";
 import type { FileFix, FixEvent, Transform } from "../types.js";

@@ -6,7 +6,7 @@
  * not span lines.
  */
 import type { TextSyntax } from "../../core/file-kinds.js";
-import type { TextFile } from "../../scan/text/text-file.js";
+import type { TextFile } from "../../lang/text/text-file.js";
 
 export interface Segment {
   /** Offset of the URL (the finding's start). */

@@ -1,14 +1,11 @@
-/** Every non-JS scanner, in the order their findings are produced. */
+/** Every non-JS scanner, one folder per ecosystem, in the order their findings are produced. */
 import type { FileScanner } from "../scanner.js";
-import { legacyUrlScanner } from "./legacy-urls.js";
-import { NPM_DEPENDENCY_SCANNERS } from "./npm-scanners.js";
-import { nodePinScanner } from "./node-pins.js";
-import { pythonCodeScanner } from "./python-code.js";
-import { pythonDependencyScanner } from "./python-dependencies.js";
-import { rubySdkScanner } from "./ruby-sdk.js";
-import { workerImageScanner } from "./worker-image.js";
+import { MACHINE_SCANNERS } from "./machine/index.js";
+import { NPM_SCANNERS } from "./npm/index.js";
+import { PYTHON_SCANNERS } from "./python/index.js";
+import { RUBY_SCANNERS } from "./ruby/index.js";
+import { GENERIC_URL_SCANNER, TEXT_SCANNERS } from "./text/index.js";
 
-export const FILE_SCANNERS: readonly FileScanner[] = [legacyUrlScanner, ...NPM_DEPENDENCY_SCANNERS, nodePinScanner, workerImageScanner, pythonDependencyScanner, pythonCodeScanner, rubySdkScanner];
+export const FILE_SCANNERS: readonly FileScanner[] = [...TEXT_SCANNERS, ...NPM_SCANNERS, ...MACHINE_SCANNERS, ...PYTHON_SCANNERS, ...RUBY_SCANNERS];
 
-/** The generic URL scan, run on files no specialised scanner covers. */
-export const GENERIC_URL_SCANNER = legacyUrlScanner;
+export { GENERIC_URL_SCANNER };

@@ -1,0 +1,316 @@
+/**
+ * Static string values of Python expressions, for URLs: literals (f-strings
+ * included), `+` and `%` concatenation, `.format`, `"/".join`, `urljoin`,
+ * `os.getenv` fallbacks and constants followed through assignments. Parts
+ * that cannot be known become HOLE characters.
+ */
+import { HOLE } from "../../core/urls.js";
+import type { PyModule, PyRange } from "./module.js";
+import { fStringParts, isName, isOp, isString, type PyToken, type PyTokens, stringValue, tokenizePython } from "./tokens.js";
+
+const MAX_DEPTH = 10;
+const ENV_GETTERS = new Set(["os.getenv", "getenv", "os.environ.get", "environ.get", "os.environ.setdefault"]);
+const URL_JOINERS = new Set(["urljoin", "parse.urljoin", "urllib.parse.urljoin"]);
+const STRING_WRAPPERS = new Set(["str", "os.fspath"]);
+const KNOWN_CALLS = new Set([...ENV_GETTERS, ...URL_JOINERS, ...STRING_WRAPPERS]);
+/** String methods whose result stays readable (anything else makes the value unknown). */
+const STRING_METHODS = new Set(["format", "rstrip", "lstrip", "strip", "join"]);
+
+/** A token sequence and a range in it: the file's own tokens, or those of an f-string field. */
+interface Expr {
+  seq: PyTokens;
+  lo: number;
+  hi: number;
+}
+
+export class PyValues {
+  /** Assignment values (by start token index in the file) that evaluations passed through. */
+  private trail: Set<number> | undefined;
+
+  constructor(private readonly module: PyModule) {}
+
+  /** The value of tokens[range] in the file; `consumed` collects the assignment values it follows. */
+  stringOf(range: PyRange, consumed?: Set<number>): string {
+    this.trail = consumed;
+    try {
+      return this.evaluate({ seq: this.module.seq, ...range }, 0);
+    } finally {
+      this.trail = undefined;
+    }
+  }
+
+  /** The value when it is fully known. */
+  staticString(range: PyRange): string | undefined {
+    const value = this.stringOf(range);
+    return value.includes(HOLE) ? undefined : value;
+  }
+
+  /** Keys of a dict display, a `dict(k=...)` call or a name bound to one. */
+  dictKeys(range: PyRange, depth = 0): string[] {
+    if (depth > MAX_DEPTH) return [];
+    const m = this.module;
+    const t = m.tokens;
+    const { lo, hi } = range;
+    if (isOp(t[lo], "{") && m.partner(lo) === hi - 1) {
+      return m
+        .splitTopLevel(lo + 1, hi - 1)
+        .map((item) => {
+          const colon = m.findTopLevel(item.lo, item.hi, (tok) => isOp(tok, ":"));
+          return colon > item.lo ? this.staticString({ lo: item.lo, hi: colon }) : undefined;
+        })
+        .filter((k): k is string => k !== undefined);
+    }
+    if (isName(t[lo], "dict") && isOp(t[lo + 1], "(") && m.partner(lo + 1) === hi - 1) {
+      return [...m.callArguments(lo + 1).keyword.keys()];
+    }
+    const key = this.keyOf(t, lo, hi);
+    const assignment = key ? m.resolve(key, t[lo]!.start) : undefined;
+    return assignment ? this.dictKeys(assignment.value, depth + 1) : [];
+  }
+
+  private evaluate(e: Expr, depth: number): string {
+    if (depth > MAX_DEPTH || e.hi <= e.lo) return HOLE;
+    const t = e.seq.tokens;
+    let { lo } = e;
+    while (isName(t[lo], "await") && lo < e.hi) lo++;
+    if (lo !== e.lo) e = { ...e, lo };
+    if (e.hi - e.lo === 1) return this.term(e, depth);
+    const operators = this.topLevelOperators(e);
+    if (operators.size === 0) return this.term(e, depth);
+    // `a if cond else b`: the first branch, or the second when the first is unknown.
+    const cond = operators.has("if") ? this.splitOn(e, (tok) => isName(tok, "if")) : [];
+    if (cond.length > 1) {
+      const first = this.evaluate(cond[0]!, depth);
+      const other = this.splitOn({ ...e, lo: cond[1]!.lo }, (tok) => isName(tok, "else"))[1];
+      return isUnknown(first) && other ? this.evaluate(other, depth) : first;
+    }
+    // `os.getenv("X") or "https://..."`: the first alternative that is known.
+    const alternatives = operators.has("or") ? this.splitOn(e, (tok) => isName(tok, "or")) : [];
+    if (alternatives.length > 1) {
+      for (const alternative of alternatives) {
+        const value = this.evaluate(alternative, depth);
+        if (!isUnknown(value)) return value;
+      }
+      return HOLE;
+    }
+    const terms = operators.has("+") ? this.splitOn(e, (tok) => isOp(tok, "+")) : [];
+    if (terms.length > 1) return terms.map((term) => this.evaluate(term, depth)).join("");
+    const formatted = operators.has("%") ? this.splitOn(e, (tok) => isOp(tok, "%")) : [];
+    if (formatted.length === 2) return this.percentFormat(formatted[0]!, formatted[1]!, depth);
+    return this.term(e, depth);
+  }
+
+  /** Which of the operators evaluation splits on occur at the top level (one pass, so big files stay fast). */
+  private topLevelOperators(e: Expr): Set<string> {
+    const found = new Set<string>();
+    for (let i = e.lo; i < e.hi; i++) {
+      const partner = e.seq.partner[i] ?? -1;
+      if (partner > i) {
+        i = partner;
+        continue;
+      }
+      const token = e.seq.tokens[i]!;
+      if ((token.kind === "name" && (token.value === "if" || token.value === "or")) || isOp(token, "+") || isOp(token, "%")) found.add(token.value);
+    }
+    return found;
+  }
+
+  /** Splits at top-level tokens passing `test`. */
+  private splitOn(e: Expr, test: (token: PyToken) => boolean): Expr[] {
+    const parts: Expr[] = [];
+    let start = e.lo;
+    for (let i = e.lo; i < e.hi; i++) {
+      const partner = e.seq.partner[i] ?? -1;
+      if (partner > i) {
+        i = partner;
+        continue;
+      }
+      if (test(e.seq.tokens[i]!)) {
+        parts.push({ ...e, lo: start, hi: i });
+        start = i + 1;
+      }
+    }
+    parts.push({ ...e, lo: start, hi: e.hi });
+    return parts;
+  }
+
+  /** A primary (literal, name, call, parenthesised expression) followed by string-method trailers. */
+  private term(e: Expr, depth: number): string {
+    const t = e.seq.tokens;
+    const partner = (i: number): number => e.seq.partner[i] ?? -1;
+    let i = e.lo;
+    let value: string;
+    if (isString(t[i])) {
+      value = "";
+      while (i < e.hi && isString(t[i])) value += this.literal(e.seq, i++, depth);
+    } else if (isOp(t[i], "(")) {
+      const close = partner(i);
+      if (close < 0 || close >= e.hi) return HOLE;
+      const inner = { ...e, lo: i + 1, hi: close };
+      if (this.splitOn(inner, (tok) => isOp(tok, ",")).length > 1) return HOLE;
+      value = this.evaluate(inner, depth + 1);
+      i = close + 1;
+    } else if (t[i]?.kind === "name") {
+      let j = i + 1;
+      while (isOp(t[j], ".") && t[j + 1]?.kind === "name" && j + 1 < e.hi) j += 2;
+      const dotted = t
+        .slice(i, j)
+        .filter((tok) => tok.kind === "name")
+        .map((tok) => tok.value)
+        .join(".");
+      const isCall = isOp(t[j], "(") && partner(j) > 0 && partner(j) < e.hi;
+      const method = t[j - 1]!.value;
+      if (isCall && j - i >= 3 && STRING_METHODS.has(method) && !KNOWN_CALLS.has(dotted)) {
+        // `BASE.rstrip("/")`: the name's value, then the method as a trailer.
+        value = this.name(e, i, j - 2, depth);
+        i = j - 2;
+      } else if (isCall) {
+        value = this.call(e, dotted, j, depth);
+        i = partner(j) + 1;
+      } else {
+        value = this.name(e, i, j, depth);
+        i = j;
+      }
+    } else {
+      return HOLE;
+    }
+    // Trailers: string methods that keep the URL readable.
+    while (i < e.hi) {
+      if (!isOp(t[i], ".") || t[i + 1]?.kind !== "name" || !isOp(t[i + 2], "(")) return HOLE;
+      const method = t[i + 1]!.value;
+      const open = i + 2;
+      const close = partner(open);
+      if (close < 0 || close >= e.hi) return HOLE;
+      value = this.stringMethod(e, value, method, open, depth);
+      i = close + 1;
+    }
+    return value;
+  }
+
+  private literal(seq: PyTokens, index: number, depth: number): string {
+    const token = seq.tokens[index]!;
+    if (!isString(token)) return HOLE;
+    if (!token.prefix.includes("f") && !token.prefix.includes("t")) return stringValue(seq.text, token);
+    return fStringParts(seq.text, token)
+      .map((part) => {
+        if (part.kind === "text") return part.text;
+        const sub = tokenizePython(seq.text, part.start, part.end);
+        const hi = sub.tokens[sub.tokens.length - 1]?.kind === "newline" ? sub.tokens.length - 1 : sub.tokens.length;
+        return this.evaluate({ seq: sub, lo: 0, hi }, depth + 1);
+      })
+      .join("");
+  }
+
+  private name(e: Expr, lo: number, hi: number, depth: number): string {
+    const key = this.keyOf(e.seq.tokens, lo, hi);
+    if (!key) return HOLE;
+    const assignment = this.module.resolve(key, e.seq.tokens[lo]!.start);
+    if (!assignment) return HOLE;
+    this.trail?.add(assignment.value.lo);
+    return this.evaluate({ seq: this.module.seq, ...assignment.value }, depth + 1);
+  }
+
+  /** "NAME" or "self.NAME" for a plain name or an attribute of self/cls. */
+  private keyOf(t: readonly PyToken[], lo: number, hi: number): string | undefined {
+    if (hi - lo === 1 && t[lo]?.kind === "name") return t[lo]!.value;
+    if (hi - lo === 3 && (isName(t[lo], "self") || isName(t[lo], "cls")) && t[lo + 2]?.kind === "name") return `self.${t[lo + 2]!.value}`;
+    return undefined;
+  }
+
+  private call(e: Expr, callee: string, open: number, depth: number): string {
+    const args = this.arguments(e, open);
+    if (ENV_GETTERS.has(callee)) {
+      const fallback = args.positional[1] ?? args.keyword.get("default");
+      return fallback ? this.evaluate(fallback, depth + 1) : HOLE;
+    }
+    if (STRING_WRAPPERS.has(callee) && args.positional[0]) return this.evaluate(args.positional[0], depth + 1);
+    if (URL_JOINERS.has(callee) && args.positional[0] && args.positional[1]) {
+      return urlJoin(this.evaluate(args.positional[0], depth + 1), this.evaluate(args.positional[1], depth + 1));
+    }
+    return HOLE;
+  }
+
+  private stringMethod(e: Expr, value: string, method: string, open: number, depth: number): string {
+    const args = this.arguments(e, open);
+    const arg = (n: number): string | undefined => {
+      const range = args.positional[n];
+      if (!range) return undefined;
+      const v = this.evaluate(range, depth + 1);
+      return v.includes(HOLE) ? undefined : v;
+    };
+    switch (method) {
+      case "format":
+        return this.format(value, args, depth);
+      case "rstrip":
+      case "lstrip":
+      case "strip": {
+        const chars = arg(0) ?? " \t\n\r";
+        const set = new Set(chars);
+        let start = 0;
+        let end = value.length;
+        if (method !== "rstrip") while (start < end && set.has(value[start]!)) start++;
+        if (method !== "lstrip") while (end > start && set.has(value[end - 1]!)) end--;
+        return value.slice(start, end);
+      }
+      case "join": {
+        const list = args.positional[0];
+        const t = e.seq.tokens;
+        if (!list || !(isOp(t[list.lo], "[") || isOp(t[list.lo], "(")) || (e.seq.partner[list.lo] ?? -1) !== list.hi - 1) return HOLE;
+        const items = this.splitOn({ ...e, lo: list.lo + 1, hi: list.hi - 1 }, (tok) => isOp(tok, ","));
+        return items.filter((x) => x.hi > x.lo).map((x) => this.evaluate(x, depth + 1)).join(value);
+      }
+      default:
+        return HOLE;
+    }
+  }
+
+  private format(template: string, args: { positional: Expr[]; keyword: Map<string, Expr> }, depth: number): string {
+    let auto = 0;
+    return template.replace(/\{\{|\}\}|\{([^{}!:]*)(?:![rsa])?(?::[^{}]*)?\}/g, (all, field: string | undefined) => {
+      if (all === "{{") return "{";
+      if (all === "}}") return "}";
+      const name = (field ?? "").trim();
+      const range = name === "" ? args.positional[auto++] : /^\d+$/.test(name) ? args.positional[Number(name)] : args.keyword.get(name);
+      return range ? this.evaluate(range, depth + 1) : HOLE;
+    });
+  }
+
+  private percentFormat(left: Expr, right: Expr, depth: number): string {
+    const template = this.evaluate(left, depth);
+    const directives = template.match(/%(\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdrif]/g) ?? [];
+    const single = directives.length === 1 && !isOp(right.seq.tokens[right.lo], "(") && !isOp(right.seq.tokens[right.lo], "{");
+    return template.replace(/%%|%(\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdrif]/g, (all) => {
+      if (all === "%%") return "%";
+      return single ? this.evaluate(right, depth + 1) : HOLE;
+    });
+  }
+
+  private arguments(e: Expr, open: number): { positional: Expr[]; keyword: Map<string, Expr> } {
+    const close = e.seq.partner[open] ?? -1;
+    const positional: Expr[] = [];
+    const keyword = new Map<string, Expr>();
+    if (close < 0) return { positional, keyword };
+    for (const part of this.splitOn({ ...e, lo: open + 1, hi: close }, (tok) => isOp(tok, ","))) {
+      if (part.hi <= part.lo) continue;
+      const first = e.seq.tokens[part.lo]!;
+      if (first.kind === "name" && isOp(e.seq.tokens[part.lo + 1], "=")) keyword.set(first.value, { ...e, lo: part.lo + 2, hi: part.hi });
+      else if (!isOp(first, "*") && !isOp(first, "**")) positional.push(part);
+    }
+    return { positional, keyword };
+  }
+}
+
+function isUnknown(value: string): boolean {
+  return value.replaceAll(HOLE, "").trim() === "";
+}
+
+/** urllib.parse.urljoin for the shapes URLs take in code; HOLEs stay where they are. */
+export function urlJoin(base: string, reference: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(reference)) return reference;
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(base)?.[0];
+  if (reference.startsWith("//")) return `${/^[a-z][a-z0-9+.-]*:/i.exec(base)?.[0] ?? ""}${reference}`;
+  if (reference.startsWith("/")) return origin !== undefined ? `${origin}${reference}` : reference;
+  const path = base.split(/[?#]/)[0]!;
+  if (origin !== undefined && path === origin) return `${origin}/${reference}`;
+  return `${path.slice(0, path.lastIndexOf("/") + 1)}${reference}`;
+}

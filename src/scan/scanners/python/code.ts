@@ -1,0 +1,111 @@
+/**
+ * Python source files: the legacy host in string literals (errors) and in
+ * comments and docstrings (warnings), V1 endpoints in HTTP calls, and V1
+ * Python SDK shapes. It reports every legacy host mention in the file, so
+ * the generic text scan skips Python files.
+ */
+import type { Finding } from "../../../core/finding.js";
+import { legacyHostMessage } from "../../messages.js";
+import type { FileScanInput, FileScanner } from "../../scanner.js";
+import { FindingSink } from "../../scanner-helpers.js";
+import { findLegacyHostMentions, type HostSet } from "../../../core/urls.js";
+import { endpointFindingInput, findPythonEndpoints } from "./http.js";
+import { PyModule } from "../../../lang/python/module.js";
+import { projectPinFor } from "./project-pin.js";
+import { findPythonSdkUses } from "./sdk.js";
+import { isString, type PyStringToken, skipReplacementField, tokenizePython } from "../../../lang/python/tokens.js";
+import { PyValues } from "../../../lang/python/values.js";
+
+export const pythonCodeScanner: FileScanner = {
+  id: "python-code",
+  matches: (file) => /\.pyw?$/i.test(file),
+  scan: scanPythonCode,
+  coversLegacyUrls: true,
+};
+
+export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Finding[] {
+  const module = new PyModule(text);
+  const sink = new FindingSink(file, text);
+  const seen = new Set<string>();
+  const add = (start: number, end: number, input: Parameters<FindingSink["atOffset"]>[2], data?: Record<string, string>): void => {
+    const key = `${input.ruleId}:${start}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    const finding = sink.atOffset(start, end, input);
+    if (data) finding.data = data;
+  };
+
+  reportHostMentions(module, hosts, add);
+
+  const values = new PyValues(module);
+  for (const use of findPythonEndpoints(module, values, hosts)) {
+    const first = module.tokens[use.range.lo]!;
+    const last = module.tokens[use.range.hi - 1]!;
+    add(first.start, last.end, endpointFindingInput(use), { endpoint: use.endpoint, ...(use.method ? { method: use.method } : {}) });
+  }
+
+  for (const use of findPythonSdkUses(module, () => projectPinFor(repo, file))) {
+    add(use.start, use.end, { ruleId: use.ruleId, message: use.message, ...(use.fix ? { fix: use.fix } : {}) }, use.data);
+  }
+  return sink.findings;
+}
+
+type Add = (start: number, end: number, input: Parameters<FindingSink["atOffset"]>[2]) => void;
+
+/** Legacy host mentions: in code strings as errors, in comments and docstrings as warnings. */
+function reportHostMentions(module: PyModule, hosts: HostSet, add: Add): void {
+  const docstrings = new Set<number>();
+  for (const line of module.lines) if (module.isStringStatement(line)) for (let i = line.lo; i < line.hi; i++) docstrings.add(i);
+  module.tokens.forEach((token, index) => {
+    if (isString(token)) reportInString(module.text, token, hosts, docstrings.has(index), add);
+  });
+  for (const comment of module.seq.comments) {
+    if (!mentionsLegacyHost(comment.text, hosts)) continue;
+    for (const mention of findLegacyHostMentions(comment.text, hosts)) {
+      if (mention.kind !== "api") continue;
+      add(comment.start + mention.start, comment.start + mention.end, {
+        ruleId: "legacy-base-url",
+        message: legacyHostMessage("api", mention.url),
+        severity: "warning",
+      });
+    }
+  }
+}
+
+function reportInString(text: string, token: PyStringToken, hosts: HostSet, prose: boolean, add: Add): void {
+  if (!mentionsLegacyHost(text.slice(token.bodyStart, token.bodyEnd), hosts)) return;
+  const formatted = token.prefix.includes("f") || token.prefix.includes("t");
+  // Replacement fields are blanked (offsets kept) and their own string literals scanned on their own.
+  let body = text.slice(token.bodyStart, token.bodyEnd);
+  if (formatted) {
+    const fields: Array<[number, number]> = [];
+    for (let pos = 0; pos < body.length; pos++) {
+      if (body[pos] === "{" && body[pos + 1] === "{") pos++;
+      else if (body[pos] === "{") {
+        const close = skipReplacementField(text, token.bodyStart + pos + 1, false, token.bodyEnd) - token.bodyStart;
+        fields.push([pos, close]);
+        pos = close - 1;
+      }
+    }
+    for (const [from, to] of fields) {
+      const inner = tokenizePython(text, token.bodyStart + from + 1, token.bodyStart + to - 1);
+      for (const nested of inner.tokens) if (isString(nested)) reportInString(text, nested, hosts, prose, add);
+      body = `${body.slice(0, from)}${" ".repeat(to - from)}${body.slice(to)}`;
+    }
+  }
+  for (const mention of findLegacyHostMentions(body, hosts)) {
+    const bare = mention.kind === "bare" && body.trim() === mention.url;
+    if (!(mention.kind === "api" || (bare && !prose))) continue;
+    add(token.bodyStart + mention.start, token.bodyStart + mention.end, {
+      ruleId: "legacy-base-url",
+      message: legacyHostMessage(mention.kind === "bare" ? "bare" : "api", mention.url),
+      ...(prose ? { severity: "warning" as const } : {}),
+    });
+  }
+}
+
+/** A cheap test before the full host pattern runs. */
+export function mentionsLegacyHost(text: string, hosts: HostSet): boolean {
+  const lower = text.toLowerCase();
+  return hosts.legacy.some((host) => lower.includes(host));
+}

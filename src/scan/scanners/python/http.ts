@@ -1,0 +1,136 @@
+/**
+ * V1 endpoints in Python HTTP code: requests, httpx, aiohttp and urllib
+ * calls whose URL (followed through constants, f-strings, concatenation,
+ * client `base_url` and `params=`) is `{V1 base}/run`. URLs built but never
+ * seen going into a known call are reported where they are built, method unknown.
+ */
+import { endpointMessage } from "../../messages.js";
+import { HOLE, type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
+import type { PyCallee, PyModule, PyRange } from "../../../lang/python/module.js";
+import { isOp, isString } from "../../../lang/python/tokens.js";
+import type { PyValues } from "../../../lang/python/values.js";
+
+export interface EndpointUse {
+  range: PyRange;
+  endpoint: V1Endpoint;
+  method: string | undefined;
+}
+
+interface PyRequest {
+  url: PyRange;
+  method: string | undefined;
+  base?: string;
+  queryKeys: string[];
+}
+
+const VERBS = new Set(["get", "post", "put", "patch", "delete", "head", "options"]);
+/** Callables taking (method, url, ...). */
+const METHOD_FIRST = new Set(["request", "stream", "api_request"]);
+/** Client classes whose `base_url` prefixes relative request URLs (httpx, aiohttp, requests-like sessions). */
+const CLIENT_FACTORIES = new Set(["Client", "AsyncClient", "ClientSession", "Session", "AsyncSession", "BaseUrlSession"]);
+
+export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: HostSet): EndpointUse[] {
+  const uses: EndpointUse[] = [];
+  const consumed = new Set<number>();
+  const t = module.tokens;
+  for (let open = 0; open < t.length; open++) {
+    if (!isOp(t[open], "(")) continue;
+    const callee = module.calleeOf(open);
+    const request = callee && recognise(module, values, callee, open);
+    if (!request) continue;
+    const trail = new Set<number>();
+    let url = values.stringOf(request.url, trail);
+    if (request.base !== undefined && !url.startsWith(HOLE)) url = joinBase(request.base, url);
+    for (const key of request.queryKeys) url += `${url.includes("?") ? "&" : "?"}${key}=${HOLE}`;
+    const info = parseUrlText(url, hosts);
+    const endpoint = info.hostKind === "legacy" ? v1EndpointOf(info, request.method) : undefined;
+    if (!endpoint) continue;
+    uses.push({ range: request.url, endpoint, method: request.method });
+    consumed.add(request.url.lo);
+    for (const lo of trail) consumed.add(lo);
+  }
+  // URL expressions that no recognised call consumed: the method is unknown.
+  const seen = new Set<number>();
+  for (const line of module.lines) {
+    if (module.isStringStatement(line)) continue;
+    for (let i = line.lo; i < line.hi; i++) {
+      if (!isString(t[i])) continue;
+      const range = module.expressionAround(i);
+      if (seen.has(range.lo) || consumed.has(range.lo)) continue;
+      seen.add(range.lo);
+      const url = values.stringOf(range);
+      // Only a legacy host with a /run path can name a V1 endpoint.
+      if (!url.includes("/run") || !hosts.legacy.some((host) => url.toLowerCase().includes(host))) continue;
+      const info = parseUrlText(url, hosts);
+      const endpoint = info.hostKind === "legacy" ? v1EndpointOf(info, undefined) : undefined;
+      if (endpoint) uses.push({ range, endpoint, method: undefined });
+    }
+  }
+  return uses;
+}
+
+export function endpointFindingInput(use: EndpointUse): { ruleId: "legacy-create-run" | "legacy-get-run"; message: string; fix?: "review" } {
+  const ruleId = use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
+  const certain = use.method !== undefined && use.endpoint !== "run-ambiguous";
+  return { ruleId, message: endpointMessage(use.endpoint, use.method !== undefined), ...(certain ? {} : { fix: "review" as const }) };
+}
+
+function recognise(module: PyModule, values: PyValues, callee: PyCallee, open: number): PyRequest | undefined {
+  const args = module.callArguments(open);
+  const verb = callee.segments[callee.segments.length - 1]!;
+  const lower = verb.toLowerCase();
+  const staticArg = (range: PyRange | undefined): string | undefined => (range ? values.staticString(range) : undefined);
+  let url: PyRange | undefined;
+  let method: string | undefined;
+  if (verb === "Request") {
+    // urllib.request.Request(url, data=None, headers={}, origin_req_host=None, unverifiable=False, method=None)
+    url = args.positional[0] ?? args.keyword.get("url");
+    const explicit = args.keyword.get("method") ?? args.positional[5];
+    const hasData = (args.positional[1] ?? args.keyword.get("data")) !== undefined;
+    method = explicit ? staticArg(explicit)?.toUpperCase() : hasData ? "POST" : "GET";
+  } else if (lower === "urlopen") {
+    url = args.positional[0] ?? args.keyword.get("url");
+    method = (args.positional[1] ?? args.keyword.get("data")) !== undefined ? "POST" : "GET";
+  } else if (METHOD_FIRST.has(lower) && callee.segments.length + (callee.receiverCall !== undefined ? 1 : 0) >= 2) {
+    const methodArg = args.keyword.get("method") ?? args.positional[0];
+    url = args.keyword.get("url") ?? (args.keyword.has("method") ? args.positional[0] : args.positional[1]);
+    method = staticArg(methodArg)?.toUpperCase();
+  } else if (VERBS.has(lower) && (callee.segments.length >= 2 || callee.receiverCall !== undefined)) {
+    // Any object's .get/.post: the name says the method; the URL decides whether it counts.
+    url = args.positional[0] ?? args.keyword.get("url");
+    method = lower.toUpperCase();
+  }
+  if (!url) return undefined;
+  const request: PyRequest = { url, method, queryKeys: [] };
+  const params = args.keyword.get("params");
+  if (params) request.queryKeys = values.dictKeys(params);
+  const base = clientBase(module, values, callee);
+  if (base !== undefined) request.base = base;
+  return request;
+}
+
+/** The `base_url` of the client a call is made on, when it was built from a known client class. */
+function clientBase(module: PyModule, values: PyValues, callee: PyCallee): string | undefined {
+  if (callee.receiverCall !== undefined) return factoryBase(module, values, callee.receiverCall);
+  const receiver = callee.segments.slice(0, -1);
+  const key = receiver.length === 1 ? receiver[0] : receiver.length === 2 && (receiver[0] === "self" || receiver[0] === "cls") ? `self.${receiver[1]}` : undefined;
+  if (!key) return undefined;
+  const assignment = module.resolve(key, module.tokens[callee.start]!.start);
+  if (!assignment) return undefined;
+  const { lo, hi } = assignment.value;
+  const open = module.findTopLevel(lo, hi, (tok) => isOp(tok, "("));
+  if (open < 0 || module.partner(open) !== hi - 1) return undefined;
+  return factoryBase(module, values, open);
+}
+
+function factoryBase(module: PyModule, values: PyValues, open: number): string | undefined {
+  const factory = module.calleeOf(open);
+  if (!factory || !CLIENT_FACTORIES.has(factory.segments[factory.segments.length - 1]!)) return undefined;
+  const base = module.callArguments(open).keyword.get("base_url");
+  return base ? values.stringOf(base) : undefined;
+}
+
+function joinBase(base: string, path: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith("//")) return path;
+  return `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+}

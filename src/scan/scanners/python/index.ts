@@ -1,0 +1,6 @@
+/** The Python ecosystem: manifests and lockfiles first, then code. */
+import type { FileScanner } from "../../scanner.js";
+import { pythonCodeScanner } from "./code.js";
+import { pythonDependencyScanner } from "./dependencies.js";
+
+export const PYTHON_SCANNERS: readonly FileScanner[] = [pythonDependencyScanner, pythonCodeScanner];

@@ -1,0 +1,289 @@
+/**
+ * V1 Python SDK shapes in code: `ComfyDeploy(bearer_auth=...)` (V1 only,
+ * always reported), and, when the project pins a V1 release or the file
+ * builds a V1 client, the SDK import, `run.create` / `run.get` calls,
+ * V1-only namespaces and `.object` result reads.
+ */
+import { PYTHON_SDK, PYTHON_SDK_SHAPES } from "../../../knowledge/migration.js";
+import type { RuleId, FixClass } from "../../../rules/catalog.js";
+import {
+  pythonCallMessage,
+  pythonClientMessage,
+  pythonImportMessage,
+  pythonNamespaceMessage,
+  pythonResultMessage,
+} from "./messages.js";
+import type { PyModule, PyRange } from "../../../lang/python/module.js";
+import type { ProjectPin } from "./project-pin.js";
+import { isName, isOp } from "../../../lang/python/tokens.js";
+
+export interface SdkUse {
+  start: number;
+  end: number;
+  ruleId: RuleId;
+  message: string;
+  fix?: FixClass;
+  data: Record<string, string>;
+}
+
+type RunCall = "run.create" | "run.get";
+
+const PACKAGE = PYTHON_SDK.packageName;
+const CLIENT_CLASS = PYTHON_SDK_SHAPES.clientClass;
+const V1_AUTH = PYTHON_SDK_SHAPES.authOption.v1;
+const RUN_CALLS: ReadonlySet<string> = new Set(PYTHON_SDK_SHAPES.calls.map((c) => c.v1.split(".")[1]!));
+const V1_NAMESPACES: ReadonlySet<string> = new Set(PYTHON_SDK_SHAPES.v1OnlyNamespaces);
+const RESULT = PYTHON_SDK_SHAPES.calls[0]!.v1Result;
+
+interface SdkImport {
+  start: number;
+  end: number;
+  module: string;
+}
+
+/** `pinOf` is asked only when the file could hold SDK calls (reading manifests costs). */
+export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): SdkUse[] {
+  const uses: SdkUse[] = [];
+  const t = module.tokens;
+  const imports = sdkImports(module);
+  const classNames = new Set(imports.classAliases);
+  // An unqualified ComfyDeploy counts unless the file defines its own class of that name.
+  const definesOwnClass = t.some((tok, i) => isName(tok, CLIENT_CLASS) && isName(t[i - 1], "class"));
+  if (!definesOwnClass) classNames.add(CLIENT_CLASS);
+
+  const isConstructor = (open: number): boolean => {
+    const callee = module.calleeOf(open);
+    if (!callee || callee.receiverCall !== undefined) return false;
+    const s = callee.segments;
+    if (s.length === 1) return classNames.has(s[0]!);
+    return s.length === 2 && s[1] === CLIENT_CLASS && imports.moduleAliases.has(s[0]!);
+  };
+
+  // Constructors, and which of them use the V1-only auth option.
+  const v1Clients: number[] = [];
+  const constructors = new Set<number>();
+  for (let open = 0; open < t.length; open++) {
+    if (!isOp(t[open], "(") || !isConstructor(open)) continue;
+    constructors.add(open);
+    const close = module.partner(open);
+    for (let i = open + 1; i < close; i++) {
+      if (isName(t[i], V1_AUTH) && isOp(t[i + 1], "=")) {
+        v1Clients.push(open);
+        break;
+      }
+    }
+  }
+  for (const open of v1Clients) {
+    const start = t[module.calleeOf(open)!.start]!.start;
+    uses.push({
+      start,
+      end: t[module.partner(open)]?.end ?? t[open]!.end,
+      ruleId: "v1-sdk-client",
+      message: pythonClientMessage(),
+      data: { sdk: "python", v1: `${CLIENT_CLASS}(${V1_AUTH}=…)`, v2: `${CLIENT_CLASS}(${PYTHON_SDK_SHAPES.authOption.v2}=…)` },
+    });
+  }
+
+  const mayUseSdk = imports.statements.length > 0 || t.some((tok) => isName(tok, "run") || isName(tok, RESULT));
+  if (!mayUseSdk) return uses;
+  const pin = pinOf();
+  const v1 = pin.verdict === "v1" || v1Clients.length > 0;
+  if (!v1) return uses;
+  const pinData: Record<string, string> = pin.verdict === "v1" && pin.source ? { pin: pin.source, spec: pin.spec ?? "" } : { evidence: V1_AUTH };
+
+  if (pin.verdict === "v1") {
+    for (const statement of imports.statements) {
+      uses.push({
+        start: statement.start,
+        end: statement.end,
+        ruleId: "v1-sdk-import",
+        message: pythonImportMessage(pin),
+        fix: "review",
+        data: { sdk: "python", module: statement.module, ...pinData },
+      });
+    }
+  }
+
+  // Names bound to clients.
+  const clientKeys = new Set<string>();
+  for (const list of module.assignments.values()) {
+    for (const assignment of list) {
+      const open = callSpanning(module, assignment.value);
+      if (open !== undefined && constructors.has(open)) clientKeys.add(assignment.key);
+    }
+  }
+  /** The run call whose result the name holds where it is read. */
+  const resultHeldBy = (key: string, offset: number): RunCall | undefined => {
+    const assignment = module.resolve(key, offset);
+    const open = assignment && callSpanning(module, assignment.value);
+    return open === undefined ? undefined : runCallAt(module, open);
+  };
+  const isClientReceiver = (segments: string[], receiverCall: number | undefined): boolean => {
+    if (receiverCall !== undefined) return constructors.has(receiverCall);
+    const key = keyOf(segments);
+    return key !== undefined && clientKeys.has(key);
+  };
+
+  for (let open = 0; open < t.length; open++) {
+    if (!isOp(t[open], "(")) continue;
+    const callee = module.calleeOf(open);
+    if (!callee) continue;
+    const s = callee.segments;
+    const method = s[s.length - 1]!;
+    const namespace = s[s.length - 2];
+    const receiver = s.slice(0, -2);
+    const receiverKnown = receiver.length > 0 || callee.receiverCall !== undefined;
+    // Under a V1 pin any `<x>.run.create(` is the SDK's: clients are often built in another module.
+    if (namespace === "run" && RUN_CALLS.has(method) && receiverKnown) {
+      const call = `run.${method}` as RunCall;
+      const runToken = open - 3;
+      const mapping = PYTHON_SDK_SHAPES.calls.find((c) => c.v1 === call)!;
+      uses.push({
+        start: t[runToken]!.start,
+        end: t[open - 1]!.end,
+        ruleId: "v1-sdk-call",
+        message: pythonCallMessage(call, pin),
+        data: { sdk: "python", v1: mapping.v1, v2: mapping.v2, v1Result: mapping.v1Result, v2Result: mapping.v2Result, ...pinData },
+      });
+    } else if (namespace && V1_NAMESPACES.has(namespace) && isClientReceiver(receiver, callee.receiverCall)) {
+      uses.push({
+        start: t[open - 3]!.start,
+        end: t[open - 1]!.end,
+        ruleId: "v1-sdk-call",
+        message: pythonNamespaceMessage(namespace, pin),
+        fix: "manual",
+        data: { sdk: "python", v1: `${namespace}.${method}`, ...pinData },
+      });
+    }
+  }
+
+  // `.object` on a run result: a name bound to one, a call chained directly, or `.object.run_id`.
+  for (let i = 2; i < t.length; i++) {
+    if (!isName(t[i], RESULT) || !isOp(t[i - 1], ".")) continue;
+    let call: RunCall | undefined;
+    let matched = false;
+    if (isOp(t[i - 2], ")")) {
+      call = runCallAt(module, module.partner(i - 2));
+      matched = call !== undefined;
+    } else {
+      const key = receiverKeyBefore(module, i - 1);
+      call = key !== undefined ? resultHeldBy(key, t[i]!.start) : undefined;
+      matched = call !== undefined || (isOp(t[i + 1], ".") && isName(t[i + 2], "run_id"));
+    }
+    if (!matched) continue;
+    uses.push({
+      start: t[i]!.start,
+      end: t[i]!.end,
+      ruleId: "v1-sdk-call",
+      message: pythonResultMessage(call, pin),
+      data: { sdk: "python", v1: RESULT, ...(call ? { call } : {}), ...pinData },
+    });
+  }
+  return uses;
+}
+
+interface SdkImports {
+  statements: SdkImport[];
+  /** Local names of the client class (`from comfydeploy import ComfyDeploy as CD`). */
+  classAliases: string[];
+  /** Local names of the package module (`import comfydeploy as cd`). */
+  moduleAliases: Set<string>;
+}
+
+function sdkImports(module: PyModule): SdkImports {
+  const t = module.tokens;
+  const out: SdkImports = { statements: [], classAliases: [], moduleAliases: new Set() };
+  for (const line of module.lines) {
+    const first = t[line.lo]!;
+    const span = { start: first.start, end: t[line.hi - 1]!.end };
+    if (isName(first, "from")) {
+      const { name, next } = dottedName(module, line.lo + 1, line.hi);
+      if (name.split(".")[0] !== PACKAGE || !isName(t[next], "import")) continue;
+      out.statements.push({ ...span, module: name });
+      if (name !== PACKAGE) continue;
+      for (const item of module.splitTopLevel(next + 1, line.hi)) {
+        let lo = item.lo;
+        let hi = item.hi;
+        if (isOp(t[lo], "(")) {
+          for (const inner of module.splitTopLevel(lo + 1, module.partner(lo))) addImported(module, inner, out);
+          continue;
+        }
+        if (isOp(t[hi - 1], ")")) hi--;
+        if (isOp(t[lo], ")")) lo++;
+        addImported(module, { lo, hi }, out);
+      }
+    } else if (isName(first, "import")) {
+      for (const item of module.splitTopLevel(line.lo + 1, line.hi)) {
+        const { name, next } = dottedName(module, item.lo, item.hi);
+        if (name.split(".")[0] !== PACKAGE) continue;
+        out.statements.push({ ...span, module: name });
+        if (isName(t[next], "as") && t[next + 1]?.kind === "name") out.moduleAliases.add(t[next + 1]!.value);
+        else out.moduleAliases.add(PACKAGE);
+      }
+    }
+  }
+  return out;
+}
+
+function addImported(module: PyModule, range: PyRange, out: SdkImports): void {
+  const t = module.tokens;
+  if (!isName(t[range.lo], CLIENT_CLASS)) return;
+  const alias = isName(t[range.lo + 1], "as") && t[range.lo + 2]?.kind === "name" ? t[range.lo + 2]!.value : CLIENT_CLASS;
+  out.classAliases.push(alias);
+}
+
+function dottedName(module: PyModule, lo: number, hi: number): { name: string; next: number } {
+  const t = module.tokens;
+  const parts: string[] = [];
+  let i = lo;
+  while (i < hi && t[i]?.kind === "name") {
+    parts.push(t[i]!.value);
+    if (!isOp(t[i + 1], ".")) {
+      i++;
+      break;
+    }
+    i += 2;
+  }
+  return { name: parts.join("."), next: i };
+}
+
+/** The `(` of a call that spans the whole range (`X(...)` possibly after `await`). */
+function callSpanning(module: PyModule, range: PyRange): number | undefined {
+  const t = module.tokens;
+  let lo = range.lo;
+  if (isName(t[lo], "await")) lo++;
+  const close = range.hi - 1;
+  if (!isOp(t[close], ")")) return undefined;
+  const open = module.partner(close);
+  if (open < lo) return undefined;
+  const callee = module.calleeOf(open);
+  return callee && callee.start === lo ? open : undefined;
+}
+
+function runCallAt(module: PyModule, open: number): RunCall | undefined {
+  if (open < 0) return undefined;
+  const callee = module.calleeOf(open);
+  if (!callee) return undefined;
+  const s = callee.segments;
+  const method = s[s.length - 1]!;
+  return s[s.length - 2] === "run" && RUN_CALLS.has(method) ? (`run.${method}` as RunCall) : undefined;
+}
+
+/** "NAME" or "self.NAME" for the name chain ending just before token `dot`. */
+function receiverKeyBefore(module: PyModule, dot: number): string | undefined {
+  const t = module.tokens;
+  const last = t[dot - 1];
+  if (last?.kind !== "name") return undefined;
+  if (isOp(t[dot - 2], ".")) {
+    const owner = t[dot - 3];
+    if ((isName(owner, "self") || isName(owner, "cls")) && !isOp(t[dot - 4], ".")) return `self.${last.value}`;
+    return undefined;
+  }
+  return last.value;
+}
+
+function keyOf(segments: string[]): string | undefined {
+  if (segments.length === 1) return segments[0];
+  if (segments.length === 2 && (segments[0] === "self" || segments[0] === "cls")) return `self.${segments[1]}`;
+  return undefined;
+}

@@ -1,0 +1,126 @@
+/**
+ * The `comfydeploy` Ruby gem, which only ever spoke V1 (no V2 Ruby SDK
+ * exists): declared in a Gemfile, locked in Gemfile.lock, depended on in a
+ * gemspec, loaded with `require`, or used through its client constant.
+ * Every use is manual work: the way forward is raw HTTP on V2. Legacy URLs
+ * in Ruby stay with the generic text scan.
+ */
+import { posix } from "node:path";
+import { ENDPOINTS, HOSTS, RUBY_SDK, RUBY_SDK_SHAPES } from "../../../knowledge/migration.js";
+import type { Finding } from "../../../core/finding.js";
+import type { FileScanInput, FileScanner } from "../../scanner.js";
+import { FindingSink } from "../../scanner-helpers.js";
+
+type RubyFileRole = "gemfile" | "lockfile" | "gemspec" | "code";
+
+export function rubyFileRole(file: string): RubyFileRole | undefined {
+  const base = posix.basename(file);
+  if (base === "Gemfile" || base === "gems.rb") return "gemfile";
+  if (base === "Gemfile.lock" || base === "gems.locked") return "lockfile";
+  if (base.endsWith(".gemspec")) return "gemspec";
+  if (/\.(rb|rake|ru)$/.test(base) || base === "Rakefile") return "code";
+  return undefined;
+}
+
+export const rubySdkScanner: FileScanner = {
+  id: "ruby-sdk",
+  matches: (file) => rubyFileRole(file) !== undefined,
+  scan: scanRuby,
+};
+
+const GEM = RUBY_SDK.gemName;
+const HTTP = `${ENDPOINTS.createRun.v2.method} ${HOSTS.v2.apiBase}${ENDPOINTS.createRun.v2.path} and ${ENDPOINTS.getRun.v2.method} ${HOSTS.v2.apiBase}${ENDPOINTS.getRun.v2.path} (Authorization: Bearer <key>; JSON keys stay snake_case)`;
+
+function dependencyMessage(spec: string): string {
+  return `gem ${GEM}${spec ? ` ${spec}` : ""} talks only to the V1 API and no V2 Ruby SDK exists: drop it and call V2 over HTTP: ${HTTP}.`;
+}
+
+function requireMessage(): string {
+  return `require '${RUBY_SDK_SHAPES.requirePath}' loads the V1-only Ruby SDK (no V2 Ruby SDK exists): call V2 over HTTP instead: ${HTTP}.`;
+}
+
+function clientMessage(): string {
+  return `${RUBY_SDK_SHAPES.clientConstant} is the V1-only Ruby SDK client: replace its run.create / run.get calls with HTTP requests: ${HTTP}.`;
+}
+
+const QUOTED_GEM = `(["'])(${GEM})\\1`;
+/** `gem 'comfydeploy'`, `gem("comfydeploy", "~> 0.0.10")`. */
+const GEMFILE_ENTRY = new RegExp(`^\\s*gem[\\s(]+${QUOTED_GEM}((?:\\s*,\\s*(["'])[^"']*\\4)*)`, "d");
+/** `spec.add_dependency 'comfydeploy'`, `add_runtime_dependency`, `add_development_dependency`. */
+const GEMSPEC_ENTRY = new RegExp(`\\badd_(?:runtime_|development_)?dependency[\\s(]+${QUOTED_GEM}((?:\\s*,\\s*(["'])[^"']*\\4)*)`, "d");
+/** A spec (`    comfydeploy (0.0.10)`) or a top-level dependency (`  comfydeploy (~> 0.0.10)`, `  comfydeploy!`). */
+const LOCK_ENTRY = new RegExp(`^( {2}| {4})(${GEM})(?: \\(([^)]*)\\))?(!)?\\s*$`, "d");
+const REQUIRE = new RegExp(`\\brequire[\\s(]+(["'])(${GEM}(?:/[^"']*)?)\\1`, "d");
+/** The client constant, top-level (`::OpenApiSDK::...` allowed) but not nested in another namespace. */
+const CLIENT = new RegExp(`(?<!\\w|\\w::)${RUBY_SDK_SHAPES.clientConstant}(?!\\w)`, "g");
+
+export function scanRuby({ file, text }: FileScanInput): Finding[] {
+  const role = rubyFileRole(file);
+  if (!role) return [];
+  const sink = new FindingSink(file, text);
+  const lines = text.split("\n");
+  let offset = 0;
+  let section = "";
+  let inBlockComment = false;
+  for (const raw of lines) {
+    const start = offset;
+    offset += raw.length + 1;
+    const line = raw.replace(/\r$/, "");
+    if (role === "lockfile") {
+      if (/^\S/.test(line)) section = line.trim();
+      const m = LOCK_ENTRY.exec(line);
+      // Under GEM/GIT/PATH, four spaces is a locked spec; six would be a dependency of another gem.
+      const isSpec = m?.[1] === "    " && section !== "DEPENDENCIES";
+      const isDependency = m?.[1] === "  " && section === "DEPENDENCIES";
+      if (m && (isSpec || isDependency)) {
+        const [s, e] = m.indices![2]!;
+        const spec = m[3] ?? "";
+        const finding = sink.atOffset(start + s, start + e, { ruleId: "v1-sdk-dependency", message: dependencyMessage(spec), fix: "manual" });
+        finding.data = { package: GEM, ecosystem: "rubygems", spec, lockfile: "true", section: isSpec ? "specs" : "DEPENDENCIES" };
+      }
+      continue;
+    }
+    // =begin/=end blocks and # comments are not code.
+    if (/^=begin\b/.test(line)) inBlockComment = true;
+    if (inBlockComment) {
+      if (/^=end\b/.test(line)) inBlockComment = false;
+      continue;
+    }
+    const code = stripComment(line);
+    const entry = role === "gemfile" ? GEMFILE_ENTRY.exec(code) : role === "gemspec" ? GEMSPEC_ENTRY.exec(code) : null;
+    if (entry) {
+      const [s, e] = entry.indices![2]!;
+      const spec = [...(entry[3] ?? "").matchAll(/(["'])([^"']*)\1/g)].map((v) => v[2]).join(", ");
+      const finding = sink.atOffset(start + s, start + e, { ruleId: "v1-sdk-dependency", message: dependencyMessage(spec), fix: "manual" });
+      finding.data = { package: GEM, ecosystem: "rubygems", spec, manifest: role };
+    }
+    const required = REQUIRE.exec(code);
+    if (required) {
+      const [s, e] = required.indices![2]!;
+      const finding = sink.atOffset(start + s, start + e, { ruleId: "v1-sdk-import", message: requireMessage(), fix: "manual" });
+      finding.data = { sdk: "ruby", require: required[2]! };
+    }
+    for (const m of code.matchAll(CLIENT)) {
+      const finding = sink.atOffset(start + m.index!, start + m.index! + m[0].length, { ruleId: "v1-sdk-client", message: clientMessage(), fix: "manual" });
+      finding.data = { sdk: "ruby", v1: RUBY_SDK_SHAPES.clientConstant };
+    }
+  }
+  return sink.findings;
+}
+
+/** The line up to a `#` comment (a `#` inside a string literal, as in "#{x}", is not one). */
+function stripComment(line: string): string {
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === "#") {
+      return line.slice(0, i);
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    }
+  }
+  return line;
+}

@@ -1,0 +1,257 @@
+/**
+ * The generic text scan: every file that is not JS/TS and that no
+ * specialised scanner covers (Go, C#, Java, Kotlin, PHP, Rust, shell, docs,
+ * YAML, TOML, INI, .env, .properties, CI workflows, API collections).
+ *
+ * It reports the legacy host, the V1 run endpoints on it (with the HTTP
+ * method read from the surrounding statement or request object), the V1
+ * `/run` path and `run_id` query built apart from a legacy base held in the
+ * same file, and V1-shaped endpoints on other hosts. Mentions in comments and
+ * docs are warnings; in code and config they are errors. Web page links on
+ * the vendor's site are skipped.
+ */
+import type { Finding } from "../../../core/finding.js";
+import { ENDPOINTS } from "../../../knowledge/migration.js";
+import type { FixClass, RuleId, Severity } from "../../../rules/catalog.js";
+import { excerptOf, redactEnvLine } from "../../../core/redact.js";
+import { type FileKind, isJsFile } from "../../../core/file-kinds.js";
+import { endpointMessage, legacyHostMessage } from "../../messages.js";
+import { FindingSink } from "../../scanner-helpers.js";
+import type { FileScanner } from "../../scanner.js";
+import { assignedName, usesOf } from "./assignments.js";
+import { legacyHostMentionsIn } from "./host-mentions.js";
+import { type HttpMethod, methodFromName, methodInStatement } from "./http-methods.js";
+import { findOtherHostShapes, otherHostMessage, type RequestFacts } from "./other-host.js";
+import { findRunIdQueries, type RunIdQuery, runIdQueryMessage } from "./run-id-query.js";
+import { findRunPaths } from "./run-paths.js";
+import { statementAround } from "../../../lang/text/statements.js";
+import { type StructuredRequests, structuredRequestsOf } from "./structured-requests.js";
+import { TextFile } from "../../../lang/text/text-file.js";
+import { valueShapeAt } from "./whole-values.js";
+import { type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
+
+export const legacyUrlScanner: FileScanner = {
+  id: "legacy-urls",
+  matches: (file) => !isJsFile(file),
+  scan: ({ file, text, kind, hosts }) => scanLegacyUrls(file, text, kind, hosts),
+};
+
+export function scanLegacyUrls(file: string, text: string, kind: FileKind, hosts: HostSet): Finding[] {
+  return new TextScan(new TextFile(file, text, kind, hosts)).run();
+}
+
+/** Lines around a URL searched for a request body when no statement or request object bounds it. */
+const BODY_LINES = 10;
+
+/** How a V1 `/run` use was resolved: the endpoint, where it is, and whether the method was seen. */
+interface RunUse {
+  endpoint: V1Endpoint;
+  start: number;
+  end: number;
+  methodKnown: boolean;
+  fix?: FixClass;
+}
+
+/** The partner platform's serverless API also ends in /run (`fmt.Sprintf("%s/run", runpodURL)`). */
+function namesPartnerPlatform(statement: string): boolean {
+  return /runpod/i.test(statement);
+}
+
+class TextScan {
+  private readonly sink: FindingSink;
+  private readonly reported = new Set<string>();
+  private structuredCache: StructuredRequests | undefined | null = null;
+  private runIdQueriesCache: RunIdQuery[] | undefined;
+  /** A full legacy URL ending in /run was seen (whatever it resolved to). */
+  private legacyRunUrlSeen = false;
+
+  constructor(private readonly source: TextFile) {
+    this.sink = new FindingSink(source.file, source.text);
+  }
+
+  run(): Finding[] {
+    const hasLegacyBase = this.scanLegacyHost();
+    if (hasLegacyBase) this.scanDetachedRunPaths();
+    this.scanOtherHosts();
+    return this.sink.findings;
+  }
+
+  /** Legacy host mentions, and the V1 endpoint when the URL names one. True when the file holds a legacy base. */
+  private scanLegacyHost(): boolean {
+    const { source } = this;
+    let hasBase = false;
+    const runUrls: Array<{ start: number; end: number; hasRunId: boolean }> = [];
+    for (const mention of legacyHostMentionsIn(source.text, source.hosts)) {
+      if (mention.kind === "page") continue;
+      if (mention.kind === "bare" && !this.isConfiguredBareHost(mention.start, mention.end)) continue;
+      hasBase = true;
+      this.report(mention.start, mention.end, "legacy-base-url", legacyHostMessage(mention.kind, mention.url));
+      const info = parseUrlText(mention.url, source.hosts);
+      if (v1EndpointOf(info, undefined) === undefined) continue;
+      runUrls.push({ start: mention.start, end: mention.end, hasRunId: info.queryKeys.has(ENDPOINTS.getRun.v1.query) });
+    }
+    if (!hasBase) return false;
+    this.legacyRunUrlSeen = runUrls.length > 0;
+    for (const url of runUrls) this.reportRunUses(this.resolveRunUse(url.start, url.end, url.hasRunId, true));
+    return true;
+  }
+
+  /**
+   * A bare host is the API base only where it is configured (the V1 SDK
+   * appends /api itself): a value in code or config, a setting in a comment
+   * or in a docs code block (`COMFY_API_BASE=https://…`), never in prose.
+   */
+  private isConfiguredBareHost(start: number, end: number): boolean {
+    const { source } = this;
+    const shape = valueShapeAt(source.text, start, end);
+    if (shape === undefined) return false;
+    if (source.kind === "docs") return shape === "setting" && source.isInCodeBlock(start);
+    return source.isComment(start) ? shape === "setting" : true;
+  }
+
+  /**
+   * `/run` written apart from the base (`base + "/run"`, `status_path: /run`,
+   * OpenAPI `paths: /run:`) and `run_id` queries, in a file that holds a legacy base.
+   */
+  private scanDetachedRunPaths(): void {
+    const { source } = this;
+    const operations = this.structured()?.runOperations() ?? [];
+    const claimed = new Set(operations.map((op) => op.pathStart));
+    for (const op of operations) {
+      const endpoint = op.method === "POST" ? "create-run" : "get-run";
+      this.reportRunUses([{ endpoint, start: op.start, end: op.end, methodKnown: true, fix: "review" }]);
+    }
+    const paths = findRunPaths(source.text).filter(
+      (p) => !claimed.has(p.start) && !claimed.has(p.start - 1) && !namesPartnerPlatform(statementAround(source, p.start).text),
+    );
+    for (const path of paths) {
+      const uses = this.resolveRunUse(path.start, path.end, path.hasRunIdQuery, !path.relative);
+      this.reportRunUses(uses.map((use) => ({ ...use, fix: "review" as const })));
+    }
+    const hasRunPath = operations.length > 0 || paths.length > 0 || this.legacyRunUrlSeen;
+    if (!hasRunPath) return;
+    for (const query of this.runIdQueries()) {
+      this.reportOnce(query.start, query.end, "legacy-get-run", runIdQueryMessage(), "review");
+    }
+  }
+
+  private runIdQueries(): RunIdQuery[] {
+    this.runIdQueriesCache ??= findRunIdQueries(this.source);
+    return this.runIdQueriesCache;
+  }
+
+  /**
+   * Where and as what a V1 `/run` URL is used. A run_id query makes it a
+   * get-run; otherwise the method comes from its statement, from the places
+   * the variable holding it is used (reported there when they differ), or
+   * from that variable's name. A GET whose run_id is added elsewhere in the
+   * file is reported at the run_id line.
+   */
+  private resolveRunUse(start: number, end: number, hasRunId: boolean, reportUnknown: boolean): RunUse[] {
+    if (hasRunId) return [{ endpoint: "get-run", start, end, methodKnown: true }];
+    const statement = statementAround(this.source, start);
+    // `.addQueryParameter("run_id", id)` in the same builder chain: the run_id line carries the finding.
+    if (this.runIdQueries().some((q) => q.start >= statement.start && q.start < statement.end)) return [];
+    const method = this.methodAt(start);
+    if (method) return this.useWithMethod(method, start, end);
+    const name = assignedName(this.source.text.slice(statement.start, start));
+    if (name) {
+      const viaUses = this.usesWithMethod(name, start, 2);
+      const methods = new Set(viaUses.map((use) => use.method));
+      // One method everywhere: the definition is the use (`$ch = curl_init(url)`, a constant only posted to).
+      if (methods.size === 1) return this.useWithMethod(viaUses[0]!.method, start, end, "review");
+      if (methods.size > 1) return viaUses.flatMap((use) => this.useWithMethod(use.method, use.start, use.end, "review"));
+      const hinted = methodFromName(name);
+      if (hinted) return this.useWithMethod(hinted, start, end, "review");
+    }
+    return reportUnknown ? [{ endpoint: "run-ambiguous", start, end, methodKnown: false, fix: "review" }] : [];
+  }
+
+  private useWithMethod(method: HttpMethod, start: number, end: number, fix?: FixClass): RunUse[] {
+    if (method === "POST") return [{ endpoint: "create-run", start, end, methodKnown: true, ...(fix ? { fix } : {}) }];
+    // The run_id is added on another line, which carries the finding.
+    if (this.runIdQueries().length > 0) return [];
+    return [{ endpoint: "get-run", start, end, methodKnown: true, ...(fix ? { fix } : {}) }];
+  }
+
+  /** Uses of a variable whose statement names an HTTP method, following re-assignments `depth` levels deep. */
+  private usesWithMethod(name: string, definedAt: number, depth: number): Array<{ method: HttpMethod; start: number; end: number }> {
+    const out: Array<{ method: HttpMethod; start: number; end: number }> = [];
+    for (const use of usesOf(this.source, name, this.source.lineOf(definedAt))) {
+      const method = this.methodAt(use);
+      if (method) {
+        out.push({ method, start: use, end: use + name.length });
+        continue;
+      }
+      if (depth <= 1) continue;
+      const statement = statementAround(this.source, use);
+      const next = assignedName(this.source.text.slice(statement.start, use));
+      if (next && next !== name) out.push(...this.usesWithMethod(next, use, depth - 1));
+    }
+    return out;
+  }
+
+  private reportRunUses(uses: RunUse[]): void {
+    for (const use of uses) {
+      const ruleId = use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
+      const fix = use.fix ?? (use.endpoint === "run-ambiguous" || !use.methodKnown ? "review" : undefined);
+      this.reportOnce(use.start, use.end, ruleId, endpointMessage(use.endpoint, use.methodKnown), fix);
+    }
+  }
+
+  private scanOtherHosts(): void {
+    for (const shape of findOtherHostShapes(this.source, (offset) => this.requestFacts(offset))) {
+      // Always a warning for review, whatever the context.
+      this.reportOnce(shape.start, shape.end, "other-host-v1-shape", otherHostMessage(shape.host, shape.endpoint), undefined, "warning");
+    }
+  }
+
+  /** The method of the request a URL belongs to: its request object (collections, workflows) or its statement. */
+  private methodAt(offset: number): HttpMethod | undefined {
+    const request = this.structured()?.requestAt(offset);
+    if (request?.method) return request.method;
+    const statement = statementAround(this.source, offset);
+    return methodInStatement(statement.text, offset - statement.start);
+  }
+
+  private requestFacts(offset: number): RequestFacts {
+    const { source } = this;
+    const request = this.structured()?.requestAt(offset);
+    if (request) {
+      return { method: request.method ?? this.methodAt(offset), context: source.text.slice(request.start, request.end) };
+    }
+    const statement = statementAround(source, offset);
+    const line = source.lineOf(offset);
+    const from = source.lineStart(Math.max(1, line - BODY_LINES));
+    const to = source.lineEnd(Math.min(source.lineCount, line + BODY_LINES));
+    return {
+      method: methodInStatement(statement.text, offset - statement.start),
+      context: `${statement.text}\n${source.text.slice(from, to)}`,
+    };
+  }
+
+  private structured(): StructuredRequests | undefined {
+    if (this.structuredCache === null) this.structuredCache = structuredRequestsOf(this.source);
+    return this.structuredCache;
+  }
+
+  /** One finding per rule and line for endpoints: a URL, its path and its run_id on one line are one use. */
+  private reportOnce(start: number, end: number, ruleId: RuleId, message: string, fix?: FixClass, severity?: Severity): void {
+    const key = `${ruleId}:${this.source.lineOf(start)}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.report(start, end, ruleId, message, fix, severity);
+  }
+
+  private report(start: number, end: number, ruleId: RuleId, message: string, fix?: FixClass, severity?: Severity): void {
+    const { source } = this;
+    const line = source.lineOf(start);
+    const excerpt = source.kind === "env" ? excerptOf(redactEnvLine(source.lineText(line))) : undefined;
+    this.sink.atOffset(
+      start,
+      end,
+      { ruleId, message, severity: severity ?? source.severityAt(start), ...(fix ? { fix } : {}) },
+      excerpt,
+    );
+  }
+}
