@@ -1,7 +1,7 @@
 /** The fix machinery shared by every transform: text shape, markers, validation, node refs, review-marker findings. */
 import { describe, expect, it } from "vitest";
 import { insertMarkerAbove, markerText } from "../src/core/marker.js";
-import { nodeRefTarget } from "../src/fix/node-ref-target.js";
+import { nodeRefTarget } from "../transforms/node-pin/target.js";
 import { normalize, restore } from "../src/fix/runner.js";
 import { parseError } from "../src/fix/validate.js";
 import { findReviewMarkers } from "../src/scan/review-markers.js";

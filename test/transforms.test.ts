@@ -7,7 +7,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TRANSFORM_IDS, type TransformId } from "../src/fix/types.js";
+import { TRANSFORM_IDS } from "../transforms/index.js";
+import type { TransformId } from "../transforms/types.js";
 import { fixSingleFile, targetName } from "./helpers/fix-fixtures.js";
 
 const ROOT = join(import.meta.dirname, "..", "fixtures", "transforms");

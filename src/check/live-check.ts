@@ -6,7 +6,7 @@
 import { request } from "undici";
 import { cutoffStatus, type CutoffStatus } from "../knowledge/cutoff.js";
 import { ENDPOINTS } from "../knowledge/migration.js";
-import { isTerminal } from "../serve/runs.js";
+import { isTerminal } from "../knowledge/run-status.js";
 
 export type Verdict = "READY" | "NOT_READY" | "UNKNOWN" | "ERROR";
 

@@ -7,9 +7,10 @@ import type { Argv } from "yargs";
 import { FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../core/config.js";
 import { EXIT, UsageError } from "../core/errors.js";
 import { treeState } from "../files/git-state.js";
-import { nodeRefTarget } from "../fix/node-ref-target.js";
+import { nodeRefTarget } from "../../transforms/node-pin/target.js";
 import type { FixPlan } from "../fix/runner.js";
-import { TRANSFORM_IDS, type TransformId } from "../fix/types.js";
+import { TRANSFORM_IDS, TRANSFORM_METAS } from "../../transforms/index.js";
+import type { TransformId, TransformMeta } from "../../transforms/types.js";
 import { writeOutput } from "../core/output.js";
 import { isActivelySuppressed } from "../core/suppression.js";
 import { scan } from "../scan/engine.js";
@@ -61,8 +62,7 @@ export function fixCommand(yargs: Argv): Argv<FixArgs> {
 
 export async function runFix(args: FixArgs): Promise<number> {
   if (args["list-transforms"]) {
-    const { transformCatalog } = await import("../fix/registry.js");
-    await writeOutput(listTransforms(transformCatalog()), undefined);
+    await writeOutput(listTransforms(TRANSFORM_METAS), undefined);
     return EXIT.ok;
   }
   const { planFixes, writeFixes } = await import("../fix/runner.js");
@@ -163,7 +163,7 @@ function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean): string {
   return `${out.join("\n")}\n`;
 }
 
-function listTransforms(catalog: ReturnType<typeof import("../fix/registry.js").transformCatalog>): string {
+function listTransforms(catalog: readonly TransformMeta[]): string {
   const out: string[] = [];
   for (const t of catalog) {
     out.push(`${t.id}: ${t.title}`);

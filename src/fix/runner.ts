@@ -15,7 +15,7 @@ import { isJsFile } from "../core/file-kinds.js";
 import { scan, type ScanOptions, type ScanResult } from "../scan/engine.js";
 import { isActivelySuppressed } from "../core/suppression.js";
 import type { RepoFacts } from "../scan/scanner.js";
-import type { FixEvent, NodeRefTarget, Transform, TransformId } from "./types.js";
+import type { FixEvent, NodeRefTarget, Transform, TransformId } from "../../transforms/types.js";
 import { parseError } from "./validate.js";
 
 export interface FixOptions extends Pick<ScanOptions, "root" | "hosts" | "include" | "exclude" | "onProgress" | "allFiles"> {
@@ -53,8 +53,8 @@ export async function planFixes(options: FixOptions): Promise<FixPlan> {
   for (const f of active) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
 
   // The codemods (jscodeshift, Babel) load only when there is something to fix.
-  const { TRANSFORMS } = byFile.size > 0 ? await import("./registry.js") : { TRANSFORMS: [] as Transform[] };
-  const selected = TRANSFORMS.filter((t) => options.transforms.includes(t.id));
+  const transforms: readonly Transform[] = byFile.size > 0 ? await (await import("../../transforms/index.js")).loadTransforms() : [];
+  const selected = transforms.filter((t) => options.transforms.includes(t.id));
   const files = [...byFile.keys()].sort((a, b) => Number(isJsFile(b)) - Number(isJsFile(a)) || (a < b ? -1 : 1));
   const plan: FixPlan = { changes: [], skipped: [], candidates: 0, untouched: 0, scan: result };
   const cache = new Map<string, string>();
@@ -76,8 +76,8 @@ export async function planFixes(options: FixOptions): Promise<FixPlan> {
   const unmigratedSdk = new Set<string>();
 
   for (const file of files) {
-    const transforms = selected.filter((t) => t.appliesTo(file));
-    if (transforms.length === 0) {
+    const parts = selected.flatMap((t) => t.parts.filter((part) => part.appliesTo(file)));
+    if (parts.length === 0) {
       plan.untouched++;
       if (isJsFile(file) && byFile.get(file)!.some((f) => f.ruleId.startsWith("v1-sdk"))) unmigratedSdk.add(packageDirOf(options.root, file));
       continue;
@@ -95,8 +95,8 @@ export async function planFixes(options: FixOptions): Promise<FixPlan> {
     let current = text;
     const events: FixEvent[] = [];
     try {
-      for (const transform of transforms) {
-        const fixed = await transform.apply(current, {
+      for (const part of parts) {
+        const fixed = await part.apply(current, {
           file,
           hosts: options.hosts,
           findings: byFile.get(file)!,

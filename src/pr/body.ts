@@ -6,7 +6,7 @@
  */
 import { renderCheckMarkdown } from "../check/render.js";
 import type { CheckResult } from "../check/live-check.js";
-import type { FixEvent } from "../fix/types.js";
+import type { FixEvent } from "../../transforms/types.js";
 import { GITHUB_BODY_LIMIT, renderMarkdown } from "../report/markdown.js";
 import type { Report } from "../report/model.js";
 

@@ -8,7 +8,7 @@ import { runCheck } from "../check/live-check.js";
 import { RuntimeFailure, UsageError } from "../core/errors.js";
 import type { Finding } from "../core/finding.js";
 import { normalize, planFixes, type FixPlan } from "../fix/runner.js";
-import type { NodeRefTarget, TransformId } from "../fix/types.js";
+import type { NodeRefTarget, TransformId } from "../../transforms/types.js";
 import { buildReport, type RepoLink } from "../report/model.js";
 import { findReviewMarkers } from "../scan/review-markers.js";
 import type { ScanOptions, ScanResult } from "../scan/engine.js";

@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TRANSFORM_IDS } from "../../src/fix/types.js";
+import { TRANSFORM_IDS } from "../../transforms/index.js";
 import { REPO_ROOT, runCli } from "../helpers/cli.js";
 
 function gitRepoWithDemo(): string {

@@ -7,8 +7,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fg from "fast-glob";
 import { describe, expect, it } from "vitest";
-import { TRANSFORMS } from "../../src/fix/registry.js";
-import { DEFAULT_NODE_REF } from "../../src/fix/node-ref-target.js";
+import { loadTransforms } from "../../transforms/index.js";
+import { DEFAULT_NODE_REF } from "../../transforms/node-pin/target.js";
 import { DEFAULT_HOSTS } from "../../src/core/urls.js";
 import { REPO_ROOT, runCliAsync } from "../helpers/cli.js";
 
@@ -28,7 +28,9 @@ describe("foreign code", () => {
     const files = (await fg("**/*.{js,mjs,cjs,ts}", { cwd: NODE_MODULES, ignore: ["**/*.d.ts", "**/*.min.js"] })).sort();
     expect(files.length).toBeGreaterThan(1000);
     const sample = files.filter((_, i) => i % Math.ceil(files.length / 150) === 0);
-    const codemods = TRANSFORMS.filter((t) => t.id === "v2-endpoints" || t.id === "v2-sdk").filter((t) => t.appliesTo("x.ts"));
+    const codemods = (await loadTransforms())
+      .filter((t) => t.id === "v2-endpoints" || t.id === "v2-sdk")
+      .flatMap((t) => t.parts.filter((part) => part.appliesTo("x.ts")));
     let applied = 0;
     for (const file of sample) {
       const text = readFileSync(join(NODE_MODULES, file), "utf8");

@@ -6,9 +6,10 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_NODE_REF } from "../../src/fix/node-ref-target.js";
+import { DEFAULT_NODE_REF } from "../../transforms/node-pin/target.js";
 import { type FixPlan, planFixes, writeFixes } from "../../src/fix/runner.js";
-import { TRANSFORM_IDS, type TransformId } from "../../src/fix/types.js";
+import { TRANSFORM_IDS } from "../../transforms/index.js";
+import type { TransformId } from "../../transforms/types.js";
 import { DEFAULT_HOSTS } from "../../src/core/urls.js";
 
 const REPO = join(import.meta.dirname, "..", "..");

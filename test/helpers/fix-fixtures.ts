@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { planFixes } from "../../src/fix/runner.js";
-import { DEFAULT_NODE_REF } from "../../src/fix/node-ref-target.js";
-import type { FixEvent, TransformId } from "../../src/fix/types.js";
+import { DEFAULT_NODE_REF } from "../../transforms/node-pin/target.js";
+import type { FixEvent, TransformId } from "../../transforms/types.js";
 import { DEFAULT_HOSTS } from "../../src/core/urls.js";
 
 /** `<case>.input.<ext>` is written as `<case>.<ext>`, except names such as Dockerfile, package.json or env. */

@@ -9,7 +9,7 @@
  */
 import type { ASTPath, Collection, JSCodeshift } from "jscodeshift";
 import type { Finding } from "../../src/core/finding.js";
-import { type LineMap, lineMapBetween } from "../../src/fix/line-map.js";
+import { type LineMap, lineMapBetween } from "./line-map.js";
 
 /** recast's default tab width, which jscodeshift parses with. */
 const RECAST_TAB_WIDTH = 4;

@@ -5,8 +5,8 @@
  * inline code span) rather than prose. One line is read at a time: URLs do
  * not span lines.
  */
-import type { TextSyntax } from "../../core/file-kinds.js";
-import type { TextFile } from "../../lang/text/text-file.js";
+import type { TextSyntax } from "../../src/core/file-kinds.js";
+import type { TextFile } from "../../src/lang/text/text-file.js";
 
 export interface Segment {
   /** Offset of the URL (the finding's start). */

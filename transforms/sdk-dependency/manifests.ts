@@ -15,31 +15,22 @@
  */
 import { posix } from "node:path";
 import { applyEdits, type FormattingOptions, modify } from "jsonc-parser";
-import type { Finding } from "../../core/finding.js";
-import { JS_SDK, PYTHON_SDK } from "../../knowledge/migration.js";
-import { DEPENDENCY_FIELDS } from "../../scan/scanners/npm/manifest.js";
-import { INSTALL_COMMANDS, type NpmManager } from "../../scan/scanners/npm/report.js";
-import { pythonManifestKindOf, mayBeIncludedRequirements } from "../../scan/scanners/python/manifests.js";
-import { insertMarkerAbove } from "../../core/marker.js";
-import type { FileFix, FixContext, FixEvent, Transform } from "../types.js";
-import { findingsOnText } from "./findings-on-text.js";
+import type { Finding } from "../../src/core/finding.js";
+import { JS_SDK, PYTHON_SDK } from "../../src/knowledge/migration.js";
+import { DEPENDENCY_FIELDS } from "../../src/scan/scanners/npm/manifest.js";
+import { INSTALL_COMMANDS, type NpmManager } from "../../src/scan/scanners/npm/report.js";
+import { pythonManifestKindOf, mayBeIncludedRequirements } from "../../src/scan/scanners/python/manifests.js";
+import { insertMarkerAbove } from "../../src/core/marker.js";
+import type { FileFix, FixContext, FixEvent, TransformPart } from "../types.js";
+import { findingsOnText } from "../lib/findings-on-text.js";
 
 const [ZOD_NAME, ZOD_RANGE] = Object.entries(JS_SDK.v2PeerDependencies)[0]!;
 const V2_PIN = JS_SDK.v2Pin;
 const PY_RANGE = PYTHON_SDK.recommendedRange;
 const PY_LOCKFILES = new Set(["pipfile-lock", "poetry-lock", "uv-lock"]);
 
-export const sdkDependencyFixer: Transform = {
-  id: "sdk-dependency",
-  title: "SDK dependency to V2 (package.json and Python manifests)",
-  rewrites: [
-    `package.json: a V1 ${JS_SDK.packageName} entry → exactly ${V2_PIN} (npm: aliases keep their form), plus ${ZOD_NAME}@${ZOD_RANGE} in dependencies when no dependency field has it; only once every V1 SDK call in the package was rewritten`,
-    `requirements/constraints files, pyproject.toml (PEP 621, Poetry), Pipfile: a V1 ${PYTHON_SDK.packageName} spec → ${PY_RANGE}, extras and markers kept`,
-  ],
-  marks: [
-    "requirements with --hash options (the hashes would no longer match); setup.cfg and setup.py",
-    "lockfiles are never edited: regenerate them with the package manager's install command",
-  ],
+/** The part of the transform for these files. */
+export const part: TransformPart = {
   appliesTo: (file) => {
     if (posix.basename(file) === "package.json") return true;
     const kind = pythonManifestKindOf(file);

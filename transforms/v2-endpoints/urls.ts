@@ -4,8 +4,8 @@
  * V1 `/run` path, and moving a `run_id` query value into the path. Pure string
  * functions: callers decide where the text comes from and where edits go.
  */
-import { ENDPOINTS, HOSTS, V1_ONLY_CREATE_FIELDS } from "../../knowledge/migration.js";
-import { findLegacyHostMentions, type HostSet, parseUrlText } from "../../core/urls.js";
+import { ENDPOINTS, HOSTS, V1_ONLY_CREATE_FIELDS } from "../../src/knowledge/migration.js";
+import { findLegacyHostMentions, type HostSet, parseUrlText } from "../../src/core/urls.js";
 
 export const RUN_ID_KEY: string = ENDPOINTS.getRun.v1.query;
 

@@ -3,7 +3,7 @@
  * the messages of its events, worded alike for code, config and docs and
  * built from the migration data.
  */
-import { CREATE_RUN_BODY_FIELD, ENDPOINTS, HOSTS, V2_QUEUE_FIELDS } from "../../knowledge/migration.js";
+import { CREATE_RUN_BODY_FIELD, ENDPOINTS, HOSTS, V2_QUEUE_FIELDS } from "../../src/knowledge/migration.js";
 
 /** The endpoints in words: `POST {base}/run` and so on. */
 export const ENDPOINT_TEXT = {

@@ -3,13 +3,13 @@
  * file's text (LF line endings, no BOM: the runner restores both), the scan's
  * findings for that file, and returns the new text plus what it did.
  */
-import type { Finding } from "../core/finding.js";
-import type { RuleId } from "../rules/catalog.js";
-import type { RepoFacts } from "../scan/scanner.js";
-import type { HostSet } from "../core/urls.js";
+import type { Finding } from "../src/core/finding.js";
+import type { RuleId } from "../src/rules/catalog.js";
+import type { RepoFacts } from "../src/scan/scanner.js";
+import type { HostSet } from "../src/core/urls.js";
 
-export const TRANSFORM_IDS = ["v2-endpoints", "v2-sdk", "sdk-dependency", "node-pin"] as const;
-export type TransformId = (typeof TRANSFORM_IDS)[number];
+/** The transforms' ids, from the registry (transforms/index.ts) that lists their metas. */
+export type TransformId = (typeof import("./index.js"))["TRANSFORM_IDS"][number];
 
 export interface FixEvent {
   /** rewrite: the code now talks V2; marker: a review marker explains what a person must do. */
@@ -46,13 +46,26 @@ export interface FileFix {
   events: FixEvent[];
 }
 
-export interface Transform {
-  id: TransformId;
+/** What a transform is, for --list-transforms, the docs and the registry's checks. */
+export interface TransformMeta {
+  id: string;
   title: string;
+  /** The rules whose findings it rewrites or marks. */
+  rules: readonly RuleId[];
   /** What it rewrites, one line each (for --list-transforms and the docs). */
   rewrites: readonly string[];
   /** What it leaves a review marker for instead. */
   marks: readonly string[];
+}
+
+/** One kind of file a transform handles: a jscodeshift codemod for JS/TS, targeted text edits elsewhere. */
+export interface TransformPart {
   appliesTo(file: string): boolean;
   apply(text: string, context: FixContext): FileFix | Promise<FileFix>;
+}
+
+export interface Transform extends TransformMeta {
+  id: TransformId;
+  /** Tried in order; every part that applies to a file runs on it. */
+  parts: readonly TransformPart[];
 }

@@ -19,15 +19,15 @@
  * reads on results from elsewhere. Both SDK generations raise on HTTP errors,
  * so no error adapter is needed.
  */
-import { PYTHON_QUEUE_REQUEST_KEYS, PYTHON_SDK, PYTHON_SDK_SHAPES } from "../../knowledge/migration.js";
-import type { Finding } from "../../core/finding.js";
-import { LineIndex } from "../../core/location.js";
-import type { RuleId } from "../../rules/catalog.js";
-import { PyModule, type PyRange } from "../../lang/python/module.js";
-import { isName, isOp, isString, type PyToken } from "../../lang/python/tokens.js";
-import { type LineMap, lineMapBetween } from "../line-map.js";
-import { insertMarkerAbove } from "../../core/marker.js";
-import type { FileFix, FixEvent, Transform } from "../types.js";
+import { PYTHON_QUEUE_REQUEST_KEYS, PYTHON_SDK, PYTHON_SDK_SHAPES } from "../../src/knowledge/migration.js";
+import type { Finding } from "../../src/core/finding.js";
+import { LineIndex } from "../../src/core/location.js";
+import type { RuleId } from "../../src/rules/catalog.js";
+import { PyModule, type PyRange } from "../../src/lang/python/module.js";
+import { isName, isOp, isString, type PyToken } from "../../src/lang/python/tokens.js";
+import { type LineMap, lineMapBetween } from "../lib/line-map.js";
+import { insertMarkerAbove } from "../../src/core/marker.js";
+import type { FileFix, FixEvent, TransformPart } from "../types.js";
 
 const AUTH = PYTHON_SDK_SHAPES.authOption;
 const CREATE = PYTHON_SDK_SHAPES.calls.find((c) => c.v1 === "run.create")!;
@@ -309,18 +309,8 @@ export function fixPythonSdk(text: string, file: string, findings: readonly Find
   return { text: out, events };
 }
 
-export const pythonSdkFixer: Transform = {
-  id: "v2-sdk",
-  title: "python-sdk",
-  rewrites: [
-    `Python ${PYTHON_SDK_SHAPES.clientClass}(${AUTH.v1}=…) → ${PYTHON_SDK_SHAPES.clientClass}(${AUTH.v2}=…)`,
-    `Python .${CREATE.v1}(request={deployment_id, inputs, webhook}) → .${CREATE.v2}(request=…), with .${CREATE.v1Result} → .${CREATE.v2Result} where every use is in the same function`,
-    `Python .${GET.v1}(…).${GET.v1Result} → .${GET.v2Result} where every use is in the same function`,
-  ],
-  marks: [
-    "Python results that leave the function, other request shapes or constructor options",
-    `Python V1-only namespaces (${PYTHON_SDK_SHAPES.v1OnlyNamespaces.join(", ")})`,
-  ],
+/** The part of the transform for these files. */
+export const part: TransformPart = {
   appliesTo: (file) => /\.pyw?$/i.test(file),
   apply: (text, context) => fixPythonSdk(text, context.file, context.findings, context.repo.read(context.file)),
 };

@@ -23,16 +23,16 @@
  * V1 method types (`ComfyDeployClient["getRun"]`), the V1 webhook schema.
  */
 import type { API, ASTPath, Collection, FileInfo, JSCodeshift } from "jscodeshift";
-import type { MigrationOptions } from "../src/fix/js-transform.js";
-import type { FixEvent } from "../src/fix/types.js";
-import type { Finding } from "../src/core/finding.js";
-import { JS_SDK_SHAPES, V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES, V1_SDK_EXPORTS } from "../src/knowledge/migration.js";
-import type { RuleId } from "../src/rules/catalog.js";
-import { optionsFromVariable, plainKeys, rewriteOptionsObject } from "./lib/client-options.js";
-import { FindingSites } from "./lib/finding-sites.js";
-import { addMarker, preferredQuote, statementOf } from "./lib/markers.js";
-import { isNameTaken, isSdkModuleCall, referencesOf, type SdkBindings, sdkBindings, type SdkSpecifier } from "./lib/sdk-bindings.js";
-import { expressionFrom, printed, printedNode, type PrintOptions, statementsFrom, typeFrom } from "./lib/snippets.js";
+import type { MigrationOptions } from "../lib/jscodeshift-part.js";
+import type { FixEvent } from "../types.js";
+import type { Finding } from "../../src/core/finding.js";
+import { JS_SDK_SHAPES, V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES, V1_SDK_EXPORTS } from "../../src/knowledge/migration.js";
+import type { RuleId } from "../../src/rules/catalog.js";
+import { optionsFromVariable, plainKeys, rewriteOptionsObject } from "./client-options.js";
+import { FindingSites } from "../lib/finding-sites.js";
+import { addMarker, preferredQuote, statementOf } from "../lib/markers.js";
+import { isNameTaken, isSdkModuleCall, referencesOf, type SdkBindings, sdkBindings, type SdkSpecifier } from "./sdk-bindings.js";
+import { expressionFrom, printed, printedNode, type PrintOptions, statementsFrom, typeFrom } from "./snippets.js";
 import {
   type AdapterStyle,
   failureToNull,
@@ -43,28 +43,7 @@ import {
   thenAdapter,
   webhookFailure,
   webhookResult,
-} from "./lib/v1-result-adapters.js";
-
-export const meta = {
-  id: "v2-sdk",
-  title: "V1 JS SDK → V2 JS SDK",
-  rewrites: [
-    "import { ComfyDeployClient } / require / namespace → ComfyDeploy",
-    "new ComfyDeployClient({ apiToken, apiBase }) → new ComfyDeploy({ bearer, serverURL? })",
-    "client.run({ deployment_id, inputs, webhook }) → client.run.deployment.queue({ deploymentId, … }), adapted to { run_id } | null",
-    "client.getRun(id) → client.run.get({ runId: id }), adapted to the V1 run shape | null",
-    "parseWebhookDataSafe(req) → validateWebhook({ request }), adapted to [data, errorResponse]",
-    "z.infer<typeof OutputFileType> → Pick<MediaItem, \"url\" | \"filename\">",
-  ],
-  marks: [
-    "client.run(arg) with a non-literal argument or other keys",
-    "runSync, getUploadUrl, getWebsocketUrl",
-    "client.apiBase / client.apiToken reads",
-    "non-literal constructor options that are not provably { apiToken, apiBase }",
-    "ComfyDeployClient[\"method\"] types, subclasses of the V1 client",
-    "WebookRequestBody (type or schema), OutputFileType as a value, re-exports of V1 names",
-  ],
-};
+} from "./v1-result-adapters.js";
 
 type AnyNode = { type: string; [key: string]: unknown };
 

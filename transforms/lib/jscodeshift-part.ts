@@ -4,10 +4,11 @@
  * reporter for what it rewrote or marked.
  */
 import { posix } from "node:path";
-import type { API, FileInfo, Options, Transform as JscodeshiftTransform } from "jscodeshift";
-import type { Finding } from "../core/finding.js";
-import type { HostSet } from "../core/urls.js";
-import type { FileFix, FixContext, FixEvent, Transform, TransformId } from "./types.js";
+import type { API, FileInfo, Options } from "jscodeshift";
+import type { Finding } from "../../src/core/finding.js";
+import type { HostSet } from "../../src/core/urls.js";
+import { isJsFile } from "../../src/core/file-kinds.js";
+import type { FileFix, FixContext, FixEvent, TransformPart } from "../types.js";
 
 /** Options every transform in transforms/ receives. */
 export interface MigrationOptions extends Options {
@@ -18,19 +19,12 @@ export interface MigrationOptions extends Options {
   report: (event: FixEvent) => void;
 }
 
-export interface TransformModule {
-  default: JscodeshiftTransform;
-  meta: { id: TransformId; title: string; rewrites: readonly string[]; marks: readonly string[] };
-}
-
 export function parserFor(file: string): "ts" | "tsx" | "babylon" {
   const ext = posix.extname(file).toLowerCase();
   if (ext === ".tsx") return "tsx";
   if (ext === ".ts" || ext === ".mts" || ext === ".cts") return "ts";
   return "babylon";
 }
-
-const JS_EXTENSIONS = new Set([".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts"]);
 
 type JscodeshiftCore = typeof import("jscodeshift");
 let core: Promise<JscodeshiftCore> | undefined;
@@ -40,10 +34,13 @@ async function loadJscodeshift(): Promise<JscodeshiftCore> {
   return core;
 }
 
-export function jsTransform(module: TransformModule): Transform {
+/** A jscodeshift transform written against the options above. */
+export type Codemod = (file: FileInfo, api: API, options: MigrationOptions) => string | null | undefined | Promise<string | null | undefined>;
+
+/** The part of a transform for JS/TS files (not declaration files): one jscodeshift codemod. */
+export function jscodeshiftPart(codemod: Codemod): TransformPart {
   return {
-    ...module.meta,
-    appliesTo: (file) => JS_EXTENSIONS.has(posix.extname(file).toLowerCase()) && !file.endsWith(".d.ts"),
+    appliesTo: (file) => isJsFile(file) && !file.endsWith(".d.ts"),
     async apply(text: string, context: FixContext): Promise<FileFix> {
       const jscodeshift = await loadJscodeshift();
       const j = jscodeshift.withParser(parserFor(context.file));
@@ -57,7 +54,7 @@ export function jsTransform(module: TransformModule): Transform {
         ...(scannedText !== undefined ? { scannedText } : {}),
         report: (e) => events.push(e),
       };
-      const output = await module.default(file, api, options);
+      const output = await codemod(file, api, options);
       return { text: typeof output === "string" ? output : text, events };
     },
   };

@@ -8,17 +8,17 @@
  * review marker in the file's comment syntax (none in JSON).
  */
 import { posix } from "node:path";
-import type { Finding } from "../../core/finding.js";
-import { HOSTS } from "../../knowledge/migration.js";
-import type { RuleId } from "../../rules/catalog.js";
-import { fileKind, isJsFile } from "../../core/file-kinds.js";
-import { endpointMessage } from "../../scan/messages.js";
-import { statementAround } from "../../lang/text/statements.js";
-import { TextFile } from "../../lang/text/text-file.js";
-import { findLegacyHostMentions, parseUrlText } from "../../core/urls.js";
-import { insertMarkerAbove } from "../../core/marker.js";
-import type { FileFix, FixContext, FixEvent, Transform } from "../types.js";
-import { advice, ENDPOINT_TEXT, messages } from "./endpoint-advice.js";
+import type { Finding } from "../../src/core/finding.js";
+import { HOSTS } from "../../src/knowledge/migration.js";
+import type { RuleId } from "../../src/rules/catalog.js";
+import { fileKind, isJsFile } from "../../src/core/file-kinds.js";
+import { endpointMessage } from "../../src/scan/messages.js";
+import { statementAround } from "../../src/lang/text/statements.js";
+import { TextFile } from "../../src/lang/text/text-file.js";
+import { findLegacyHostMentions, parseUrlText } from "../../src/core/urls.js";
+import { insertMarkerAbove } from "../../src/core/marker.js";
+import type { FileFix, FixContext, FixEvent, TransformPart } from "../types.js";
+import { advice, ENDPOINT_TEXT, messages } from "./advice.js";
 import {
   applyEdits,
   findRunIdQuery,
@@ -30,24 +30,14 @@ import {
   RUN_ID_KEY,
   type TextEdit,
   v1OnlyFields,
-} from "./endpoint-urls.js";
-import { findingsOnText } from "./findings-on-text.js";
-import { JsonUrls } from "./json-endpoints.js";
-import { PythonSource } from "./python-endpoints.js";
-import { afterSegment, MarkdownCode, type Segment, segmentAt } from "./text-segments.js";
+} from "./urls.js";
+import { findingsOnText } from "../lib/findings-on-text.js";
+import { JsonUrls } from "./json.js";
+import { PythonSource } from "./python.js";
+import { afterSegment, MarkdownCode, type Segment, segmentAt } from "./segments.js";
 
-export const textEndpointsFixer: Transform = {
-  id: "v2-endpoints",
-  title: "V1 host and run endpoints to V2 (raw HTTP)",
-  rewrites: [
-    `Python, config, other languages, shell, Markdown code, JSON: ${HOSTS.v1.apiBase} → ${HOSTS.v2.apiBase} in string values and settings (a bare https://${HOSTS.v1.host} stays bare; comments and prose untouched)`,
-    `Python and text: ${ENDPOINT_TEXT.createV1} → ${ENDPOINT_TEXT.createV2} where the method is known (curl -X POST, requests.post, a collection's method)`,
-    `Python and text: ${ENDPOINT_TEXT.getV1} → ${ENDPOINT_TEXT.getV2} inside one string (f-strings, placeholders, a string ending in ${RUN_ID_KEY}= followed by + id) and from requests' params={"${RUN_ID_KEY}": rid} with a one-string URL; Postman url path/query arrays follow`,
-  ],
-  marks: [
-    "Python and text: /run URLs whose method is not known, /run paths written apart from their base, and other run_id shapes",
-    "Python and text: create-run bodies with V1-only fields (JSON: left as found, no comments there); legacy hosts other than the vendor's",
-  ],
+/** The part of the transform for these files. */
+export const part: TransformPart = {
   appliesTo: (file) => !isJsFile(file),
   apply: (text, context) => new TextEndpointMigration(text, context).run(),
 };

@@ -6,9 +6,9 @@
  * nothing here leaves a marker.
  */
 import { findNodeAtOffset, type Node as JsonNode, parseTree } from "jsonc-parser";
-import { HOSTS } from "../../knowledge/migration.js";
-import { QUEUE_SUFFIX, RUN_ID_KEY, type TextEdit } from "./endpoint-urls.js";
-import type { Segment } from "./text-segments.js";
+import { HOSTS } from "../../src/knowledge/migration.js";
+import { QUEUE_SUFFIX, RUN_ID_KEY, type TextEdit } from "./urls.js";
+import type { Segment } from "./segments.js";
 
 export class JsonUrls {
   private readonly root: JsonNode | undefined;

@@ -9,29 +9,19 @@
  * image get a review marker where the file has comments (never in JSON).
  */
 import { posix } from "node:path";
-import type { Finding } from "../../core/finding.js";
-import { NODE_COMPONENT, WORKER_IMAGE, WORKER_IMAGE_STATUS } from "../../knowledge/migration.js";
-import type { RuleId } from "../../rules/catalog.js";
-import { isJsFile } from "../../core/file-kinds.js";
-import { pinFileKind } from "../../scan/scanners/machine/node-pins.js";
-import { commentSyntaxFor, insertMarkerAbove } from "../../core/marker.js";
-import type { FileFix, FixContext, FixEvent, NodeRefTarget, Transform } from "../types.js";
-import { findingsOnText } from "./findings-on-text.js";
+import type { Finding } from "../../src/core/finding.js";
+import { NODE_COMPONENT, WORKER_IMAGE, WORKER_IMAGE_STATUS } from "../../src/knowledge/migration.js";
+import type { RuleId } from "../../src/rules/catalog.js";
+import { isJsFile } from "../../src/core/file-kinds.js";
+import { pinFileKind } from "../../src/scan/scanners/machine/node-pins.js";
+import { commentSyntaxFor, insertMarkerAbove } from "../../src/core/marker.js";
+import type { FileFix, FixContext, FixEvent, NodeRefTarget, TransformPart } from "../types.js";
+import { findingsOnText } from "../lib/findings-on-text.js";
 
 const NODE = NODE_COMPONENT.repository;
 
-export const nodePinFixer: Transform = {
-  id: "node-pin",
-  title: `ComfyUI node pins (${NODE}) to v${NODE_COMPONENT.minimumVersion} or the chosen --node-ref`,
-  rewrites: [
-    "Dockerfiles, shell scripts, YAML: an outdated commit (git reset/checkout), tag or registry version → the target's full commit, tag or version",
-    "snapshot and workflow JSON: an outdated hash (and the commit_url's SHA on that line) and cnr_custom_nodes versions",
-  ],
-  marks: [
-    ".gitmodules and vendored copies (pyproject.toml): update the checkout and commit it",
-    "pins that are missing, floating or not a known release: pin the target commit (no guess is written)",
-    `${WORKER_IMAGE.image}: use ${WORKER_IMAGE.firstReadyTag} or newer, or rebuild with the node at v${NODE_COMPONENT.minimumVersion}`,
-  ],
+/** The part of the transform for these files. */
+export const part: TransformPart = {
   appliesTo: (file) => !isJsFile(file) && (pinFileKind(file) !== undefined || commentSyntaxFor(file) !== undefined),
   apply: (text, context) => new NodePinMigration(text, context).run(),
 };

@@ -1,7 +1,7 @@
 /** The ComfyUI node version `fix` pins to: v2.1.0 by default, or a `--node-ref` from the tag table. */
-import { UsageError } from "../core/errors.js";
-import { NODE_COMPONENT } from "../knowledge/migration.js";
-import type { NodeRefTarget } from "./types.js";
+import { UsageError } from "../../src/core/errors.js";
+import { NODE_COMPONENT } from "../../src/knowledge/migration.js";
+import type { NodeRefTarget } from "../types.js";
 
 export const DEFAULT_NODE_REF: NodeRefTarget = {
   commit: NODE_COMPONENT.minimumCommit,

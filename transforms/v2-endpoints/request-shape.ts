@@ -6,8 +6,8 @@
  * calls on a `new URL(...)` held in a const.
  */
 import type { ASTPath } from "jscodeshift";
-import { RUN_ID_KEY } from "../../src/fix/fixers/endpoint-urls.js";
-import { endOf, startOf, unwrapPath } from "./node-index.js";
+import { RUN_ID_KEY } from "./urls.js";
+import { endOf, startOf, unwrapPath } from "../lib/node-index.js";
 import { constBindingOf } from "./url-parts.js";
 
 type Node = { type: string; [key: string]: unknown };

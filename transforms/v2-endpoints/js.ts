@@ -9,7 +9,7 @@
  * The scan's findings say where to look; the code there decides what to do.
  */
 import type { API, ASTPath, Collection, FileInfo, JSCodeshift } from "jscodeshift";
-import { advice, ENDPOINT_TEXT, messages } from "../src/fix/fixers/endpoint-advice.js";
+import { advice, ENDPOINT_TEXT, messages } from "./advice.js";
 import {
   applyEdits,
   findRunIdQuery,
@@ -19,35 +19,20 @@ import {
   QUEUE_SUFFIX,
   type TextEdit,
   v1OnlyFields,
-} from "../src/fix/fixers/endpoint-urls.js";
-import { findingsOnText } from "../src/fix/fixers/findings-on-text.js";
-import type { MigrationOptions } from "../src/fix/js-transform.js";
-import type { Finding } from "../src/core/finding.js";
-import { HOSTS, V1_ONLY_CREATE_FIELDS } from "../src/knowledge/migration.js";
-import type { RuleId } from "../src/rules/catalog.js";
-import { HOLE, parseUrlText } from "../src/core/urls.js";
-import { addMarker, preferredQuote } from "./lib/markers.js";
-import { boundBefore, isMovable } from "./lib/movable.js";
-import { NodeIndex, startOf } from "./lib/node-index.js";
-import { appendPathSegment, detached, editStringPart } from "./lib/part-edits.js";
-import { Removals } from "./lib/removals.js";
-import { bodyKeysOf, propertiesOf, queryRunIdOf, requestShapeOf, searchParamsRunIdOf } from "./lib/request-shape.js";
-import { type ConstBinding, type FlatUrl, flattenUrl, type UrlPart, usesOf } from "./lib/url-parts.js";
-
-export const meta = {
-  id: "v2-endpoints" as const,
-  title: "V1 host and run endpoints to V2 (raw HTTP)",
-  rewrites: [
-    `JS/TS: ${HOSTS.v1.apiBase} → ${HOSTS.v2.apiBase} in string literals, templates, concatenations and same-file constants (a bare https://${HOSTS.v1.host} stays bare)`,
-    `JS/TS: ${ENDPOINT_TEXT.createV1} → ${ENDPOINT_TEXT.createV2} when the method is known and the body has no V1-only fields`,
-    `JS/TS: ${ENDPOINT_TEXT.getV1} → ${ENDPOINT_TEXT.getV2} in templates and concatenations, from axios params, ky/got searchParams, undici query, and new URL + searchParams.set`,
-  ],
-  marks: [
-    "JS/TS: /run requests whose HTTP method is not known",
-    `JS/TS: create-run bodies with fields the V2 queue endpoint does not take (${V1_ONLY_CREATE_FIELDS.slice(0, 3).join(", ")}, ...)`,
-    "JS/TS: bases on configured legacy hosts that are not the vendor's, and /run paths built in another module or a shared value",
-  ],
-};
+} from "./urls.js";
+import { findingsOnText } from "../lib/findings-on-text.js";
+import type { MigrationOptions } from "../lib/jscodeshift-part.js";
+import type { Finding } from "../../src/core/finding.js";
+import { HOSTS, V1_ONLY_CREATE_FIELDS } from "../../src/knowledge/migration.js";
+import type { RuleId } from "../../src/rules/catalog.js";
+import { HOLE, parseUrlText } from "../../src/core/urls.js";
+import { addMarker, preferredQuote } from "../lib/markers.js";
+import { boundBefore, isMovable } from "./movable.js";
+import { NodeIndex, startOf } from "../lib/node-index.js";
+import { appendPathSegment, detached, editStringPart } from "./part-edits.js";
+import { Removals } from "./removals.js";
+import { bodyKeysOf, propertiesOf, queryRunIdOf, requestShapeOf, searchParamsRunIdOf } from "./request-shape.js";
+import { type ConstBinding, type FlatUrl, flattenUrl, type UrlPart, usesOf } from "./url-parts.js";
 
 type Node = { type: string; [key: string]: unknown };
 /** A marker may hold the host of the literal with the request's run path: a V1 request stays whole until someone fixes it. */

@@ -4,7 +4,7 @@
  * and escapes kept), and appending `/${id}` to a URL.
  */
 import type { ASTPath, JSCodeshift } from "jscodeshift";
-import { applyEdits, type TextEdit } from "../../src/fix/fixers/endpoint-urls.js";
+import { applyEdits, type TextEdit } from "./urls.js";
 
 type Node = { type: string; [key: string]: unknown };
 type Quote = "single" | "double";

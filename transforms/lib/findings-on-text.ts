@@ -3,8 +3,8 @@
  * in the same run edited the file, they are moved onto the current text; a
  * finding whose line changed is dropped, since its columns may no longer hold.
  */
-import type { Finding } from "../../core/finding.js";
-import { lineMapBetween } from "../line-map.js";
+import type { Finding } from "../../src/core/finding.js";
+import { lineMapBetween } from "./line-map.js";
 
 export function findingsOnText(findings: readonly Finding[], scanned: string | undefined, current: string): Finding[] {
   if (scanned === undefined || scanned === current) return [...findings];

@@ -6,10 +6,10 @@
  * rewrite (`requests.get(f"{BASE}/run", params={"run_id": rid})` ->
  * `requests.get(f"{BASE}/run/{rid}")`).
  */
-import { LineIndex } from "../../core/location.js";
-import { isOp, isString, type PyStringToken, type PyToken, type PyTokens, stringValue, tokenizePython } from "../../lang/python/tokens.js";
-import { findRunPath, RUN_ID_KEY, type TextEdit, v1OnlyFields } from "./endpoint-urls.js";
-import type { Segment } from "./text-segments.js";
+import { LineIndex } from "../../src/core/location.js";
+import { isOp, isString, type PyStringToken, type PyToken, type PyTokens, stringValue, tokenizePython } from "../../src/lang/python/tokens.js";
+import { findRunPath, RUN_ID_KEY, type TextEdit, v1OnlyFields } from "./urls.js";
+import type { Segment } from "./segments.js";
 
 interface Call {
   open: number;

@@ -1,0 +1,76 @@
+/**
+ * The layers point down: a module imports only from its own area or from
+ * areas below it. The order is the one ARCHITECTURE.md draws.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, normalize, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Lower ranks are lower layers; areas of one rank never import each other. */
+const RANKS: Record<string, number> = {
+  "src/knowledge": 0,
+  "src/rules": 1,
+  "src/core": 2,
+  "src/lang": 3,
+  "src/files": 3,
+  "src/scan": 4,
+  "src/pins": 5,
+  transforms: 6,
+  "src/fix": 7,
+  "src/report": 7,
+  "src/check": 8,
+  "src/serve": 8,
+  "src/readiness": 9,
+  "src/pr": 10,
+  "src/campaign": 11,
+  "src/docs": 12,
+  "src/commands": 12,
+  "src/cli.ts": 13,
+};
+
+function areaOf(file: string): string {
+  const parts = file.split("/");
+  const area = parts[0] === "src" ? `src/${parts[1]}` : parts[0]!;
+  if (!(area in RANKS)) throw new Error(`${file} is in no layer: add its area to RANKS and to ARCHITECTURE.md`);
+  return area;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = `${dir}/${name}`;
+    if (statSync(join(ROOT, path)).isDirectory()) return sourceFiles(path);
+    return name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+function relativeImports(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)].map((m) => m[1]!);
+  return specifiers.map((s) => relative(ROOT, normalize(join(ROOT, dirname(file), s))).split(sep).join("/"));
+}
+
+describe("layers", () => {
+  const files = [...sourceFiles("src"), ...sourceFiles("transforms")];
+
+  it("every import points to the same area or a lower layer", () => {
+    const upward: string[] = [];
+    for (const file of files) {
+      const from = areaOf(file);
+      for (const target of relativeImports(file)) {
+        const to = areaOf(target);
+        if (to !== from && RANKS[to]! >= RANKS[from]!) upward.push(`${file} -> ${target}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
+  it("src/core imports only the facts and the rule catalog below it", () => {
+    const outside = files
+      .filter((f) => f.startsWith("src/core/"))
+      .flatMap((f) => relativeImports(f).filter((t) => !/^src\/(core|knowledge|rules)\//.test(t)).map((t) => `${f} -> ${t}`));
+    expect(outside).toEqual([]);
+  });
+});
