@@ -20,6 +20,7 @@ import { submodulePins } from "../src/scan/scanners/machine/node-pin-submodules.
 import { isNodeRepositoryUrl, nodeSourceOf } from "../src/scan/scanners/machine/node-source-url.js";
 import { readShell } from "../src/lang/shell/words.js";
 import { decideWorkerTag, scanWorkerImages } from "../src/scan/scanners/machine/worker-image.js";
+import { factsOf, type NodePinFormat } from "../src/core/facts.js";
 
 const V210 = "62f8e388bb5217bb0472cb14bd7bf2d417225017";
 const V233 = "7d65d23f84d7ec3e9772d00f62146cbe36e3d267";
@@ -33,8 +34,11 @@ function pins(file: string, text: string): Finding[] {
 }
 
 function brief(findings: Finding[]): Array<{ line: number; column: number; verdict?: string; ref?: string }> {
-  return findings.map((f) => ({ line: f.line, column: f.column, verdict: f.data?.verdict, ref: f.data?.ref }));
+  return findings.map((f) => ({ line: f.line, column: f.column, verdict: pinFacts(f)?.verdict, ref: pinFacts(f)?.ref }));
 }
+
+
+const pinFacts = (finding: Finding) => factsOf(finding, "node-pin");
 
 describe("node ref decision", () => {
   it("decides commits from the tag table by prefix, the known-outdated list, and nothing else", () => {
@@ -144,7 +148,7 @@ describe("node pins in commands", () => {
     const [finding, ...rest] = pins("Dockerfile", text);
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({ ruleId: "node-component-pin", severity: "error", fix: "auto", line: 3, column: 43, endColumn: 83 });
-    expect(finding!.data).toEqual({ ref: OLD, refKind: "sha", verdict: "outdated", format: "dockerfile" });
+    expect(finding!.facts).toEqual({ kind: "node-pin", ref: OLD, refKind: "sha", verdict: "outdated", format: "dockerfile" });
     expect(finding!.message).toContain(`v2.1.0 (${V210})`);
   });
 
@@ -168,7 +172,7 @@ describe("node pins in commands", () => {
 
   it("reports the unknown SHA as a warning that names the online check", () => {
     const [finding] = pins("run.sh", `git clone https://github.com/BennyKok/comfyui-deploy x && git -C x checkout ${UNKNOWN}`);
-    expect(finding).toMatchObject({ severity: "warning", fix: "review", data: { verdict: "unknown", refKind: "sha", ref: UNKNOWN } });
+    expect(finding).toMatchObject({ severity: "warning", fix: "review", facts: { kind: "node-pin", verdict: "unknown", refKind: "sha", ref: UNKNOWN } });
     expect(finding!.message).toContain("comfydeploy-migrate scan --online");
   });
 
@@ -189,7 +193,7 @@ describe("node pins in commands", () => {
   it("reads comfy node install with and without a version", () => {
     const text = "comfy node install comfyui-deploy@1.0.0\ncomfy node install comfyui-deploy\ncomfy node install comfyui-deploy@2.3.3\n";
     const findings = pins("install.sh", text);
-    expect(findings.map((f) => [f.line, f.data?.verdict, f.data?.format])).toEqual([
+    expect(findings.map((f) => [f.line, pinFacts(f)?.verdict, pinFacts(f)?.format])).toEqual([
       [1, "outdated", "cli"],
       [2, "unpinned", "cli"],
     ]);
@@ -263,15 +267,15 @@ describe("worker image", () => {
   it("explains that the worker's v2.1.0 is not the node's v2.1.0", () => {
     const [finding] = scanWorkerImages("Dockerfile", "FROM bennykok/comfydeploy-runpod-worker:v2.1.0\n");
     expect(finding).toMatchObject({ ruleId: "worker-image", severity: "warning", fix: "review", line: 1, column: 6 });
-    expect(finding!.data).toEqual({ image: "bennykok/comfydeploy-runpod-worker", tag: "v2.1.0", verdict: "outdated" });
+    expect(finding!.facts).toEqual({ kind: "worker-image", image: "bennykok/comfydeploy-runpod-worker", tag: "v2.1.0", verdict: "outdated" });
     expect(finding!.message).toContain("unrelated to the node's v2.1.0");
   });
 
   it("resolves tags from ARG values and ignores prose, links and other images", () => {
     const dockerfile = "ARG TAG=v2.2.9\nFROM bennykok/comfydeploy-runpod-worker:${TAG}\n";
-    expect(scanWorkerImages("Dockerfile", dockerfile).map((f) => f.data?.tag)).toEqual(["v2.2.9"]);
+    expect(scanWorkerImages("Dockerfile", dockerfile).map((f) => factsOf(f, "worker-image")?.tag)).toEqual(["v2.2.9"]);
     const [unset] = scanWorkerImages("docker-compose.yml", "image: bennykok/comfydeploy-runpod-worker:${WORKER_TAG}\n");
-    expect(unset).toMatchObject({ data: { verdict: "unknown", tag: "${WORKER_TAG}" } });
+    expect(unset).toMatchObject({ facts: { kind: "worker-image", verdict: "unknown", tag: "${WORKER_TAG}" } });
     expect(unset!.message).toContain("variable this file does not set");
     const prose = [
       "We used bennykok/comfydeploy-runpod-worker before.",
@@ -322,7 +326,7 @@ describe("online resolution with the GitHub compare API", () => {
       res.writeHead(status, { "content-type": "application/json" }).end('{"message":"Not Found"}');
     } else res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status, ahead_by: 1, behind_by: 0 }));
   };
-  const unknownFinding = (ref: string, format = "dockerfile"): Finding => ({
+  const unknownFinding = (ref: string, format: NodePinFormat = "dockerfile"): Finding => ({
     ruleId: "node-component-pin",
     severity: "warning",
     fix: "review",
@@ -332,18 +336,18 @@ describe("online resolution with the GitHub compare API", () => {
     endLine: 3,
     endColumn: 2,
     message: "unknown",
-    data: { ref, refKind: "sha", verdict: "unknown", format },
+    facts: { kind: "node-pin", ref, refKind: "sha", verdict: "unknown", format },
   });
 
   it("drops commits ahead of v2.1.0, raises commits behind it, keeps commits GitHub does not know", async () => {
     handler = answer({ [UNKNOWN]: "ahead", [UNKNOWN_2]: "behind", abcdef12: 404 });
-    const other: Finding = { ...unknownFinding("main"), data: { ref: "$REF", refKind: "none", verdict: "unknown", format: "dockerfile" } };
+    const other: Finding = { ...unknownFinding("main"), facts: { kind: "node-pin", ref: "$REF", refKind: "none", verdict: "unknown", format: "dockerfile" } };
     const input = [unknownFinding(UNKNOWN), unknownFinding(UNKNOWN_2), unknownFinding("abcdef12"), other, unknownFinding(UNKNOWN_2, "gitmodules")];
     const result = await resolveUnknownNodePins(input, { apiUrl, cacheFile: freshCache(), token: "" });
     expect(result.problems).toEqual([]);
     expect(result.settled).toBe(2);
     expect(seen.map((s) => s.path)).toEqual([UNKNOWN, UNKNOWN_2, "abcdef12"].map((sha) => `/repos/BennyKok/comfyui-deploy/compare/${V210}...${sha}?per_page=1`));
-    expect(result.findings.map((f) => [f.data?.ref, f.data?.verdict, f.severity, f.fix])).toEqual([
+    expect(result.findings.map((f) => [pinFacts(f)?.ref, pinFacts(f)?.verdict, f.severity, f.fix])).toEqual([
       [UNKNOWN_2, "outdated", "error", "auto"],
       ["abcdef12", "unknown", "warning", "review"],
       ["$REF", "unknown", "warning", "review"],
@@ -364,7 +368,7 @@ describe("online resolution with the GitHub compare API", () => {
     const second = await resolveUnknownNodePins(input, { apiUrl, cacheFile, token: "" });
     expect(seen).toEqual([]);
     expect(second.findings).toEqual(first.findings);
-    expect(second.findings.map((f) => f.data?.verdict)).toEqual(["outdated"]);
+    expect(second.findings.map((f) => pinFacts(f)?.verdict)).toEqual(["outdated"]);
   });
 
   it("stops at the rate limit with a one-line message saying when it resets", async () => {

@@ -15,6 +15,7 @@ import { scanPnpmWorkspace } from "../src/scan/scanners/npm/pnpm-workspace.js";
 import { NPM_SCANNERS } from "../src/scan/scanners/npm/index.js";
 import { scanYarnLock } from "../src/scan/scanners/npm/yarn-lock.js";
 import { DEFAULT_HOSTS } from "../src/core/urls.js";
+import { factsOf } from "../src/core/facts.js";
 
 interface RepoOptions {
   importing?: string[];
@@ -41,6 +42,9 @@ function only(findings: Finding[]): Finding {
   expect(findings).toHaveLength(1);
   return findings[0]!;
 }
+
+
+const npmFacts = (finding: Finding) => factsOf(finding, "npm-dependency");
 
 describe("judgeNpmSpec", () => {
   it.each(["^0.0.16", "0.0.x", "~0.0.17", "0.0.19", "0.0.13", ">=0.0.1", "<3", "1.x", "0.0.19 || 2.0.0-beta.69", "npm:comfydeploy@^0.0.19"])(
@@ -141,13 +145,13 @@ describe("package.json", () => {
     const text = manifest({ dependencies: { next: "^14.2.15", comfydeploy: "^0.0.19" } });
     const finding = only(scanPackageJson(input("package.json", text, { importing: ["."] })));
     expect(finding).toMatchObject({ ruleId: "v1-sdk-dependency", severity: "error", fix: "auto", line: 6, column: 5 });
-    expect(finding.data).toMatchObject({
-      package: "comfydeploy",
+    expect(finding.facts).toMatchObject({
+      kind: "npm-dependency",
       spec: "^0.0.19",
       field: "dependencies",
       manager: "npm",
       verdict: "v1",
-      jsonPath: JSON.stringify(["dependencies", "comfydeploy"]),
+      jsonPath: ["dependencies", "comfydeploy"],
     });
     expect(finding.excerpt).toBe('"comfydeploy": "^0.0.19"');
   });
@@ -166,7 +170,7 @@ describe("package.json", () => {
     const unused = only(scanPackageJson(input("packages/tool/package.json", text, { importing: ["."] })));
     expect(unused.message).toMatch(/looks unused/);
     expect(unused.message).toMatch(/Remove it, or pin/);
-    expect(unused.data?.unused).toBe("true");
+    expect(npmFacts(unused)?.unused).toBe(true);
     const used = only(scanPackageJson(input("packages/tool/package.json", text, { importing: ["packages/tool"] })));
     expect(used.message).not.toMatch(/unused/);
   });
@@ -174,14 +178,14 @@ describe("package.json", () => {
   it("does not call an alias unused: its code imports it under another name", () => {
     const finding = only(scanPackageJson(input("package.json", manifest({ dependencies: { cd: "npm:comfydeploy@0.0.19" } }))));
     expect(finding.message).not.toMatch(/unused/);
-    expect(finding.data).toMatchObject({ alias: "cd", spec: "npm:comfydeploy@0.0.19" });
+    expect(finding.facts).toMatchObject({ kind: "npm-dependency", alias: "cd", spec: "npm:comfydeploy@0.0.19" });
   });
 
   it("reports latest and wildcards as warnings to review", () => {
     for (const spec of ["latest", "*", "x", ""]) {
       const finding = only(scanPackageJson(input("package.json", manifest({ dependencies: { comfydeploy: spec } }), { importing: ["."] })));
       expect(finding).toMatchObject({ severity: "warning", fix: "review" });
-      expect(finding.data?.verdict).toBe("review");
+      expect(npmFacts(finding)?.verdict).toBe("review");
       expect(finding.message).toContain("latest tag");
     }
   });
@@ -204,23 +208,23 @@ describe("package.json", () => {
       pnpm: { overrides: { "widget-kit>comfydeploy": "0.0.16" } },
     });
     const findings = scanPackageJson(input("package.json", text));
-    expect(findings.map((f) => [f.data?.field, f.fix, f.severity])).toEqual([
+    expect(findings.map((f) => [npmFacts(f)?.field, f.fix, f.severity])).toEqual([
       ["overrides.widget-kit", "review", "error"],
       ["resolutions", "auto", "error"],
       ["pnpm.overrides", "review", "error"],
     ]);
     expect(findings[0]!.message).toContain("widget-kit only");
-    expect(findings[2]!.data?.manager).toBe("pnpm");
+    expect(npmFacts(findings[2]!)?.manager).toBe("pnpm");
   });
 
   it("takes the manager from packageManager, else from the nearest lockfile", () => {
     const text = manifest({ dependencies: { comfydeploy: "0.0.19" } });
-    const managerOf = (file: string, options: RepoOptions): string | undefined => only(scanPackageJson(input(file, text, options))).data?.manager;
+    const managerOf = (file: string, options: RepoOptions): string | undefined => npmFacts(only(scanPackageJson(input(file, text, options))))?.manager;
     expect(managerOf("packages/a/package.json", { files: { "yarn.lock": "" } })).toBe("yarn");
     expect(managerOf("packages/a/package.json", { files: { "pnpm-lock.yaml": "", "packages/a/bun.lockb": "" } })).toBe("bun");
     expect(managerOf("package.json", {})).toBe("npm");
     const declared = manifest({ packageManager: "pnpm@9.12.0", dependencies: { comfydeploy: "0.0.19" } });
-    expect(only(scanPackageJson(input("package.json", declared, { files: { "yarn.lock": "" } }))).data?.manager).toBe("pnpm");
+    expect(npmFacts(only(scanPackageJson(input("package.json", declared, { files: { "yarn.lock": "" } }))))?.manager).toBe("pnpm");
   });
 
   it("turns a syntax error into one unreadable-file warning with the parser's message and line", () => {
@@ -238,7 +242,7 @@ describe("pnpm-workspace.yaml", () => {
   it("reports V1 catalog entries and overrides on their lines", () => {
     const text = "catalog:\n  comfydeploy: ^0.0.19\ncatalogs:\n  next:\n    comfydeploy: 2.0.0-beta.69\noverrides:\n  comfydeploy: latest\n";
     const findings = scanPnpmWorkspace(input("pnpm-workspace.yaml", text));
-    expect(findings.map((f) => [f.line, f.column, f.severity, f.fix, f.data?.field])).toEqual([
+    expect(findings.map((f) => [f.line, f.column, f.severity, f.fix, npmFacts(f)?.field])).toEqual([
       [2, 3, "error", "auto", "catalog"],
       [7, 3, "warning", "review", "overrides"],
     ]);
@@ -268,7 +272,7 @@ describe("lockfiles", () => {
     expect(finding.message).toContain("do not edit the lockfile by hand");
     expect(finding.message).toContain('declared in package.json ("^0.0.19")');
     expect(finding.message).not.toContain("packages/web");
-    expect(finding.data).toMatchObject({ package: "comfydeploy", spec: "0.0.19", manager: "npm", field: "packages", lockKey: "node_modules/comfydeploy" });
+    expect(finding.facts).toMatchObject({ kind: "npm-dependency", spec: "0.0.19", manager: "npm", field: "packages", lockKey: "node_modules/comfydeploy" });
   });
 
   it("names each manager's own install command", () => {
@@ -344,7 +348,7 @@ describe("bun.lockb", () => {
     const findings = scanBunLockb(
       input("bun.lockb", lockb("comfydeploy\u0000\u0000\u00060.0.19\u0000", "/comfydeploy/-/comfydeploy-0.0.19.tgz\u0000", "/comfydeploy/-/comfydeploy-0.0.16.tgz")),
     );
-    expect(findings.map((f) => f.data?.version)).toEqual(["0.0.19", "0.0.16"]);
+    expect(findings.map((f) => npmFacts(f)?.spec)).toEqual(["0.0.19", "0.0.16"]);
     expect(findings[0]).toMatchObject({ severity: "error", fix: "manual", line: 3 });
     expect(findings[0]!.message).toContain("bun install --save-text-lockfile");
     expect(findings[0]!.excerpt).toBe("comfydeploy@0.0.19 (binary lockfile)");

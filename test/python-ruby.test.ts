@@ -19,6 +19,7 @@ import { PyValues } from "../src/lang/python/values.js";
 import { rubyFileRole, scanRuby } from "../src/scan/scanners/ruby/sdk.js";
 import { fileKind } from "../src/core/file-kinds.js";
 import { DEFAULT_HOSTS, HOLE } from "../src/core/urls.js";
+import { factsOf } from "../src/core/facts.js";
 
 function repoOf(files: Record<string, string>): RepoFacts {
   return { files: Object.keys(files).sort(), root: "/repo", sdkImportingPackages: new Set(), read: (f) => files[f] };
@@ -209,7 +210,7 @@ describe("the dependency scanner", () => {
     expect(review!.message).toMatch(/for review/);
     const [locked] = scanPythonManifest(input("poetry.lock", files));
     expect(locked).toMatchObject({ severity: "error", fix: "manual", line: 2 });
-    expect(locked!.data).toMatchObject({ package: "comfydeploy", spec: "0.4.1", ecosystem: "pypi", verdict: "v1", lockfile: "true" });
+    expect(locked!.facts).toMatchObject({ kind: "pypi-dependency", spec: "0.4.1", verdict: "v1", lockfile: true });
     expect(locked!.message).toContain("comfydeploy>=0.7.0");
   });
 
@@ -280,7 +281,7 @@ describe("the Python code scanner", () => {
       [5, "error"],
       [5, "warning"],
     ]);
-    expect(findings.find((f) => f.ruleId === "legacy-create-run")).toMatchObject({ line: 8, fix: "auto", data: { method: "POST" } });
+    expect(findings.find((f) => f.ruleId === "legacy-create-run")).toMatchObject({ line: 8, fix: "auto", facts: { kind: "endpoint", endpoint: "create-run", methodSeen: true } });
   });
 
   it("leaves run.get alone under a V2 pin and reports it under a V1 pin", () => {
@@ -291,7 +292,7 @@ describe("the Python code scanner", () => {
       [3, "v1-sdk-import"],
       [7, "v1-sdk-call"],
     ]);
-    expect(v1.find((f) => f.ruleId === "v1-sdk-call")!.data).toMatchObject({ v1: "run.get", pin: "requirements.txt:1" });
+    expect(v1.find((f) => f.ruleId === "v1-sdk-call")!.facts).toMatchObject({ kind: "python-sdk", v1: "run.get", pin: "requirements.txt:1" });
   });
 
   it("always reports bearer_auth, which makes the file's calls V1 too", () => {
@@ -329,7 +330,7 @@ describe("the Ruby scanner", () => {
   it("reports locked specs and top-level dependencies, not dependencies of other gems", () => {
     const lock = "GEM\n  specs:\n    comfydeploy (0.0.10)\n    other (1.0)\n      comfydeploy (>= 0)\n\nDEPENDENCIES\n  comfydeploy!\n";
     const findings = scanRuby(input("Gemfile.lock", { "Gemfile.lock": lock }));
-    expect(findings.map((f) => [f.line, f.data?.section, f.fix])).toEqual([
+    expect(findings.map((f) => [f.line, factsOf(f, "gem-dependency")?.where, f.fix])).toEqual([
       [3, "specs", "manual"],
       [8, "DEPENDENCIES", "manual"],
     ]);

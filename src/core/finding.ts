@@ -1,7 +1,8 @@
 /** The findings model every scanner produces and every renderer reads. */
 import type { FixClass, RuleId, Severity } from "../rules/catalog.js";
 import { getRule } from "../rules/catalog.js";
-import type { Location } from "./location.js";
+import type { FindingFacts } from "./facts.js";
+import type { Location, Span } from "./location.js";
 
 export interface Finding extends Location {
   ruleId: RuleId;
@@ -12,8 +13,14 @@ export interface Finding extends Location {
   fix: FixClass;
   /** The source line, secrets redacted. */
   excerpt?: string;
-  /** Structured facts for fixers and resolvers (e.g. the pinned ref); not part of the JSON contract. */
-  data?: Record<string, string>;
+  /**
+   * Where the finding is as UTF-16 offsets [start, end) into the text the
+   * scanner read (BOM removed, line endings as in the file). Every scanner
+   * sets it; findings read back from a JSON report have none.
+   */
+  span?: Span;
+  /** What the scanner proved, typed per kind, for the transforms and resolvers; not part of the JSON contract. */
+  facts?: FindingFacts;
   /** Stable across runs and line moves: rule, file, the line's content and its occurrence. */
   fingerprint?: string;
   /** Set when an in-source comment suppresses the finding. */
@@ -39,6 +46,9 @@ export interface FindingInput {
   ruleId: RuleId;
   message: string;
   location: Location;
+  /** The same place as text offsets, for the transforms. */
+  span?: Span;
+  facts?: FindingFacts;
   /** Overrides the rule's default severity (comments and docs are warnings). */
   severity?: Severity;
   /** Overrides the rule's default fix class (e.g. a URL whose method is unknown). */
@@ -54,6 +64,8 @@ export function makeFinding(file: string, input: FindingInput): Finding {
     ...input.location,
     message: input.message,
     fix: input.fix ?? rule.fix,
+    ...(input.span ? { span: input.span } : {}),
+    ...(input.facts ? { facts: input.facts } : {}),
   };
 }
 

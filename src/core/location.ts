@@ -1,5 +1,11 @@
 /** Where a finding is: 1-based line and column ranges, and the index that computes them from offsets. */
 
+/** A range of a text as UTF-16 offsets: start inclusive, end exclusive. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
 export interface Location {
   /** 1-based. */
   line: number;

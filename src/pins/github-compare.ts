@@ -12,7 +12,8 @@ import type { Finding } from "../core/finding.js";
 import { NODE_COMPONENT } from "../knowledge/migration.js";
 import { type NodeRefDecision, verdictFromComparison } from "../knowledge/node-ref.js";
 import { maskKnownSecrets } from "../core/redact.js";
-import { type NodePinFormat, nodePinClass, nodePinData, nodePinMessage } from "../scan/scanners/machine/node-pin-finding.js";
+import { factsOf, type NodePinFacts } from "../core/facts.js";
+import { nodePinClass, nodePinFacts, nodePinMessage } from "../scan/scanners/machine/node-pin-finding.js";
 import { TOOL } from "../core/tool-info.js";
 import { CompareCache, defaultCompareCacheFile } from "./compare-cache.js";
 
@@ -142,7 +143,7 @@ export interface OnlineResolution {
  * further requests: the remaining findings stay as they are.
  */
 export async function resolveUnknownNodePins(findings: readonly Finding[], options: GitHubCompareOptions = {}): Promise<OnlineResolution> {
-  const shas = [...new Set(findings.filter(isResolvable).map((f) => f.data!.ref!.toLowerCase()))];
+  const shas = [...new Set(findings.map(resolvableRef).filter((ref) => ref !== undefined))];
   if (shas.length === 0) return { findings: [...findings], settled: 0, problems: [] };
   const client = new GitHubCompare(options);
   const answers = new Map<string, CompareAnswer>();
@@ -158,7 +159,8 @@ export async function resolveUnknownNodePins(findings: readonly Finding[], optio
   await client.saveCache();
   const out: Finding[] = [];
   for (const finding of findings) {
-    const answer = isResolvable(finding) ? answers.get(finding.data!.ref!.toLowerCase()) : undefined;
+    const ref = resolvableRef(finding);
+    const answer = ref ? answers.get(ref) : undefined;
     if (!answer || answer.verdict === "unknown") out.push(finding);
     else if (answer.verdict === "outdated") out.push(outdatedFinding(finding, answer.status));
     // "ok": the pin contains v2.1.0; nothing to report.
@@ -167,26 +169,24 @@ export async function resolveUnknownNodePins(findings: readonly Finding[], optio
   return { findings: out, settled, problems };
 }
 
-function isResolvable(finding: Finding): boolean {
-  const data = finding.data;
-  return (
-    finding.ruleId === "node-component-pin" &&
-    data?.verdict === "unknown" &&
-    data.refKind === "sha" &&
-    /^[0-9a-f]{7,40}$/i.test(data.ref ?? "")
-  );
+/** The commit (lower case) of a node pin the compare API can settle: a SHA whose verdict is unknown. */
+function resolvableRef(finding: Finding): string | undefined {
+  const pin = finding.ruleId === "node-component-pin" ? factsOf(finding, "node-pin") : undefined;
+  if (!pin || pin.verdict !== "unknown" || pin.refKind !== "sha" || !/^[0-9a-f]{7,40}$/i.test(pin.ref)) return undefined;
+  return pin.ref.toLowerCase();
 }
 
 function outdatedFinding(finding: Finding, status: string): Finding {
-  const format = (finding.data?.format ?? "dockerfile") as NodePinFormat;
-  const decision: NodeRefDecision = { ref: finding.data!.ref!, refKind: "sha", verdict: "outdated" };
+  const pin = factsOf(finding, "node-pin") as NodePinFacts;
+  const format = pin.format;
+  const decision: NodeRefDecision = { ref: pin.ref, refKind: "sha", verdict: "outdated" };
   const { severity, fix } = nodePinClass(decision, format);
   return {
     ...finding,
     severity,
     fix,
     message: `${nodePinMessage(decision, format)} (GitHub compare: ${status})`,
-    data: { ...nodePinData(decision, format), compare: status },
+    facts: { ...nodePinFacts(decision, format), compare: status },
   };
 }
 

@@ -16,21 +16,22 @@ export class FindingSink {
   }
 
   /** A finding covering text[start, end). */
-  atOffset(start: number, end: number, input: Omit<FindingInput, "location">, excerpt?: string): Finding {
+  atOffset(start: number, end: number, input: Omit<FindingInput, "location" | "span">, excerpt?: string): Finding {
     const location = this.lines.location(start, end);
-    const finding = makeFinding(this.file, { ...input, location });
+    const finding = makeFinding(this.file, { ...input, location, span: { start, end } });
     finding.excerpt = excerpt ?? excerptOf(this.lines.lineText(location.line));
     this.findings.push(finding);
     return finding;
   }
 
   /** A finding on a whole line (1-based), or on the first occurrence of `needle` in it. */
-  atLine(line: number, input: Omit<FindingInput, "location">, needle?: string): Finding {
+  atLine(line: number, input: Omit<FindingInput, "location" | "span">, needle?: string): Finding {
     const text = this.lines.lineText(line);
     const index = needle ? Math.max(0, text.indexOf(needle)) : text.length - text.trimStart().length;
     const length = needle && text.includes(needle) ? needle.length : text.trim().length;
     const location = { line, column: index + 1, endLine: line, endColumn: index + 1 + Math.max(1, length) };
-    const finding = makeFinding(this.file, { ...input, location });
+    const start = this.lines.lineStart(line) + index;
+    const finding = makeFinding(this.file, { ...input, location, span: { start, end: start + Math.max(1, length) } });
     finding.excerpt = excerptOf(text);
     this.findings.push(finding);
     return finding;

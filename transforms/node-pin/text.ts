@@ -9,6 +9,7 @@
  * image get a review marker where the file has comments (never in JSON).
  */
 import { posix } from "node:path";
+import { factsOf } from "../../src/core/facts.js";
 import type { Finding } from "../../src/core/finding.js";
 import { NODE_COMPONENT, WORKER_IMAGE, WORKER_IMAGE_STATUS } from "../../src/knowledge/migration.js";
 import type { RuleId } from "../../src/rules/catalog.js";
@@ -69,7 +70,8 @@ class NodePinMigration {
   }
 
   private pin(finding: Finding): void {
-    const data = finding.data ?? {};
+    const data = factsOf(finding, "node-pin");
+    if (!data) return;
     const pinTo = `${this.target.tag} (${this.target.commit})`;
     if (data.verdict !== "outdated") {
       // Never guess: a person checks what the pin resolves to.
@@ -91,7 +93,7 @@ class NodePinMigration {
     }
     const replacement = this.replacementFor(data.refKind);
     const ref = data.ref;
-    if (!replacement || !ref || replacement === ref) return;
+    if (!replacement || ref === "" || replacement === ref) return;
     const index = finding.line - 1;
     const line = this.lines[index];
     if (line === undefined) return;

@@ -15,6 +15,7 @@
  */
 import { posix } from "node:path";
 import { applyEdits, type FormattingOptions, modify } from "jsonc-parser";
+import { factsOf } from "../../src/core/facts.js";
 import type { Finding } from "../../src/core/finding.js";
 import { JS_SDK, PYTHON_SDK } from "../../src/knowledge/migration.js";
 import { DEPENDENCY_FIELDS } from "../../src/scan/scanners/npm/manifest.js";
@@ -40,7 +41,7 @@ export const part: TransformPart = {
   apply: (text, context) => {
     const scanned = context.repo.read(context.file);
     const findings = findingsOnText(context.findings, scanned, text).filter(
-      (f) => f.ruleId === "v1-sdk-dependency" && f.data?.verdict === "v1" && f.fix === "auto",
+      (f) => f.ruleId === "v1-sdk-dependency" && f.fix === "auto" && (f.facts?.kind === "npm-dependency" || f.facts?.kind === "pypi-dependency") && f.facts.verdict === "v1",
     );
     if (findings.length === 0) return { text, events: [] };
     if (posix.basename(context.file) === "package.json") return fixPackageJson(text, context, findings);
@@ -59,21 +60,21 @@ function fixPackageJson(text: string, context: FixContext, findings: readonly Fi
   let declaresDependency = false;
   let manager: NpmManager = "npm";
   for (const finding of [...findings].sort((a, b) => b.line - a.line)) {
-    const data = finding.data!;
-    const path = parsePath(data.jsonPath);
-    const spec = data.spec;
-    if (!path || spec === undefined) continue;
+    const facts = factsOf(finding, "npm-dependency");
+    const path = facts?.jsonPath;
+    if (!facts || !path || path.length === 0) continue;
+    const spec = facts.spec;
     const next = spec.startsWith("npm:") ? `npm:${JS_SDK.packageName}@${V2_PIN}` : V2_PIN;
     if ((DEPENDENCY_FIELDS as readonly string[]).includes(path[0]!)) declaresDependency = true;
-    if (data.manager && data.manager in INSTALL_COMMANDS) manager = data.manager as NpmManager;
+    manager = facts.manager;
     if (next === spec) continue;
-    current = applyEdits(current, modify(current, path, next, { formattingOptions }));
+    current = applyEdits(current, modify(current, [...path], next, { formattingOptions }));
     events.push({
       kind: "rewrite",
       ruleId: finding.ruleId,
       line: finding.line,
       message:
-        `"${data.alias ?? JS_SDK.packageName}": "${spec}" → "${next}" in ${data.field ?? path.join(".")}: pinned exactly because the registry's ` +
+        `"${facts.alias ?? JS_SDK.packageName}": "${spec}" → "${next}" in ${facts.field}: pinned exactly because the registry's ` +
         `latest tag still points at V1 (${JS_SDK.latestTagIsV1}); run \`${INSTALL_COMMANDS[manager]}\` to regenerate the lockfile.`,
     });
   }
@@ -91,16 +92,6 @@ function fixPackageJson(text: string, context: FixContext, findings: readonly Fi
     });
   }
   return { text: current, events: events.sort((a, b) => a.line - b.line) };
-}
-
-function parsePath(jsonPath: string | undefined): string[] | undefined {
-  if (!jsonPath) return undefined;
-  try {
-    const path: unknown = JSON.parse(jsonPath);
-    return Array.isArray(path) && path.length > 0 && path.every((p) => typeof p === "string") ? path : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Tabs or N spaces, from the first indented line. */
@@ -141,13 +132,13 @@ function fixPythonManifest(text: string, context: FixContext, findings: readonly
   const events: FixEvent[] = [];
   const markers: Array<{ line: number; finding: Finding; advice: string }> = [];
   for (const finding of findings) {
-    const data = finding.data!;
-    if (data.lockfile === "true") continue;
-    const manifest = data.manifest ?? "";
+    const facts = factsOf(finding, "pypi-dependency");
+    if (!facts || facts.lockfile) continue;
+    const manifest = facts.manifest;
     const index = finding.line - 1;
     const line = lines[index];
     if (line === undefined) continue;
-    const spec = data.spec ?? "";
+    const spec = facts.spec;
     if (manifest === "requirements" || manifest === "constraints") {
       if (hashed(lines, index)) {
         markers.push({ line: finding.line, finding, advice: `change ${PYTHON_SDK.packageName}${spec} to ${PY_RANGE} and regenerate the --hash values, which would no longer match` });

@@ -8,11 +8,11 @@
  * review marker in the file's comment syntax (none in JSON).
  */
 import { posix } from "node:path";
+import { factsOf } from "../../src/core/facts.js";
 import type { Finding } from "../../src/core/finding.js";
 import { HOSTS } from "../../src/knowledge/migration.js";
 import type { RuleId } from "../../src/rules/catalog.js";
 import { fileKind, isJsFile } from "../../src/core/file-kinds.js";
-import { endpointMessage } from "../../src/scan/messages.js";
 import { statementAround } from "../../src/lang/text/statements.js";
 import { TextFile } from "../../src/lang/text/text-file.js";
 import { findLegacyHostMentions, parseUrlText } from "../../src/core/urls.js";
@@ -284,9 +284,9 @@ class TextEndpointMigration {
   }
 }
 
-/** A create-run left for review although a POST was seen or hinted: its `/run` is apart from the base, or named for it. */
+/** A create-run left for review although its POST was seen: its `/run` is apart from the base, or named for it. */
 function methodKnown(finding: Finding): boolean {
-  return finding.data?.method === "POST" || finding.message === endpointMessage("create-run", true);
+  return factsOf(finding, "endpoint")?.methodSeen === true;
 }
 
 /** Lines around a URL searched for a request body when the statement does not show it. */

@@ -20,6 +20,7 @@
  * so no error adapter is needed.
  */
 import { PYTHON_QUEUE_REQUEST_KEYS, PYTHON_SDK, PYTHON_SDK_SHAPES } from "../../src/knowledge/migration.js";
+import { factsOf } from "../../src/core/facts.js";
 import type { Finding } from "../../src/core/finding.js";
 import { LineIndex } from "../../src/core/location.js";
 import type { RuleId } from "../../src/rules/catalog.js";
@@ -112,7 +113,7 @@ class PythonSdkFix {
   }
 
   private isAccessorFinding(f: Finding): boolean {
-    if (f.data?.v1 === CREATE.v1Result) return true;
+    if (factsOf(f, "python-sdk")?.v1 === CREATE.v1Result) return true;
     const index = this.tokenAt(this.offsetOf(f));
     return index >= 0 && isName(this.t[index], CREATE.v1Result) && isOp(this.t[index - 1], ".");
   }
@@ -142,7 +143,7 @@ class PythonSdkFix {
   private callAt(f: Finding): void {
     const index = this.tokenAt(this.offsetOf(f));
     if (index < 0) return;
-    const call = f.data?.v1 ?? `${this.t[index]?.value}.${this.t[index + 2]?.value}`;
+    const call = factsOf(f, "python-sdk")?.v1 ?? `${this.t[index]?.value}.${this.t[index + 2]?.value}`;
     const isRunCall = isName(this.t[index], "run") && isOp(this.t[index + 1], ".") && isOp(this.t[index + 3], "(");
     if (isRunCall && call === CREATE.v1) return this.createAt(index);
     if (isRunCall && call === GET.v1) return this.getAt(index);
@@ -266,7 +267,7 @@ class PythonSdkFix {
   private accessorAt(f: Finding): void {
     const index = this.tokenAt(this.offsetOf(f));
     if (index < 0 || this.handledAccessors.has(index)) return;
-    const call = f.data?.call;
+    const call = factsOf(f, "python-sdk")?.call;
     const target = call === CREATE.v1 ? `.${CREATE.v2Result}` : call === GET.v1 ? `.${GET.v2Result}` : `.${CREATE.v2Result} (queue) or .${GET.v2Result} (get)`;
     this.mark(index, "v1-sdk-call", `.${CREATE.v1Result} is the V1 Python SDK's result accessor: in V2 it is ${target}; change it together with the call that produced the result`);
   }

@@ -188,16 +188,16 @@ class Reporter {
     this.lines = new LineIndex(context.text);
   }
 
-  add(node: ts.Node, input: Omit<FindingInput, "location">): void {
+  add(node: ts.Node, input: Omit<FindingInput, "location" | "span">): void {
     this.addRange(node.getStart(this.context.sourceFile), node.getEnd(), input);
   }
 
-  addRange(start: number, end: number, input: Omit<FindingInput, "location">): void {
+  addRange(start: number, end: number, input: Omit<FindingInput, "location" | "span">): void {
     const key = `${input.ruleId}:${start}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
     const location = this.lines.location(start, end);
-    const finding = makeFinding(this.context.file, { ...input, location });
+    const finding = makeFinding(this.context.file, { ...input, location, span: { start, end } });
     finding.excerpt = excerptOf(this.lines.lineText(location.line));
     this.findings.push(finding);
   }
@@ -206,7 +206,12 @@ class Reporter {
     this.endpointNodes.add(node);
     const ruleId = endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
     const certain = methodKnown && endpoint !== "run-ambiguous";
-    this.add(node, { ruleId, message: endpointMessage(endpoint, methodKnown), ...(certain ? {} : { fix: "review" as const }) });
+    this.add(node, {
+      ruleId,
+      message: endpointMessage(endpoint, methodKnown),
+      ...(certain ? {} : { fix: "review" as const }),
+      facts: { kind: "endpoint", endpoint, methodSeen: methodKnown },
+    });
   }
 
   otherHost(node: ts.Node, host: string): void {

@@ -7,21 +7,10 @@ import type { Finding } from "../../../core/finding.js";
 import { NODE_COMPONENT } from "../../../knowledge/migration.js";
 import { type NodeRefDecision, NODE_REF_TARGET } from "../../../knowledge/node-ref.js";
 import type { FixClass, Severity } from "../../../rules/catalog.js";
+import type { NodePinFacts, NodePinFormat } from "../../../core/facts.js";
 import type { FindingSink } from "../../scanner-helpers.js";
 
-/** Where the pin was written; tells a fixer how to edit it. */
-export type NodePinFormat =
-  | "dockerfile"
-  | "shell"
-  | "yaml"
-  | "snapshot"
-  | "workflow"
-  | "cli"
-  | "gitmodules"
-  /** ComfyUI-Manager install lists (`files: [url]`), which cannot carry a commit. */
-  | "install-list"
-  /** A vendored copy of the node, versioned by its pyproject.toml. */
-  | "pyproject";
+export type { NodePinFormat };
 
 /** Why a pin cannot be judged beyond what the decision says. */
 export type NodePinNote =
@@ -54,8 +43,8 @@ export function reportNodePin(sink: FindingSink, site: NodePinSite): Finding | u
     message: nodePinMessage(decision, site.format, site.note),
     severity,
     fix,
+    facts: nodePinFacts(decision, site.format),
   });
-  finding.data = nodePinData(decision, site.format);
   return finding;
 }
 
@@ -67,8 +56,9 @@ export function nodePinClass(decision: NodeRefDecision, format: NodePinFormat): 
   return { severity: "warning", fix: "review" };
 }
 
-export function nodePinData(decision: NodeRefDecision, format: NodePinFormat): Record<string, string> {
+export function nodePinFacts(decision: NodeRefDecision, format: NodePinFormat): NodePinFacts {
   return {
+    kind: "node-pin",
     ref: decision.ref,
     refKind: decision.refKind,
     verdict: decision.verdict,

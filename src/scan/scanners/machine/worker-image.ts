@@ -15,8 +15,9 @@ import { NODE_COMPONENT, WORKER_IMAGE, WORKER_IMAGE_STATUS } from "../../../know
 import { isJsFile } from "../../../core/file-kinds.js";
 import { FindingSink } from "../../scanner-helpers.js";
 import type { FileScanner } from "../../scanner.js";
+import type { WorkerTagVerdict } from "../../../core/facts.js";
 
-export type WorkerTagVerdict = "ok" | "outdated" | "floating" | "untagged" | "digest" | "unknown";
+export type { WorkerTagVerdict };
 
 export const workerImageScanner: FileScanner = {
   id: "worker-image",
@@ -51,8 +52,8 @@ export function scanWorkerImages(file: string, text: string): Finding[] {
     }
     const verdict = decideWorkerTag(tag, digest);
     if (verdict === "ok") continue;
-    const finding = sink.atOffset(start, end, { ruleId: "worker-image", message: workerImageMessage(verdict, tag ?? "", digest) });
-    finding.data = { image: IMAGE, tag: tag ?? "", verdict, ...(digest ? { digest } : {}) };
+    const facts = { kind: "worker-image", image: IMAGE, tag: tag ?? "", verdict, ...(digest ? { digest } : {}) } as const;
+    sink.atOffset(start, end, { ruleId: "worker-image", message: workerImageMessage(verdict, tag ?? "", digest), facts });
   }
   return sink.findings;
 }

@@ -77,11 +77,10 @@ export function reportLockedSdk(context: LockContext, locked: LockedSdk): void {
     judgement.verdict === "review" ? "review" : "manual",
     {
       spec: locked.version,
-      version: locked.version,
       field: locked.field,
       manager: context.manager,
       lockKey: locked.key,
-      ...(declaredBy.length > 0 ? { declaredBy: declaredBy.map((d) => d.manifest).join(",") } : {}),
+      ...(declaredBy.length > 0 ? { declaredBy: declaredBy.map((d) => d.manifest) } : {}),
     },
     locked.excerpt,
   );

@@ -58,9 +58,9 @@ export function scanPackageJson(input: FileScanInput): Finding[] {
       spec: candidate.spec,
       field: candidate.field,
       manager: entry.manager,
-      jsonPath: JSON.stringify(candidate.path),
+      jsonPath: candidate.path,
       ...(aliased ? { alias: property.key } : {}),
-      ...(entry.unused ? { unused: "true" } : {}),
+      ...(entry.unused ? { unused: true } : {}),
     });
   };
 

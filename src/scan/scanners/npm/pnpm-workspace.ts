@@ -46,7 +46,7 @@ export function scanPnpmWorkspace(input: FileScanInput): Finding[] {
       spec,
       field,
       manager: "pnpm",
-      yamlPath: JSON.stringify([...field.split("."), entry.key]),
+      yamlPath: [...field.split("."), entry.key],
     });
   };
 

@@ -5,10 +5,11 @@
 import type { Finding } from "../../../core/finding.js";
 import { JS_SDK } from "../../../knowledge/migration.js";
 import type { NpmJudgement } from "../../../knowledge/npm-versions.js";
+import type { NpmDependencyFacts, NpmManager } from "../../../core/facts.js";
 import type { FixClass } from "../../../rules/catalog.js";
 import type { FindingSink } from "../../scanner-helpers.js";
 
-export type NpmManager = "npm" | "yarn" | "pnpm" | "bun";
+export type { NpmManager };
 
 /** The command that rewrites each manager's lockfile from the manifests. */
 export const INSTALL_COMMANDS: Record<NpmManager, string> = {
@@ -127,7 +128,7 @@ export function reportDependency(
   judgement: NpmJudgement,
   message: string,
   fix: FixClass,
-  data: Record<string, string>,
+  facts: Omit<NpmDependencyFacts, "kind" | "verdict">,
   excerpt?: string,
 ): Finding {
   const finding = sink.atOffset(
@@ -138,10 +139,10 @@ export function reportDependency(
       message,
       fix,
       ...(judgement.verdict === "review" ? { severity: "warning" as const } : {}),
+      facts: { kind: "npm-dependency", verdict: judgement.verdict === "v1" ? "v1" : "review", ...facts },
     },
     excerpt,
   );
-  finding.data = { package: JS_SDK.packageName, verdict: judgement.verdict, ...data };
   return finding;
 }
 

@@ -27,12 +27,11 @@ export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Find
   const module = new PyModule(text);
   const sink = new FindingSink(file, text);
   const seen = new Set<string>();
-  const add = (start: number, end: number, input: Parameters<FindingSink["atOffset"]>[2], data?: Record<string, string>): void => {
+  const add = (start: number, end: number, input: Parameters<FindingSink["atOffset"]>[2]): void => {
     const key = `${input.ruleId}:${start}`;
     if (seen.has(key)) return;
     seen.add(key);
-    const finding = sink.atOffset(start, end, input);
-    if (data) finding.data = data;
+    sink.atOffset(start, end, input);
   };
 
   reportHostMentions(module, hosts, add);
@@ -41,11 +40,11 @@ export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Find
   for (const use of findPythonEndpoints(module, values, hosts)) {
     const first = module.tokens[use.range.lo]!;
     const last = module.tokens[use.range.hi - 1]!;
-    add(first.start, last.end, endpointFindingInput(use), { endpoint: use.endpoint, ...(use.method ? { method: use.method } : {}) });
+    add(first.start, last.end, { ...endpointFindingInput(use), facts: { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.method !== undefined } });
   }
 
   for (const use of findPythonSdkUses(module, () => projectPinFor(repo, file))) {
-    add(use.start, use.end, { ruleId: use.ruleId, message: use.message, ...(use.fix ? { fix: use.fix } : {}) }, use.data);
+    add(use.start, use.end, { ruleId: use.ruleId, message: use.message, ...(use.fix ? { fix: use.fix } : {}), facts: use.facts });
   }
   return sink.findings;
 }

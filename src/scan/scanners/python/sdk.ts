@@ -13,6 +13,7 @@ import {
   pythonNamespaceMessage,
   pythonResultMessage,
 } from "./messages.js";
+import type { PythonSdkFacts } from "../../../core/facts.js";
 import type { PyModule, PyRange } from "../../../lang/python/module.js";
 import type { ProjectPin } from "./project-pin.js";
 import { isName, isOp } from "../../../lang/python/tokens.js";
@@ -23,7 +24,7 @@ export interface SdkUse {
   ruleId: RuleId;
   message: string;
   fix?: FixClass;
-  data: Record<string, string>;
+  facts: PythonSdkFacts;
 }
 
 type RunCall = "run.create" | "run.get";
@@ -80,7 +81,7 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
       end: t[module.partner(open)]?.end ?? t[open]!.end,
       ruleId: "v1-sdk-client",
       message: pythonClientMessage(),
-      data: { sdk: "python", v1: `${CLIENT_CLASS}(${V1_AUTH}=…)`, v2: `${CLIENT_CLASS}(${PYTHON_SDK_SHAPES.authOption.v2}=…)` },
+      facts: { kind: "python-sdk", v1: `${CLIENT_CLASS}(${V1_AUTH}=…)`, v2: `${CLIENT_CLASS}(${PYTHON_SDK_SHAPES.authOption.v2}=…)` },
     });
   }
 
@@ -89,7 +90,7 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
   const pin = pinOf();
   const v1 = pin.verdict === "v1" || v1Clients.length > 0;
   if (!v1) return uses;
-  const pinData: Record<string, string> = pin.verdict === "v1" && pin.source ? { pin: pin.source, spec: pin.spec ?? "" } : { evidence: V1_AUTH };
+  const pinData: Pick<PythonSdkFacts, "pin" | "spec" | "evidence"> = pin.verdict === "v1" && pin.source ? { pin: pin.source, spec: pin.spec ?? "" } : { evidence: V1_AUTH };
 
   if (pin.verdict === "v1") {
     for (const statement of imports.statements) {
@@ -99,7 +100,7 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
         ruleId: "v1-sdk-import",
         message: pythonImportMessage(pin),
         fix: "review",
-        data: { sdk: "python", module: statement.module, ...pinData },
+        facts: { kind: "python-sdk", module: statement.module, ...pinData },
       });
     }
   }
@@ -143,7 +144,7 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
         end: t[open - 1]!.end,
         ruleId: "v1-sdk-call",
         message: pythonCallMessage(call, pin),
-        data: { sdk: "python", v1: mapping.v1, v2: mapping.v2, v1Result: mapping.v1Result, v2Result: mapping.v2Result, ...pinData },
+        facts: { kind: "python-sdk", v1: mapping.v1, v2: mapping.v2, v1Result: mapping.v1Result, v2Result: mapping.v2Result, ...pinData },
       });
     } else if (namespace && V1_NAMESPACES.has(namespace) && isClientReceiver(receiver, callee.receiverCall)) {
       uses.push({
@@ -152,7 +153,7 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
         ruleId: "v1-sdk-call",
         message: pythonNamespaceMessage(namespace, pin),
         fix: "manual",
-        data: { sdk: "python", v1: `${namespace}.${method}`, ...pinData },
+        facts: { kind: "python-sdk", v1: `${namespace}.${method}`, ...pinData },
       });
     }
   }
@@ -176,7 +177,7 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
       end: t[i]!.end,
       ruleId: "v1-sdk-call",
       message: pythonResultMessage(call, pin),
-      data: { sdk: "python", v1: RESULT, ...(call ? { call } : {}), ...pinData },
+      facts: { kind: "python-sdk", v1: RESULT, ...(call ? { call } : {}), ...pinData },
     });
   }
   return uses;

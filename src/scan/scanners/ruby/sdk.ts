@@ -75,8 +75,9 @@ export function scanRuby({ file, text }: FileScanInput): Finding[] {
       if (m && (isSpec || isDependency)) {
         const [s, e] = m.indices![2]!;
         const spec = m[3] ?? "";
-        const finding = sink.atOffset(start + s, start + e, { ruleId: "v1-sdk-dependency", message: dependencyMessage(spec), fix: "manual" });
-        finding.data = { package: GEM, ecosystem: "rubygems", spec, lockfile: "true", section: isSpec ? "specs" : "DEPENDENCIES" };
+        const where = isSpec ? "specs" : "DEPENDENCIES";
+        const facts = { kind: "gem-dependency", spec, where, lockfile: true } as const;
+        sink.atOffset(start + s, start + e, { ruleId: "v1-sdk-dependency", message: dependencyMessage(spec), fix: "manual", facts });
       }
       continue;
     }
@@ -91,18 +92,18 @@ export function scanRuby({ file, text }: FileScanInput): Finding[] {
     if (entry) {
       const [s, e] = entry.indices![2]!;
       const spec = [...(entry[3] ?? "").matchAll(/(["'])([^"']*)\1/g)].map((v) => v[2]).join(", ");
-      const finding = sink.atOffset(start + s, start + e, { ruleId: "v1-sdk-dependency", message: dependencyMessage(spec), fix: "manual" });
-      finding.data = { package: GEM, ecosystem: "rubygems", spec, manifest: role };
+      const facts = { kind: "gem-dependency", spec, where: role, lockfile: false } as const;
+      sink.atOffset(start + s, start + e, { ruleId: "v1-sdk-dependency", message: dependencyMessage(spec), fix: "manual", facts });
     }
     const required = REQUIRE.exec(code);
     if (required) {
       const [s, e] = required.indices![2]!;
-      const finding = sink.atOffset(start + s, start + e, { ruleId: "v1-sdk-import", message: requireMessage(), fix: "manual" });
-      finding.data = { sdk: "ruby", require: required[2]! };
+      const facts = { kind: "ruby-sdk", require: required[2]! } as const;
+      sink.atOffset(start + s, start + e, { ruleId: "v1-sdk-import", message: requireMessage(), fix: "manual", facts });
     }
     for (const m of code.matchAll(CLIENT)) {
-      const finding = sink.atOffset(start + m.index!, start + m.index! + m[0].length, { ruleId: "v1-sdk-client", message: clientMessage(), fix: "manual" });
-      finding.data = { sdk: "ruby", v1: RUBY_SDK_SHAPES.clientConstant };
+      const facts = { kind: "ruby-sdk", v1: RUBY_SDK_SHAPES.clientConstant } as const;
+      sink.atOffset(start + m.index!, start + m.index! + m[0].length, { ruleId: "v1-sdk-client", message: clientMessage(), fix: "manual", facts });
     }
   }
   return sink.findings;

@@ -29,6 +29,7 @@ import { type StructuredRequests, structuredRequestsOf } from "./structured-requ
 import { TextFile } from "../../../lang/text/text-file.js";
 import { valueShapeAt } from "./whole-values.js";
 import { type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
+import type { EndpointFacts } from "../../../core/facts.js";
 
 export const legacyUrlScanner: FileScanner = {
   id: "legacy-urls",
@@ -195,7 +196,8 @@ class TextScan {
     for (const use of uses) {
       const ruleId = use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
       const fix = use.fix ?? (use.endpoint === "run-ambiguous" || !use.methodKnown ? "review" : undefined);
-      this.reportOnce(use.start, use.end, ruleId, endpointMessage(use.endpoint, use.methodKnown), fix);
+      const facts: EndpointFacts = { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.methodKnown };
+      this.reportOnce(use.start, use.end, ruleId, endpointMessage(use.endpoint, use.methodKnown), fix, undefined, facts);
     }
   }
 
@@ -236,21 +238,21 @@ class TextScan {
   }
 
   /** One finding per rule and line for endpoints: a URL, its path and its run_id on one line are one use. */
-  private reportOnce(start: number, end: number, ruleId: RuleId, message: string, fix?: FixClass, severity?: Severity): void {
+  private reportOnce(start: number, end: number, ruleId: RuleId, message: string, fix?: FixClass, severity?: Severity, facts?: EndpointFacts): void {
     const key = `${ruleId}:${this.source.lineOf(start)}`;
     if (this.reported.has(key)) return;
     this.reported.add(key);
-    this.report(start, end, ruleId, message, fix, severity);
+    this.report(start, end, ruleId, message, fix, severity, facts);
   }
 
-  private report(start: number, end: number, ruleId: RuleId, message: string, fix?: FixClass, severity?: Severity): void {
+  private report(start: number, end: number, ruleId: RuleId, message: string, fix?: FixClass, severity?: Severity, facts?: EndpointFacts): void {
     const { source } = this;
     const line = source.lineOf(start);
     const excerpt = source.kind === "env" ? excerptOf(redactEnvLine(source.lineText(line))) : undefined;
     this.sink.atOffset(
       start,
       end,
-      { ruleId, message, severity: severity ?? source.severityAt(start), ...(fix ? { fix } : {}) },
+      { ruleId, message, severity: severity ?? source.severityAt(start), ...(fix ? { fix } : {}), ...(facts ? { facts } : {}) },
       excerpt,
     );
   }
