@@ -8,7 +8,6 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findRunIdQuery, findRunPath, hostRewrites, moveRunIdIntoPath, v1OnlyFields } from "../transforms/v2-endpoints/urls.js";
-import { findingsOnText } from "../transforms/lib/findings-on-text.js";
 import type { Finding } from "../src/core/finding.js";
 import { DEFAULT_NODE_REF } from "../transforms/node-pin/target.js";
 import { planFixes } from "../src/fix/runner.js";
@@ -75,18 +74,6 @@ describe("URL text helpers", () => {
   it("names the V1-only create fields of a body", () => {
     expect(v1OnlyFields(["deployment_id", "inputs", "workflow_api", "machine_id"])).toEqual(["workflow_api", "machine_id"]);
     expect(v1OnlyFields(["deployment_id", "inputs", "webhook", "gpu"])).toEqual([]);
-  });
-});
-
-describe("findings on a text an earlier transform edited", () => {
-  const finding = (line: number): Finding =>
-    ({ ruleId: "legacy-base-url", severity: "error", file: "a.ts", message: "", fix: "auto", line, column: 1, endLine: line, endColumn: 2 }) as Finding;
-
-  it("follows lines moved by an inserted marker and drops findings on changed lines", () => {
-    const scanned = "a\nb\nc\n";
-    const current = "// marker\na\nB\nc\n";
-    expect(findingsOnText([finding(1), finding(2), finding(3)], scanned, current).map((f) => f.line)).toEqual([2, 4]);
-    expect(findingsOnText([finding(2)], scanned, scanned)).toEqual([finding(2)]);
   });
 });
 

@@ -5,7 +5,6 @@
  */
 import type { Finding } from "../src/core/finding.js";
 import type { RuleId } from "../src/rules/catalog.js";
-import type { RepoFacts } from "../src/scan/scanner.js";
 import type { HostSet } from "../src/core/urls.js";
 
 /** The transforms' ids, from the registry (transforms/index.ts) that lists their metas. */
@@ -36,7 +35,6 @@ export interface FixContext {
   /** What the scan found in this file (locations refer to the text as it was scanned). */
   findings: readonly Finding[];
   nodeRef: NodeRefTarget;
-  repo: RepoFacts;
   /** Package directories (holding a package.json) where some V1 SDK use could not be rewritten. */
   packagesWithUnmigratedSdk: ReadonlySet<string>;
 }

@@ -69,6 +69,12 @@ export function makeFinding(file: string, input: FindingInput): Finding {
   };
 }
 
+/** A finding's span; every finding a scanner makes has one (findings read back from a report do not). */
+export function spanOf(finding: Finding): Span {
+  if (!finding.span) throw new Error(`finding ${finding.ruleId} at ${finding.file}:${finding.line} has no span`);
+  return finding.span;
+}
+
 /** Stable order: by file, then position, then rule. */
 export function compareFindings(a: Finding, b: Finding): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;

@@ -14,8 +14,8 @@ import type { Finding } from "../core/finding.js";
 import { isJsFile } from "../core/file-kinds.js";
 import { scan, type ScanOptions, type ScanResult } from "../scan/engine.js";
 import { isActivelySuppressed } from "../core/suppression.js";
-import type { RepoFacts } from "../scan/scanner.js";
 import type { FixEvent, NodeRefTarget, Transform, TransformId } from "../../transforms/types.js";
+import { crlfToLf, relocateFindings } from "./relocate.js";
 import { parseError } from "./validate.js";
 
 export interface FixOptions extends Pick<ScanOptions, "root" | "hosts" | "include" | "exclude" | "onProgress" | "allFiles"> {
@@ -57,22 +57,6 @@ export async function planFixes(options: FixOptions): Promise<FixPlan> {
   const selected = transforms.filter((t) => options.transforms.includes(t.id));
   const files = [...byFile.keys()].sort((a, b) => Number(isJsFile(b)) - Number(isJsFile(a)) || (a < b ? -1 : 1));
   const plan: FixPlan = { changes: [], skipped: [], candidates: 0, untouched: 0, scan: result };
-  const cache = new Map<string, string>();
-  const repo: RepoFacts = {
-    files: [],
-    root: options.root,
-    sdkImportingPackages: new Set(),
-    read: (file) => {
-      if (!cache.has(file)) {
-        try {
-          cache.set(file, normalize(readFileSync(posix.join(options.root, file), "utf8")).text);
-        } catch {
-          return undefined;
-        }
-      }
-      return cache.get(file);
-    },
-  };
   const unmigratedSdk = new Set<string>();
 
   for (const file of files) {
@@ -91,7 +75,8 @@ export async function planFixes(options: FixOptions): Promise<FixPlan> {
       continue;
     }
     const { text, shape } = normalize(raw);
-    cache.set(file, text);
+    // Spans point into the file as scanned (CRLF kept); parts see LF text, possibly edited by the parts before them.
+    const toLf = shape.crlf ? crlfToLf(stripBom(raw)) : undefined;
     let current = text;
     const events: FixEvent[] = [];
     try {
@@ -99,9 +84,8 @@ export async function planFixes(options: FixOptions): Promise<FixPlan> {
         const fixed = await part.apply(current, {
           file,
           hosts: options.hosts,
-          findings: byFile.get(file)!,
+          findings: relocateFindings(byFile.get(file)!, text, current, toLf),
           nodeRef: options.nodeRef,
-          repo,
           packagesWithUnmigratedSdk: unmigratedSdk,
         });
         current = fixed.text;
@@ -141,11 +125,15 @@ export async function writeFixes(root: string, changes: readonly PlannedChange[]
 /** Transforms see LF text without a BOM; the file's own shape is put back afterwards. */
 export function normalize(raw: string): { text: string; shape: TextShape } {
   const bom = raw.charCodeAt(0) === 0xfeff;
-  const body = bom ? raw.slice(1) : raw;
+  const body = stripBom(raw);
   const crlfCount = (body.match(/\r\n/g) ?? []).length;
   const lfCount = (body.match(/\n/g) ?? []).length;
   const crlf = crlfCount > 0 && crlfCount >= lfCount - crlfCount;
   return { text: crlf ? body.replace(/\r\n/g, "\n") : body, shape: { bom, crlf } };
+}
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 export function restore(text: string, shape: TextShape): string {

@@ -45,7 +45,6 @@ describe("foreign code", () => {
               hosts: DEFAULT_HOSTS,
               findings: [],
               nodeRef: DEFAULT_NODE_REF,
-              repo: { files: [], root: NODE_MODULES, sdkImportingPackages: new Set(), read: () => undefined },
               packagesWithUnmigratedSdk: new Set(),
             })
           ).text;

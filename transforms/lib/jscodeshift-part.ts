@@ -14,8 +14,6 @@ import type { FileFix, FixContext, FixEvent, TransformPart } from "../types.js";
 export interface MigrationOptions extends Options {
   hosts: HostSet;
   findings: readonly Finding[];
-  /** The file's text as the scan saw it (LF, no BOM); differs from the source when an earlier transform edited it. */
-  scannedText?: string;
   report: (event: FixEvent) => void;
 }
 
@@ -47,13 +45,7 @@ export function jscodeshiftPart(codemod: Codemod): TransformPart {
       const events: FixEvent[] = [];
       const api: API = { jscodeshift: j, j, stats: () => undefined, report: () => undefined };
       const file: FileInfo = { path: context.file, source: text };
-      const scannedText = context.repo.read(context.file);
-      const options: MigrationOptions = {
-        hosts: context.hosts,
-        findings: context.findings,
-        ...(scannedText !== undefined ? { scannedText } : {}),
-        report: (e) => events.push(e),
-      };
+      const options: MigrationOptions = { hosts: context.hosts, findings: context.findings, report: (e) => events.push(e) };
       const output = await codemod(file, api, options);
       return { text: typeof output === "string" ? output : text, events };
     },

@@ -17,7 +17,6 @@ import { isJsFile } from "../../src/core/file-kinds.js";
 import { pinFileKind } from "../../src/scan/scanners/machine/node-pins.js";
 import { commentSyntaxFor, insertMarkerAbove } from "../../src/core/marker.js";
 import type { FileFix, FixContext, FixEvent, NodeRefTarget, TransformPart } from "../types.js";
-import { findingsOnText } from "../lib/findings-on-text.js";
 
 const NODE = NODE_COMPONENT.repository;
 
@@ -49,8 +48,7 @@ class NodePinMigration {
   }
 
   run(): FileFix {
-    const scanned = this.context.repo.read(this.context.file);
-    const findings = findingsOnText(this.context.findings, scanned, this.text)
+    const findings = this.context.findings
       .filter((f) => f.ruleId === "node-component-pin" || f.ruleId === "worker-image")
       .sort((a, b) => a.line - b.line || a.column - b.column);
     if (findings.length === 0) return { text: this.text, events: [] };

@@ -23,7 +23,6 @@ import { INSTALL_COMMANDS, type NpmManager } from "../../src/scan/scanners/npm/r
 import { pythonManifestKindOf, mayBeIncludedRequirements } from "../../src/scan/scanners/python/manifests.js";
 import { insertMarkerAbove } from "../../src/core/marker.js";
 import type { FileFix, FixContext, FixEvent, TransformPart } from "../types.js";
-import { findingsOnText } from "../lib/findings-on-text.js";
 
 const [ZOD_NAME, ZOD_RANGE] = Object.entries(JS_SDK.v2PeerDependencies)[0]!;
 const V2_PIN = JS_SDK.v2Pin;
@@ -39,8 +38,7 @@ export const part: TransformPart = {
     return mayBeIncludedRequirements(file);
   },
   apply: (text, context) => {
-    const scanned = context.repo.read(context.file);
-    const findings = findingsOnText(context.findings, scanned, text).filter(
+    const findings = context.findings.filter(
       (f) => f.ruleId === "v1-sdk-dependency" && f.fix === "auto" && (f.facts?.kind === "npm-dependency" || f.facts?.kind === "pypi-dependency") && f.facts.verdict === "v1",
     );
     if (findings.length === 0) return { text, events: [] };

@@ -20,7 +20,6 @@ import {
   type TextEdit,
   v1OnlyFields,
 } from "./urls.js";
-import { findingsOnText } from "../lib/findings-on-text.js";
 import type { MigrationOptions } from "../lib/jscodeshift-part.js";
 import type { Finding } from "../../src/core/finding.js";
 import { HOSTS, V1_ONLY_CREATE_FIELDS } from "../../src/knowledge/migration.js";
@@ -28,7 +27,7 @@ import type { RuleId } from "../../src/rules/catalog.js";
 import { HOLE, parseUrlText } from "../../src/core/urls.js";
 import { addMarker, preferredQuote } from "../lib/markers.js";
 import { boundBefore, isMovable } from "./movable.js";
-import { NodeIndex, startOf } from "../lib/node-index.js";
+import { SpanIndex, startOf } from "../lib/span-index.js";
 import { appendPathSegment, detached, editStringPart } from "./part-edits.js";
 import { Removals } from "./removals.js";
 import { bodyKeysOf, propertiesOf, queryRunIdOf, requestShapeOf, searchParamsRunIdOf } from "./request-shape.js";
@@ -43,7 +42,7 @@ const ENDPOINT_RULES: ReadonlySet<RuleId> = new Set(["legacy-create-run", "legac
 
 export default function transform(file: FileInfo, api: API, options: MigrationOptions): string {
   const relevant = (options.findings ?? []).filter((f) => f.ruleId === "legacy-base-url" || ENDPOINT_RULES.has(f.ruleId));
-  const findings = findingsOnText(relevant, options.scannedText, file.source);
+  const findings = relevant;
   if (findings.length === 0) return file.source;
   const j = api.jscodeshift;
   let root: Collection;
@@ -57,7 +56,7 @@ export default function transform(file: FileInfo, api: API, options: MigrationOp
 }
 
 class EndpointMigration {
-  private readonly index: NodeIndex;
+  private readonly index: SpanIndex;
   private readonly all: ASTPath[];
   private readonly quote: "single" | "double";
   private readonly removals: Removals;
@@ -75,7 +74,7 @@ class EndpointMigration {
     private readonly options: MigrationOptions,
     private readonly findings: readonly Finding[],
   ) {
-    this.index = new NodeIndex(j, root, source);
+    this.index = new SpanIndex(j, root, source);
     this.all = root.find(j.Node).paths() as unknown as ASTPath[];
     this.quote = preferredQuote(source);
     this.removals = new Removals(source);

@@ -5,7 +5,7 @@
  * effects would change when it runs.
  */
 import type { ASTPath } from "jscodeshift";
-import { startOf } from "../lib/node-index.js";
+import { startOf } from "../lib/span-index.js";
 
 type Node = { type: string; [key: string]: unknown };
 

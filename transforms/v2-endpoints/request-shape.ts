@@ -7,7 +7,7 @@
  */
 import type { ASTPath } from "jscodeshift";
 import { RUN_ID_KEY } from "./urls.js";
-import { endOf, startOf, unwrapPath } from "../lib/node-index.js";
+import { endOf, startOf, unwrapPath } from "../lib/span-index.js";
 import { constBindingOf } from "./url-parts.js";
 
 type Node = { type: string; [key: string]: unknown };

@@ -9,7 +9,7 @@
  */
 import { posix } from "node:path";
 import { factsOf } from "../../src/core/facts.js";
-import type { Finding } from "../../src/core/finding.js";
+import { type Finding, spanOf } from "../../src/core/finding.js";
 import { HOSTS } from "../../src/knowledge/migration.js";
 import type { RuleId } from "../../src/rules/catalog.js";
 import { fileKind, isJsFile } from "../../src/core/file-kinds.js";
@@ -31,7 +31,6 @@ import {
   type TextEdit,
   v1OnlyFields,
 } from "./urls.js";
-import { findingsOnText } from "../lib/findings-on-text.js";
 import { JsonUrls } from "./json.js";
 import { PythonSource } from "./python.js";
 import { afterSegment, MarkdownCode, type Segment, segmentAt } from "./segments.js";
@@ -82,8 +81,7 @@ class TextEndpointMigration {
   }
 
   run(): FileFix {
-    const current = findingsOnText(this.context.findings, this.context.repo.read(this.context.file), this.text);
-    const findings = current.sort((a, b) => a.line - b.line || a.column - b.column);
+    const findings = [...this.context.findings].sort((a, b) => a.line - b.line || a.column - b.column);
     for (const finding of findings) if (ENDPOINT_RULES.has(finding.ruleId)) this.endpoint(finding);
     for (const finding of findings) if (finding.ruleId === "legacy-base-url") this.host(finding);
     let text = applyEdits(this.text, this.edits);
@@ -100,7 +98,7 @@ class TextEndpointMigration {
   // ---------------------------------------------------------------- hosts
 
   private host(finding: Finding): void {
-    const [start, end] = this.rangeOf(finding);
+    const { start, end } = spanOf(finding);
     const site = this.siteAt(start, end, false);
     if (!site || this.held.some(([s, e]) => start >= s && start < e)) return;
     const url = this.text.slice(site.segment.start, Math.max(end, site.segment.start));
@@ -121,7 +119,7 @@ class TextEndpointMigration {
   // ------------------------------------------------------------ endpoints
 
   private endpoint(finding: Finding): void {
-    const [start, end] = this.rangeOf(finding);
+    const { start, end } = spanOf(finding);
     const site = this.siteAt(start, end, true);
     if (!site) {
       // Python: a URL held in a name (`requests.post(RUN_URL, ...)`); the string is elsewhere.
@@ -278,10 +276,6 @@ class TextEndpointMigration {
     return line + shift;
   }
 
-  private rangeOf(finding: Finding): [number, number] {
-    const offset = (line: number, column: number): number => this.file.lineStart(line) + column - 1;
-    return [offset(finding.line, finding.column), offset(finding.endLine, finding.endColumn)];
-  }
 }
 
 /** A create-run left for review although its POST was seen: its `/run` is apart from the base, or named for it. */

@@ -7,7 +7,7 @@
  */
 import type { ASTPath } from "jscodeshift";
 import { HOLE } from "../../src/core/urls.js";
-import { startOf, unwrapPath } from "../lib/node-index.js";
+import { startOf, unwrapPath } from "../lib/span-index.js";
 
 export interface ConstBinding {
   name: string;

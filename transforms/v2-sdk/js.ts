@@ -26,12 +26,12 @@ import type { API, ASTPath, Collection, FileInfo, JSCodeshift } from "jscodeshif
 import type { MigrationOptions } from "../lib/jscodeshift-part.js";
 import type { FixEvent } from "../types.js";
 import type { Finding } from "../../src/core/finding.js";
-import { JS_SDK_SHAPES, V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES, V1_SDK_EXPORTS } from "../../src/knowledge/migration.js";
+import { JS_SDK, JS_SDK_SHAPES, V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES, V1_SDK_EXPORTS } from "../../src/knowledge/migration.js";
 import type { RuleId } from "../../src/rules/catalog.js";
 import { optionsFromVariable, plainKeys, rewriteOptionsObject } from "./client-options.js";
-import { FindingSites } from "../lib/finding-sites.js";
+import { SpanIndex } from "../lib/span-index.js";
 import { addMarker, preferredQuote, statementOf } from "../lib/markers.js";
-import { isNameTaken, isSdkModuleCall, referencesOf, type SdkBindings, sdkBindings, type SdkSpecifier } from "./sdk-bindings.js";
+import { isNameTaken, isSdkModuleCall, referencesOf, reRootSource, type SdkBindings, sdkBindings, type SdkSpecifier } from "./sdk-bindings.js";
 import { expressionFrom, printed, printedNode, type PrintOptions, statementsFrom, typeFrom } from "./snippets.js";
 import {
   type AdapterStyle,
@@ -94,7 +94,7 @@ function lineOf(node: unknown): number {
 
 class SdkMigration {
   private readonly bindings: SdkBindings;
-  private readonly sites: FindingSites;
+  private readonly sites: SpanIndex;
   private readonly style: AdapterStyle;
   readonly print: PrintOptions;
   private readonly flagged = new Set<unknown>();
@@ -115,10 +115,9 @@ class SdkMigration {
     private readonly file: FileInfo,
     private readonly findings: readonly Finding[],
     private readonly report: (event: FixEvent) => void,
-    scannedText: string | undefined,
   ) {
     this.bindings = sdkBindings(j, root);
-    this.sites = new FindingSites(j, root, file.source, scannedText);
+    this.sites = new SpanIndex(j, root, file.source);
     const quote = preferredQuote(file.source);
     const trailingComma = usesTrailingCommas(file.source);
     const indent = indentUnit(file.source);
@@ -480,6 +479,10 @@ class SdkMigration {
       else if (spec.imported === OUTPUT_FILE_SCHEMA) this.migrateOutputFileSpecifier(spec);
       else if (spec.imported === WEBHOOK_SCHEMA) this.markSchemaUses(spec);
     }
+    for (const spec of this.flaggedSpecifiers()) {
+      const written = spec.source.value;
+      if (reRootSource(spec)) this.rewrite("v1-sdk-import", lineOf(spec.declaration.node), `"${String(written)}" → "${JS_SDK.packageName}": V2 has no such file, its package root exports the V2 names`);
+    }
   }
 
   private migrateClassSpecifier(spec: SdkSpecifier, local: string): void {
@@ -675,7 +678,7 @@ export default function transform(file: FileInfo, api: API, options: MigrationOp
   if (findings.length === 0) return file.source;
   const j = api.jscodeshift;
   const root = j(file.source);
-  const migration = new SdkMigration(j, root, file, findings, options.report, options.scannedText);
+  const migration = new SdkMigration(j, root, file, findings, options.report);
   migration.run();
   if (!migration.changed) return file.source;
   const output = root.toSource(migration.print);

@@ -21,12 +21,11 @@
  */
 import { PYTHON_QUEUE_REQUEST_KEYS, PYTHON_SDK, PYTHON_SDK_SHAPES } from "../../src/knowledge/migration.js";
 import { factsOf } from "../../src/core/facts.js";
-import type { Finding } from "../../src/core/finding.js";
+import { type Finding, spanOf } from "../../src/core/finding.js";
 import { LineIndex } from "../../src/core/location.js";
 import type { RuleId } from "../../src/rules/catalog.js";
 import { PyModule, type PyRange } from "../../src/lang/python/module.js";
 import { isName, isOp, isString, type PyToken } from "../../src/lang/python/tokens.js";
-import { type LineMap, lineMapBetween } from "../lib/line-map.js";
 import { insertMarkerAbove } from "../../src/core/marker.js";
 import type { FileFix, FixEvent, TransformPart } from "../types.js";
 
@@ -62,10 +61,7 @@ class PythonSdkFix {
   /** `.object` tokens a call rewrite already took care of. */
   private readonly handledAccessors = new Set<number>();
 
-  constructor(
-    private readonly text: string,
-    private readonly mapLine: LineMap,
-  ) {
+  constructor(private readonly text: string) {
     this.module = new PyModule(text);
     this.t = this.module.tokens;
     this.lines = new LineIndex(text);
@@ -81,11 +77,8 @@ class PythonSdkFix {
 
   // ------------------------------------------------------------ positions
 
-  /** The finding's offset in the current text, or -1 when an earlier edit removed its line. */
   private offsetOf(f: Finding): number {
-    const line = this.mapLine(f.line);
-    if (line === undefined || line > this.lines.lineCount) return -1;
-    return this.lines.lineStart(line) + f.column - 1;
+    return spanOf(f).start;
   }
 
   private tokenAt(offset: number): number {
@@ -288,11 +281,10 @@ class PythonSdkFix {
   }
 }
 
-/** `scanned`: the file as the scan saw it, when an earlier fixer may have edited it since. */
-export function fixPythonSdk(text: string, file: string, findings: readonly Finding[], scanned?: string): FileFix {
+export function fixPythonSdk(text: string, file: string, findings: readonly Finding[]): FileFix {
   const sdkFindings = findings.filter((f) => f.ruleId === "v1-sdk-client" || f.ruleId === "v1-sdk-call");
   if (sdkFindings.length === 0) return { text, events: [] };
-  const fix = new PythonSdkFix(text, lineMapBetween(scanned, text));
+  const fix = new PythonSdkFix(text);
   fix.run(sdkFindings);
   let out = text;
   for (const edit of [...fix.edits].sort((a, b) => b.start - a.start)) out = `${out.slice(0, edit.start)}${edit.text}${out.slice(edit.end)}`;
@@ -313,5 +305,5 @@ export function fixPythonSdk(text: string, file: string, findings: readonly Find
 /** The part of the transform for these files. */
 export const part: TransformPart = {
   appliesTo: (file) => /\.pyw?$/i.test(file),
-  apply: (text, context) => fixPythonSdk(text, context.file, context.findings, context.repo.read(context.file)),
+  apply: (text, context) => fixPythonSdk(text, context.file, context.findings),
 };

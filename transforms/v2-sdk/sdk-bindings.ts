@@ -6,6 +6,7 @@
  */
 import type { ASTPath, Collection, JSCodeshift } from "jscodeshift";
 import { JS_SDK } from "../../src/knowledge/migration.js";
+import { isSdkModule, isSdkSubpath } from "../../src/lang/js/sdk-module.js";
 
 type AnyNode = { type: string; [key: string]: unknown };
 
@@ -21,6 +22,8 @@ export interface SdkSpecifier {
   typeOnly: boolean;
   /** The ImportDeclaration or VariableDeclaration that holds it. */
   declaration: ASTPath;
+  /** The module specifier's string literal (a file inside the package, such as V1's `comfydeploy/dist/index.js`, is re-rooted when migrated). */
+  source: AnyNode;
 }
 
 export interface SdkBindings {
@@ -42,20 +45,36 @@ export function isSdkModuleCall(node: unknown): boolean {
   let n = node as AnyNode | undefined;
   while (n && (n.type === "AwaitExpression" || n.type === "ParenthesizedExpression")) n = n.argument as AnyNode;
   if (!n) return false;
-  if (n.type === "ImportExpression") return nameOf(n.source) === JS_SDK.packageName;
+  if (n.type === "ImportExpression") return isSdkModule(nameOf(n.source) ?? "");
   if (n.type !== "CallExpression") return false;
   const callee = n.callee as AnyNode;
   const isRequire = callee.type === "Identifier" && callee.name === "require";
   const isImport = callee.type === "Import";
   const args = n.arguments as AnyNode[];
-  return (isRequire || isImport) && args.length === 1 && nameOf(args[0]) === JS_SDK.packageName;
+  return (isRequire || isImport) && args.length === 1 && isSdkModule(nameOf(args[0]) ?? "");
+}
+
+/** The string literal naming the module in `require(...)` / `import(...)`, awaited or not. */
+function moduleLiteralOf(node: unknown): AnyNode {
+  let n = node as AnyNode;
+  while (n.type === "AwaitExpression" || n.type === "ParenthesizedExpression") n = n.argument as AnyNode;
+  return n.type === "ImportExpression" ? (n.source as AnyNode) : ((n.arguments as AnyNode[])[0] as AnyNode);
+}
+
+/** Points a V1 deep import (`comfydeploy/dist/index.js`) at the package: V2 has no such file, and its root exports the V2 names. */
+export function reRootSource(spec: SdkSpecifier): boolean {
+  const literal = spec.source;
+  if (typeof literal.value !== "string" || !isSdkSubpath(literal.value)) return false;
+  literal.value = JS_SDK.packageName;
+  delete (literal as { extra?: unknown }).extra;
+  return true;
 }
 
 export function sdkBindings(j: JSCodeshift, root: Collection): SdkBindings {
   const out: SdkBindings = { specifiers: [], namespaces: new Set() };
   root.find(j.ImportDeclaration).forEach((declaration) => {
     const node = declaration.node as unknown as AnyNode;
-    if (nameOf(node.source) !== JS_SDK.packageName) return;
+    if (!isSdkModule(nameOf(node.source) ?? "")) return;
     const declarationTypeOnly = node.importKind === "type";
     j(declaration)
       .find(j.ImportSpecifier)
@@ -65,7 +84,7 @@ export function sdkBindings(j: JSCodeshift, root: Collection): SdkBindings {
         const local = nameOf(spec.local) ?? imported;
         if (!imported || !local) return;
         const typeOnly = declarationTypeOnly || spec.importKind === "type";
-        out.specifiers.push({ path, kind: "import", imported, local, typeOnly, declaration });
+        out.specifiers.push({ path, kind: "import", imported, local, typeOnly, declaration, source: node.source as AnyNode });
       });
     for (const spec of (node.specifiers as AnyNode[] | undefined) ?? []) {
       if (spec.type === "ImportNamespaceSpecifier" || spec.type === "ImportDefaultSpecifier") {
@@ -90,7 +109,7 @@ export function sdkBindings(j: JSCodeshift, root: Collection): SdkBindings {
       const local = nameOf(prop.value);
       if (!imported || !local) return;
       const propPath = j(path).find(j.ObjectPattern).paths()[0]!.get("properties", index) as ASTPath;
-      out.specifiers.push({ path: propPath, kind: "destructure", imported, local, typeOnly: false, declaration });
+      out.specifiers.push({ path: propPath, kind: "destructure", imported, local, typeOnly: false, declaration, source: moduleLiteralOf(node.init) });
     });
   });
   return out;

@@ -19,7 +19,8 @@ import { findLegacyHostMentions, type HostSet, isOtherHostV1Shape, parseUrlText,
 import type { FileContext } from "./file-context.js";
 import { HttpCalls } from "./http-calls.js";
 import { JsProject } from "./project.js";
-import { isSdkModule, V1_EXPORT_NAMES, V1Sdk } from "./v1-sdk.js";
+import { isSdkModule } from "../../lang/js/sdk-module.js";
+import { V1_EXPORT_NAMES, V1Sdk } from "./v1-sdk.js";
 import { V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES } from "../../knowledge/migration.js";
 import { Values } from "./values.js";
 

@@ -4,7 +4,8 @@
  * client instance (variables, class fields, module singletons, factories).
  */
 import { ts } from "ts-morph";
-import { JS_SDK, V1_SDK_EXPORTS } from "../../knowledge/migration.js";
+import { V1_SDK_EXPORTS } from "../../knowledge/migration.js";
+import { isSdkModule } from "../../lang/js/sdk-module.js";
 import { enclosingClass, type FileContext, requiredModule, unwrap } from "./file-context.js";
 import type { Definition, Values } from "./values.js";
 
@@ -12,9 +13,6 @@ export const V1_EXPORT_NAMES: ReadonlySet<string> = new Set(V1_SDK_EXPORTS.map((
 export const V1_CLIENT_CLASS = "ComfyDeployClient";
 const MAX_DEPTH = 16;
 
-export function isSdkModule(module: string): boolean {
-  return module === JS_SDK.packageName || module.startsWith(`${JS_SDK.packageName}/`);
-}
 
 export class V1Sdk {
   private readonly clientMemo = new Map<ts.Node, boolean>();
