@@ -15,7 +15,8 @@ import { NODE_COMPONENT, WORKER_IMAGE, WORKER_IMAGE_STATUS } from "../../src/kno
 import type { RuleId } from "../../src/rules/catalog.js";
 import { isJsFile } from "../../src/core/file-kinds.js";
 import { pinFileKind } from "../../src/scan/scanners/machine/node-pins.js";
-import { commentSyntaxFor, insertMarkerAbove } from "../../src/core/marker.js";
+import { commentSyntaxFor } from "../../src/core/marker.js";
+import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
 import type { FileFix, FixContext, FixEvent, NodeRefTarget, TransformPart } from "../types.js";
 
 const NODE = NODE_COMPONENT.repository;
@@ -26,17 +27,10 @@ export const part: TransformPart = {
   apply: (text, context) => new NodePinMigration(text, context).run(),
 };
 
-interface PendingMarker {
-  line: number;
-  ruleId: RuleId;
-  advice: string;
-  findingLine: number;
-}
-
 class NodePinMigration {
   private readonly lines: string[];
   private readonly events: FixEvent[] = [];
-  private readonly markers: PendingMarker[] = [];
+  private readonly markers: LineMarker[] = [];
   private readonly target: NodeRefTarget;
 
   constructor(
@@ -57,14 +51,8 @@ class NodePinMigration {
       else this.pin(finding);
     }
     // Line edits keep the line count, so markers go in last, bottom up.
-    let text = this.lines.join("\n");
-    for (const marker of [...this.markers].sort((a, b) => b.line - a.line)) {
-      const inserted = insertMarkerAbove(text, marker.line, this.context.file, marker.ruleId, marker.advice);
-      if (!inserted.added) continue;
-      text = inserted.text;
-      this.events.push({ kind: "marker", ruleId: marker.ruleId, line: marker.findingLine, message: `review marker: ${marker.advice}` });
-    }
-    return { text, events: this.events.sort((a, b) => a.line - b.line) };
+    const marked = insertLineMarkers(this.lines.join("\n"), this.context.file, this.markers);
+    return { text: marked.text, events: [...this.events, ...marked.events].sort((a, b) => a.line - b.line) };
   }
 
   private pin(finding: Finding): void {

@@ -21,7 +21,7 @@ import { JS_SDK, PYTHON_SDK } from "../../src/knowledge/migration.js";
 import { DEPENDENCY_FIELDS } from "../../src/scan/scanners/npm/manifest.js";
 import { INSTALL_COMMANDS, type NpmManager } from "../../src/scan/scanners/npm/report.js";
 import { pythonManifestKindOf, mayBeIncludedRequirements } from "../../src/scan/scanners/python/manifests.js";
-import { insertMarkerAbove } from "../../src/core/marker.js";
+import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
 import type { FileFix, FixContext, FixEvent, TransformPart } from "../types.js";
 
 const [ZOD_NAME, ZOD_RANGE] = Object.entries(JS_SDK.v2PeerDependencies)[0]!;
@@ -128,7 +128,7 @@ function sortedInsertion(name: string): (properties: string[]) => number {
 function fixPythonManifest(text: string, context: FixContext, findings: readonly Finding[]): FileFix {
   const lines = text.split("\n");
   const events: FixEvent[] = [];
-  const markers: Array<{ line: number; finding: Finding; advice: string }> = [];
+  const markers: LineMarker[] = [];
   for (const finding of findings) {
     const facts = factsOf(finding, "pypi-dependency");
     if (!facts || facts.lockfile) continue;
@@ -139,7 +139,7 @@ function fixPythonManifest(text: string, context: FixContext, findings: readonly
     const spec = facts.spec;
     if (manifest === "requirements" || manifest === "constraints") {
       if (hashed(lines, index)) {
-        markers.push({ line: finding.line, finding, advice: `change ${PYTHON_SDK.packageName}${spec} to ${PY_RANGE} and regenerate the --hash values, which would no longer match` });
+        markers.push({ line: finding.line, ruleId: finding.ruleId, advice: `change ${PYTHON_SDK.packageName}${spec} to ${PY_RANGE} and regenerate the --hash values, which would no longer match` });
         continue;
       }
       const edited = replaceRequirementSpec(line, finding.column - 1, "");
@@ -148,17 +148,11 @@ function fixPythonManifest(text: string, context: FixContext, findings: readonly
       const edited = replaceTomlSpec(line, finding.column - 1);
       if (edited !== undefined) record(lines, index, edited, finding, spec, events);
     } else {
-      markers.push({ line: finding.line, finding, advice: `require ${PYTHON_SDK.packageName}${PY_RANGE} (V2) instead of ${spec || "a V1 release"}` });
+      markers.push({ line: finding.line, ruleId: finding.ruleId, advice: `require ${PYTHON_SDK.packageName}${PY_RANGE} (V2) instead of ${spec || "a V1 release"}` });
     }
   }
-  let current = lines.join("\n");
-  for (const marker of markers.sort((a, b) => b.line - a.line)) {
-    const inserted = insertMarkerAbove(current, marker.line, context.file, marker.finding.ruleId, marker.advice);
-    if (!inserted.added) continue;
-    current = inserted.text;
-    events.push({ kind: "marker", ruleId: marker.finding.ruleId, line: marker.line, message: `review marker: ${marker.advice}` });
-  }
-  return { text: current, events: events.sort((a, b) => a.line - b.line) };
+  const marked = insertLineMarkers(lines.join("\n"), context.file, markers);
+  return { text: marked.text, events: [...events, ...marked.events].sort((a, b) => a.line - b.line) };
 }
 
 function record(lines: string[], index: number, edited: { line: string; before: string }, finding: Finding, spec: string, events: FixEvent[]): void {

@@ -40,5 +40,4 @@ export const messages = {
   host: (from: string, to: string): string => `V1 host ${from.split("?")[0]} → ${to.split("?")[0]}`,
   create: (): string => `${CREATE_V1} → ${CREATE_V2}`,
   get: (): string => `${GET_V1} → ${GET_V2}`,
-  marker: (text: string): string => `review marker: ${text}`,
 } as const;

@@ -99,7 +99,7 @@ class EndpointMigration {
   private mark(path: ASTPath, finding: Finding, text: string): void {
     if (!addMarker(this.j, path, finding.ruleId, text)) return;
     this.changed = true;
-    this.report("marker", finding.ruleId, finding.line, messages.marker(text));
+    this.report("marker", finding.ruleId, finding.line, text);
   }
 
   // ---------------------------------------------------------------- hosts

@@ -16,7 +16,7 @@ import { fileKind, isJsFile } from "../../src/core/file-kinds.js";
 import { statementAround } from "../../src/lang/text/statements.js";
 import { TextFile } from "../../src/lang/text/text-file.js";
 import { findLegacyHostMentions, parseUrlText } from "../../src/core/urls.js";
-import { insertMarkerAbove } from "../../src/core/marker.js";
+import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
 import type { FileFix, FixContext, FixEvent, TransformPart } from "../types.js";
 import { advice, ENDPOINT_TEXT, messages } from "./advice.js";
 import {
@@ -51,20 +51,13 @@ interface Site {
   pyIndex?: number;
 }
 
-interface PendingMarker {
-  line: number;
-  ruleId: RuleId;
-  advice: string;
-  findingLine: number;
-}
-
 class TextEndpointMigration {
   private readonly file: TextFile;
   private readonly python: PythonSource | undefined;
   private readonly json: JsonUrls | undefined;
   private readonly markdown: MarkdownCode | undefined;
   private readonly edits: TextEdit[] = [];
-  private readonly markers: PendingMarker[] = [];
+  private readonly markers: LineMarker[] = [];
   private readonly events: FixEvent[] = [];
   /** Segments whose host stays because their /run request is left for review. */
   private readonly held: Array<[number, number]> = [];
@@ -84,15 +77,9 @@ class TextEndpointMigration {
     const findings = [...this.context.findings].sort((a, b) => a.line - b.line || a.column - b.column);
     for (const finding of findings) if (ENDPOINT_RULES.has(finding.ruleId)) this.endpoint(finding);
     for (const finding of findings) if (finding.ruleId === "legacy-base-url") this.host(finding);
-    let text = applyEdits(this.text, this.edits);
-    // Markers last, bottom up, on lines moved by the edits above them.
-    for (const marker of [...this.markers].sort((a, b) => b.line - a.line)) {
-      const inserted = insertMarkerAbove(text, this.shiftedLine(marker.line), this.context.file, marker.ruleId, marker.advice);
-      if (!inserted.added) continue;
-      text = inserted.text;
-      this.events.push({ kind: "marker", ruleId: marker.ruleId, line: marker.findingLine, message: messages.marker(marker.advice) });
-    }
-    return { text, events: this.events.sort((a, b) => a.line - b.line) };
+    // Markers last, on lines moved by the edits above them.
+    const marked = insertLineMarkers(applyEdits(this.text, this.edits), this.context.file, this.markers, (line) => this.shiftedLine(line));
+    return { text: marked.text, events: [...this.events, ...marked.events].sort((a, b) => a.line - b.line) };
   }
 
   // ---------------------------------------------------------------- hosts

@@ -26,7 +26,7 @@ import { LineIndex } from "../../src/core/location.js";
 import type { RuleId } from "../../src/rules/catalog.js";
 import { PyModule, type PyRange } from "../../src/lang/python/module.js";
 import { isName, isOp, isString, type PyToken } from "../../src/lang/python/tokens.js";
-import { insertMarkerAbove } from "../../src/core/marker.js";
+import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
 import type { FileFix, FixEvent, TransformPart } from "../types.js";
 
 const AUTH = PYTHON_SDK_SHAPES.authOption;
@@ -41,13 +41,6 @@ interface Edit {
   text: string;
 }
 
-interface Marker {
-  /** 1-based line of the statement the marker goes above. */
-  line: number;
-  ruleId: RuleId;
-  advice: string;
-}
-
 /** Where a run call's result goes, and the `.object` tokens to rename when that is provable. */
 type ResultUse = { provable: true; accessors: number[] } | { provable: false; reason: string };
 
@@ -56,7 +49,7 @@ class PythonSdkFix {
   private readonly t: readonly PyToken[];
   private readonly lines: LineIndex;
   readonly edits: Edit[] = [];
-  readonly markers: Marker[] = [];
+  readonly markers: LineMarker[] = [];
   readonly events: FixEvent[] = [];
   /** `.object` tokens a call rewrite already took care of. */
   private readonly handledAccessors = new Set<number>();
@@ -288,18 +281,9 @@ export function fixPythonSdk(text: string, file: string, findings: readonly Find
   fix.run(sdkFindings);
   let out = text;
   for (const edit of [...fix.edits].sort((a, b) => b.start - a.start)) out = `${out.slice(0, edit.start)}${edit.text}${out.slice(edit.end)}`;
-  const events = [...fix.events];
-  // Token edits never change line numbers, so marker lines still hold; insert bottom-up.
-  const seen = new Set<string>();
-  for (const marker of [...fix.markers].sort((a, b) => b.line - a.line)) {
-    const key = `${marker.line}:${marker.ruleId}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const result = insertMarkerAbove(out, marker.line, file, marker.ruleId, marker.advice);
-    out = result.text;
-    if (result.added) events.push({ kind: "marker", ruleId: marker.ruleId, line: marker.line, message: marker.advice });
-  }
-  return { text: out, events };
+  // Token edits never change line numbers, so the markers' lines still hold.
+  const marked = insertLineMarkers(out, file, fix.markers);
+  return { text: marked.text, events: [...fix.events, ...marked.events] };
 }
 
 /** The part of the transform for these files. */
