@@ -14,34 +14,10 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MARKER_TAG } from "../src/core/marker.js";
 import { type MigratedCopy, migratedDemoCopy, scratchDir } from "./helpers/demo-copy.js";
+import { DEMO_DEPENDENCY_DECLARATIONS, JSX_DECLARATIONS } from "./helpers/stand-in-declarations.js";
 import { type Diagnostic, formatDiagnostics, readTsconfig, typecheck } from "./helpers/typecheck.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures", "transforms", "v2-sdk");
-
-/** JSX for the .tsx fixtures, which render plain elements only. */
-const JSX_DECLARATIONS = `declare namespace JSX {
-  interface Element {}
-  interface IntrinsicElements { [name: string]: { [attribute: string]: unknown } }
-}
-`;
-
-/** The demo app's dependencies other than comfydeploy, reduced to what it uses. */
-const DEMO_DEPENDENCY_DECLARATIONS = `declare module "react" {
-  export interface FormEvent<T = Element> { preventDefault(): void; currentTarget: T }
-  export function useState<S>(initial: S | (() => S)): [S, (value: S | ((previous: S) => S)) => void];
-}
-declare module "axios" {
-  interface RequestConfig { params?: Record<string, unknown>; headers?: Record<string, string> }
-  const axios: { get<T>(url: string, config?: RequestConfig): Promise<{ data: T }> };
-  export default axios;
-}
-declare namespace JSX {
-  interface Element {}
-  interface IntrinsicElements {
-    [name: string]: { onChange?: (event: { target: { value: string } }) => void; [attribute: string]: unknown };
-  }
-}
-`;
 
 const FIXTURE_OPTIONS: ts.CompilerOptions = {
   strict: true,
