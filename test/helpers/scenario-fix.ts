@@ -1,0 +1,75 @@
+/**
+ * `fix` on a whole repository, as a user runs it: a scratch git checkout of
+ * a fixture tree, the fix written, the diff taken with git, and what is left
+ * for a person afterwards.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Finding } from "../../src/core/finding.js";
+import { DEFAULT_HOSTS } from "../../src/core/urls.js";
+import { type FixPlan, planFixes, writeFixes } from "../../src/fix/runner.js";
+import { scan } from "../../src/scan/engine.js";
+import { TRANSFORM_IDS } from "../../transforms/index.js";
+import { DEFAULT_NODE_REF } from "../../transforms/node-pin/target.js";
+
+export interface FixedRepo {
+  root: string;
+  /** `git diff` of the first run. */
+  diff: string;
+  first: FixPlan;
+  /** What a second run would change (nothing, when fix converges in one run). */
+  second: FixPlan;
+  /** The scan of the fixed tree. */
+  after: Finding[];
+  remove(): void;
+}
+
+function git(root: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "core.autocrlf=false", "-c", "user.email=fixture@example.invalid", "-c", "user.name=fixture", ...args], {
+    cwd: root,
+    encoding: "utf8",
+  });
+}
+
+export async function fixRepository(source: string): Promise<FixedRepo> {
+  const root = mkdtempSync(join(tmpdir(), "cdm-scenario-"));
+  try {
+    cpSync(source, root, { recursive: true });
+    git(root, "init", "-q");
+    git(root, "add", "-A");
+    git(root, "commit", "-qm", "original");
+    const options = { root, hosts: DEFAULT_HOSTS, transforms: TRANSFORM_IDS, nodeRef: DEFAULT_NODE_REF };
+    const first = await planFixes(options);
+    await writeFixes(root, first.changes);
+    const diff = git(root, "diff", "--no-color", "--no-ext-diff");
+    const second = await planFixes(options);
+    const after = (await scan({ root, hosts: DEFAULT_HOSTS })).findings;
+    return { root, diff, first, second, after, remove: () => rmSync(root, { recursive: true, force: true }) };
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** How far above a finding the marker of its statement may stand (a statement spanning several lines). */
+const MARKER_REACH = 12;
+
+/**
+ * Findings `fix` claims (fix class auto or review, severity warning or
+ * error) that are still there after it ran and carry no review marker for
+ * their rule just above them: sites fix dropped silently.
+ */
+export function unmarkedFindings(after: readonly Finding[]): string[] {
+  const markers = after.filter((f) => f.ruleId === "review-marker");
+  return after
+    .filter((f) => f.ruleId !== "review-marker" && f.fix !== "manual" && f.severity !== "info" && !f.suppression)
+    .filter(
+      (f) =>
+        !markers.some(
+          (m) => m.file === f.file && m.line <= f.line && f.line - m.line <= MARKER_REACH && m.message.includes(`: ${f.ruleId}: `),
+        ),
+    )
+    .map((f) => `${f.file}:${f.line} ${f.ruleId} ${f.message.slice(0, 100)}`);
+}
