@@ -1,0 +1,77 @@
+/**
+ * Step 2: every site the scan flagged, later ones first (an inner call is
+ * rewritten before the call around it re-prints it), handed to the step that
+ * knows its shape.
+ */
+import type { ASTPath } from "jscodeshift";
+import type { Finding } from "../../../src/core/finding.js";
+import { type AnyNode, CLIENT_PROPERTIES, isCall, isMember, isSdkNamespace, type SdkContext, V2_CLASS, WEBHOOK_PARSER } from "../context.js";
+import { rewriteClientCall } from "./client-calls.js";
+import { convertConstructor } from "./constructor.js";
+import { renameImportType, renameNamespaceMember } from "./namespaces.js";
+import { adaptWebhookCall } from "./webhook.js";
+
+export function rewriteSites(context: SdkContext, findings: readonly Finding[]): void {
+  const ordered = [...findings].sort((a, b) => b.line - a.line || b.column - a.column);
+  for (const finding of ordered) rewriteSite(context, finding);
+}
+
+function rewriteSite(context: SdkContext, finding: Finding): void {
+  const paths = context.sites.at(finding);
+  if (finding.ruleId === "v1-sdk-call") {
+    const method = paths.find((p) => isMethodName(p));
+    if (method) return rewriteClientCall(context, method);
+    const parser = paths.find((p) => isWebhookParserCallee(context, p));
+    if (parser) return adaptWebhookCall(context, parser.parent as ASTPath);
+    return;
+  }
+  if (finding.ruleId === "v1-sdk-client") {
+    const created = paths.find((p) => (p.node as AnyNode).type === "NewExpression");
+    if (created) return convertConstructor(context, created);
+    const property = paths.find((p) => isPropertyRead(p));
+    if (property) {
+      const name = (property.node as AnyNode).name as string;
+      return context.mark(
+        property,
+        "v1-sdk-client",
+        `client.${name} is internal in the V2 SDK: keep the value in your own configuration (V2 takes it as new ${V2_CLASS}({ bearer, serverURL }), and serverURL has no /api appended)`,
+      );
+    }
+    return;
+  }
+  const exported = paths.find((p) => (p.node as AnyNode).type === "ExportSpecifier");
+  if (exported) {
+    return context.mark(exported, "v1-sdk-import", "re-export of a V1 SDK name: migrate the modules that import it from here, then export the V2 names (ComfyDeploy, validateWebhook, WorkflowRunWebhookBody, MediaItem)");
+  }
+  const member = paths.find((p) => isMember(p.node as AnyNode) && isSdkNamespace(context, (p.node as AnyNode).object as AnyNode));
+  if (member) return renameNamespaceMember(context, member);
+  const importType = paths.find((p) => (p.node as AnyNode).type === "TSImportType");
+  if (importType) return renameImportType(context, importType);
+}
+
+/** The name of a method in a call of it: `client.run` in `client.run(...)`. */
+function isMethodName(path: ASTPath): boolean {
+  const node = path.node as AnyNode;
+  const parent = path.parent?.node as AnyNode | undefined;
+  const grand = path.parent?.parent?.node as AnyNode | undefined;
+  return node.type === "Identifier" && isMember(parent) && parent!.property === node && isCall(grand) && grand!.callee === parent;
+}
+
+function isPropertyRead(path: ASTPath): boolean {
+  const node = path.node as AnyNode;
+  const parent = path.parent?.node as AnyNode | undefined;
+  return node.type === "Identifier" && CLIENT_PROPERTIES.has(node.name as string) && isMember(parent) && parent!.property === node;
+}
+
+/** The callee of a parseWebhookDataSafe call: its imported name, or `ns.parseWebhookDataSafe`. */
+export function isWebhookParserCallee(context: SdkContext, path: ASTPath): boolean {
+  const node = path.node as AnyNode;
+  const parent = path.parent?.node as AnyNode | undefined;
+  if (!isCall(parent) || parent!.callee !== node) return false;
+  if (node.type === "Identifier") return context.bindings.specifiers.some((s) => s.imported === WEBHOOK_PARSER && s.local === node.name);
+  if (isMember(node)) {
+    const property = node.property as AnyNode;
+    return !node.computed && property.name === WEBHOOK_PARSER && isSdkNamespace(context, node.object as AnyNode);
+  }
+  return false;
+}
