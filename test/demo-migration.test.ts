@@ -148,9 +148,9 @@ describe("the migrated demo app against a V2 API stub", () => {
       saved[key] = process.env[key];
       process.env[key] = value;
     }
-    // vitest does not know the app's `@/` path alias: point the webhook route at lib/jobs relatively.
+    // vitest does not know the app's `@/` path alias: point the webhook route's aliased imports at src/ relatively.
     const route = join(copy.root, "src", "app", "api", "webhook", "route.ts");
-    writeFileSync(route, readFileSync(route, "utf8").replace('"@/lib/jobs"', '"../../../lib/jobs"'));
+    writeFileSync(route, readFileSync(route, "utf8").replaceAll('"@/', '"../../../'));
     comfy = (await import(pathToFileURL(join(copy.root, "src", "lib", "comfy.ts")).href)) as ComfyModule;
     jobs = (await import(pathToFileURL(join(copy.root, "src", "lib", "jobs.ts")).href)) as JobsModule;
     webhook = (await import(pathToFileURL(route).href)) as WebhookRoute;
@@ -183,7 +183,8 @@ describe("the migrated demo app against a V2 API stub", () => {
     const base = /^COMFY_DEPLOY_API_BASE=(.*)$/m.exec(env)?.[1];
     expect(`${base}/api`).toBe(HOSTS.v2.apiBase);
     const events = copy.plan.changes.find((c) => c.file === "src/lib/comfy.ts")?.events ?? [];
-    expect(events.some((e) => e.kind === "rewrite" && e.message.includes("COMFY_DEPLOY_API_BASE") && e.message.includes(`https://${HOSTS.v2.host}`))).toBe(true);
+    expect(events.flatMap((e) => (e.env ? [e.env] : []))).toEqual([{ variable: "COMFY_DEPLOY_API_BASE", value: `https://${HOSTS.v2.host}` }]);
+    expect(events.some((e) => e.kind === "marker" && e.message.includes(`set COMFY_DEPLOY_API_BASE to https://${HOSTS.v2.host}`))).toBe(true);
   });
 
   it("queueImage queues on POST /api/run/deployment/queue with the bearer token and returns the run id", async () => {

@@ -19,6 +19,18 @@ interface Case {
   ext: string;
   input: string;
   output?: string;
+  /** Files that stand beside the fixture's file (`<case>.context/`), e.g. code that imports the SDK a manifest declares. */
+  context: Record<string, string>;
+}
+
+function filesUnder(dir: string, prefix = ""): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) Object.assign(out, filesUnder(path, `${prefix}${entry.name}/`));
+    else out[`${prefix}${entry.name}`] = readFileSync(path, "utf8");
+  }
+  return out;
 }
 
 function discover(): Case[] {
@@ -32,7 +44,9 @@ function discover(): Case[] {
       if (!match) continue;
       const [, name, ext] = match as unknown as [string, string, string];
       const output = join(dir, `${name}.output.${ext}`);
-      cases.push({ transform: transform as TransformId, name, ext, input: join(dir, file), ...(existsSync(output) ? { output } : {}) });
+      const contextDir = join(dir, `${name}.context`);
+      const context = existsSync(contextDir) ? filesUnder(contextDir) : {};
+      cases.push({ transform: transform as TransformId, name, ext, input: join(dir, file), context, ...(existsSync(output) ? { output } : {}) });
     }
   }
   return cases.sort((a, b) => (a.input < b.input ? -1 : 1));
@@ -46,13 +60,13 @@ describe.each(cases.map((c) => [`${c.transform}/${c.name}.${c.ext}`, c] as const
   const expected = c.output ? readFileSync(c.output, "utf8") : input;
 
   it(c.output ? "rewrites the input to the expected output" : "leaves a file without V1 use byte-identical", async () => {
-    const result = await fixSingleFile(file, input, [c.transform]);
+    const result = await fixSingleFile(file, input, [c.transform], c.context);
     expect(result.skipped).toEqual([]);
     expect(result.text).toBe(expected);
   });
 
   it("is idempotent: the output is left as it is", async () => {
-    const again = await fixSingleFile(file, expected, [c.transform]);
+    const again = await fixSingleFile(file, expected, [c.transform], c.context);
     expect(again.text).toBe(expected);
   });
 });

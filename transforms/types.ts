@@ -6,6 +6,7 @@
 import type { Finding } from "../src/core/finding.js";
 import type { RuleId } from "../src/rules/catalog.js";
 import type { HostSet } from "../src/core/urls.js";
+import type { SourceStyle } from "./lib/source-style.js";
 
 /** The transforms' ids, from the registry (transforms/index.ts) that lists their metas. */
 export type TransformId = (typeof import("./index.js"))["TRANSFORM_IDS"][number];
@@ -17,6 +18,16 @@ export interface FixEvent {
   /** 1-based line in the input text. */
   line: number;
   message: string;
+  /** A configuration value the migrated code reads that must change with it (an env variable naming the API base). */
+  env?: EnvChange;
+  /** A marker over code left as it was, still on the V1 SDK (not a note on code already moved to V2). */
+  leavesV1?: boolean;
+}
+
+export interface EnvChange {
+  variable: string;
+  /** The value it needs now. */
+  value: string;
 }
 
 export interface NodeRefTarget {
@@ -32,16 +43,47 @@ export interface FixContext {
   /** Repository-relative POSIX path. */
   file: string;
   hosts: HostSet;
-  /** What the scan found in this file (locations refer to the text as it was scanned). */
+  /** What the scan found in this file, moved onto the text the part receives (spans and lines hold for it). */
   findings: readonly Finding[];
   nodeRef: NodeRefTarget;
-  /** Package directories (holding a package.json) where some V1 SDK use could not be rewritten. */
-  packagesWithUnmigratedSdk: ReadonlySet<string>;
+  /** Package directories (holding a package.json) whose code still uses the V1 SDK after fix, with those files. */
+  unmigratedSdkUse: ReadonlyMap<string, readonly string[]>;
+  /** Remove SDK dependencies no code of their package imports (`fix --remove-unused`). */
+  removeUnused: boolean;
+  /** Asks for a support module in the file's package: the runner writes it there once. */
+  useSupportModule(module: SupportModule): SupportImport;
+}
+
+/** How a module is written: TypeScript, an ES module, or CommonJS. */
+export type ModuleFlavor = "ts" | "esm" | "cjs";
+
+/**
+ * A module a transform adds to a package once, when some part needs it (the
+ * V1 compat module): placed beside the package's first file with a finding of
+ * `anchorRules`, in that file's flavour, and never overwritten.
+ */
+export interface SupportModule {
+  /** File name without extension. */
+  name: string;
+  anchorRules: readonly RuleId[];
+  /** Its source for a file at `absolutePath`, formatted like `style`. */
+  source(flavor: ModuleFlavor, absolutePath: string, style: SourceStyle): Promise<string>;
+  /** The event that announces it in the fix summary. */
+  announce: FixEvent;
+}
+
+export interface SupportImport {
+  /** What the asking file imports it as: a relative specifier in the file's own style. */
+  specifier: string;
+  /** Whether the asking file imports with `import` or `require`. */
+  syntax: "esm" | "cjs";
 }
 
 export interface FileFix {
   text: string;
   events: FixEvent[];
+  /** Why findings of the file were left as they are, when it is not plain from a marker. */
+  notes?: string[];
 }
 
 /** What a transform is, for --list-transforms, the docs and the registry's checks. */

@@ -8,6 +8,7 @@ import { FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, n
 import { EXIT, UsageError } from "../core/errors.js";
 import { treeState } from "../files/git-state.js";
 import { nodeRefTarget } from "../../transforms/node-pin/target.js";
+import { envChangesOf } from "../fix/env-changes.js";
 import type { FixPlan } from "../fix/runner.js";
 import { TRANSFORM_IDS, TRANSFORM_METAS } from "../../transforms/index.js";
 import type { TransformId, TransformMeta } from "../../transforms/types.js";
@@ -26,6 +27,7 @@ export interface FixArgs {
   include?: string[];
   exclude?: string[];
   "all-files"?: boolean;
+  "remove-unused"?: boolean;
   "legacy-host"?: string[];
   config?: string;
   color?: boolean;
@@ -51,6 +53,7 @@ export function fixCommand(yargs: Argv): Argv<FixArgs> {
     .option("include", { describe: "Only fix files matching this glob (repeatable)", type: "string", array: true })
     .option("all-files", { describe: "Also look at files .gitignore excludes (and node_modules); only .git is skipped", type: "boolean" })
     .option("exclude", { describe: "Never touch files matching this glob (repeatable)", type: "string", array: true })
+    .option("remove-unused", { describe: "Remove comfydeploy from package.json files whose package imports it nowhere (default: report only)", type: "boolean" })
     .option("legacy-host", { describe: "Another host that serves the V1 API (repeatable); its URLs are marked, not rewritten", type: "string", array: true })
     .option("config", { describe: "Config file (default: comfydeploy-migrate.config.json or package.json key)", type: "string" })
     .option("color", { describe: "Colour the diff (default: when stdout is a terminal)", type: "boolean" })
@@ -90,7 +93,8 @@ export async function runFix(args: FixArgs): Promise<number> {
   const include = [...config.include, ...(args.include ?? [])];
   const exclude = [...config.exclude, ...(args.exclude ?? [])];
   const allFiles = Boolean(args["all-files"]);
-  const plan = await planFixes({ root, hosts, include, exclude, allFiles, transforms: args.transform ?? [...TRANSFORM_IDS], nodeRef });
+  const removeUnused = Boolean(args["remove-unused"]);
+  const plan = await planFixes({ root, hosts, include, exclude, allFiles, transforms: args.transform ?? [...TRANSFORM_IDS], nodeRef, removeUnused });
   const color = args.color ?? Boolean(process.stdout.isTTY);
   const failOn: FailOn = args["fail-on"] ?? config.failOn ?? "error";
 
@@ -158,6 +162,15 @@ function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean): string {
   if (plan.skipped.length > 0) {
     out.push(c.yellow(`Skipped ${plan.skipped.length} file${plan.skipped.length === 1 ? "" : "s"}:`));
     for (const s of plan.skipped) out.push(`  ${s.file}: ${s.reason}`);
+  }
+  if (plan.notes.length > 0) {
+    out.push(c.yellow("Left as it is, on purpose:"));
+    for (const n of plan.notes) out.push(`  ${n.file}: ${n.reason}`);
+  }
+  const envChanges = envChangesOf(plan);
+  if (envChanges.length > 0) {
+    out.push(c.yellow("Configuration to change with this code (env files, CI secrets, hosting settings):"));
+    for (const change of envChanges) out.push(`  ${change.variable}=${change.value}  (read in ${change.files.join(", ")})`);
   }
   if (markers > 0) out.push(`Review markers read "TODO(comfydeploy-migrate)"; 'scan --fail-on warning' keeps CI red until they are resolved.`);
   return `${out.join("\n")}\n`;

@@ -16,11 +16,14 @@ import { scan, type ScanOptions, type ScanResult } from "../scan/engine.js";
 import { isActivelySuppressed } from "../core/suppression.js";
 import type { FixEvent, NodeRefTarget, Transform, TransformId } from "../../transforms/types.js";
 import { crlfToLf, relocateFindings } from "./relocate.js";
+import { SupportModules } from "./support-modules.js";
 import { parseError } from "./validate.js";
 
 export interface FixOptions extends Pick<ScanOptions, "root" | "hosts" | "include" | "exclude" | "onProgress" | "allFiles"> {
   transforms: readonly TransformId[];
   nodeRef: NodeRefTarget;
+  /** Remove SDK dependencies no code of their package imports. */
+  removeUnused?: boolean;
 }
 
 export interface PlannedChange {
@@ -34,6 +37,8 @@ export interface FixPlan {
   changes: PlannedChange[];
   /** Files with findings that were looked at but could not be fixed, with the reason. */
   skipped: Array<{ file: string; reason: string }>;
+  /** Findings a transform left as they are on purpose, and why (e.g. a package kept on V1 while its code is). */
+  notes: Array<{ file: string; reason: string }>;
   /** Files with findings the selected transforms apply to. */
   candidates: number;
   /** Files with findings that no selected transform handles. */
@@ -56,60 +61,93 @@ export async function planFixes(options: FixOptions): Promise<FixPlan> {
   const transforms: readonly Transform[] = byFile.size > 0 ? await (await import("../../transforms/index.js")).loadTransforms() : [];
   const selected = transforms.filter((t) => options.transforms.includes(t.id));
   const files = [...byFile.keys()].sort((a, b) => Number(isJsFile(b)) - Number(isJsFile(a)) || (a < b ? -1 : 1));
-  const plan: FixPlan = { changes: [], skipped: [], candidates: 0, untouched: 0, scan: result };
-  const unmigratedSdk = new Set<string>();
-
+  const plan: FixPlan = { changes: [], skipped: [], notes: [], candidates: 0, untouched: 0, scan: result };
+  const run: FileRun = {
+    options,
+    selected,
+    v1Left: new Map(),
+    supportModules: new SupportModules(options.root, byFile),
+  };
   for (const file of files) {
-    const parts = selected.flatMap((t) => t.parts.filter((part) => part.appliesTo(file)));
-    if (parts.length === 0) {
-      plan.untouched++;
-      if (isJsFile(file) && byFile.get(file)!.some((f) => f.ruleId.startsWith("v1-sdk"))) unmigratedSdk.add(packageDirOf(options.root, file));
-      continue;
+    const findings = byFile.get(file)!;
+    const sdkFindings = isJsFile(file) && findings.some((f) => f.ruleId.startsWith("v1-sdk"));
+    const outcome = await fixFile(run, file, findings);
+    if (outcome.kind === "untouched") plan.untouched++;
+    else plan.candidates++;
+    // JS/TS code left on the V1 SDK keeps its package on V1 too (sdk-dependency reads this; it runs after the code).
+    const leftOnV1 =
+      sdkFindings &&
+      (outcome.kind === "untouched" || outcome.kind === "skipped" || !selected.some((t) => t.id === "v2-sdk") || outcome.events.some((e) => e.leavesV1));
+    if (leftOnV1) {
+      const pkg = packageDirOf(options.root, file);
+      run.v1Left.set(pkg, [...(run.v1Left.get(pkg) ?? []), file]);
     }
-    plan.candidates++;
-    let raw: string;
-    try {
-      raw = await readFile(posix.join(options.root, file), "utf8");
-    } catch (error) {
-      plan.skipped.push({ file, reason: `could not be read (${(error as NodeJS.ErrnoException).code ?? "error"})` });
-      continue;
-    }
-    const { text, shape } = normalize(raw);
-    // Spans point into the file as scanned (CRLF kept); parts see LF text, possibly edited by the parts before them.
-    const toLf = shape.crlf ? crlfToLf(stripBom(raw)) : undefined;
-    let current = text;
-    const events: FixEvent[] = [];
-    try {
-      for (const part of parts) {
-        const fixed = await part.apply(current, {
-          file,
-          hosts: options.hosts,
-          findings: relocateFindings(byFile.get(file)!, text, current, toLf),
-          nodeRef: options.nodeRef,
-          packagesWithUnmigratedSdk: unmigratedSdk,
-        });
-        current = fixed.text;
-        events.push(...fixed.events);
-      }
-    } catch (error) {
-      plan.skipped.push({ file, reason: `transform failed: ${firstLine(error)}` });
-      continue;
-    }
-    if (isJsFile(file) && events.some((e) => e.kind === "marker" && e.ruleId.startsWith("v1-sdk"))) {
-      unmigratedSdk.add(packageDirOf(options.root, file));
-    }
-    if (isJsFile(file) && !selected.some((t) => t.id === "v2-sdk") && byFile.get(file)!.some((f) => f.ruleId.startsWith("v1-sdk"))) {
-      unmigratedSdk.add(packageDirOf(options.root, file));
-    }
-    if (current === text) continue;
-    const problem = parseError(file, current);
-    if (problem) {
-      plan.skipped.push({ file, reason: `left untouched: the rewritten file would not parse (${problem})` });
-      continue;
-    }
-    plan.changes.push({ file, before: raw, after: restore(current, shape), events });
+    for (const reason of outcome.notes) plan.notes.push({ file, reason });
+    if (outcome.kind === "skipped") plan.skipped.push({ file, reason: outcome.reason });
+    if (outcome.kind === "changed") plan.changes.push(outcome.change);
+  }
+  // Modules a transform adds to a package, written once every file has asked for them.
+  for (const module of await run.supportModules.planned()) {
+    plan.changes.push({ file: module.file, before: "", after: module.text, events: module.events });
   }
   return plan;
+}
+
+interface FileRun {
+  options: FixOptions;
+  selected: readonly Transform[];
+  /** Package directories whose code is left on the V1 SDK, with those files. */
+  v1Left: Map<string, string[]>;
+  supportModules: SupportModules;
+}
+
+type FileOutcome =
+  | { kind: "untouched"; events: []; notes: [] }
+  | { kind: "skipped"; reason: string; events: FixEvent[]; notes: string[] }
+  | { kind: "unchanged"; events: FixEvent[]; notes: string[] }
+  | { kind: "changed"; change: PlannedChange; events: FixEvent[]; notes: string[] };
+
+/** Every selected part that applies to a file, in order, each on what the one before it made; then validation. */
+async function fixFile(run: FileRun, file: string, findings: readonly Finding[]): Promise<FileOutcome> {
+  const { options } = run;
+  const parts = run.selected.flatMap((t) => t.parts.filter((part) => part.appliesTo(file)));
+  if (parts.length === 0) return { kind: "untouched", events: [], notes: [] };
+  let raw: string;
+  try {
+    raw = await readFile(posix.join(options.root, file), "utf8");
+  } catch (error) {
+    return { kind: "skipped", reason: `could not be read (${(error as NodeJS.ErrnoException).code ?? "error"})`, events: [], notes: [] };
+  }
+  const { text, shape } = normalize(raw);
+  // Spans point into the file as scanned (CRLF kept); parts see LF text, possibly edited by the parts before them.
+  const toLf = shape.crlf ? crlfToLf(stripBom(raw)) : undefined;
+  let current = text;
+  const events: FixEvent[] = [];
+  const notes: string[] = [];
+  try {
+    for (const part of parts) {
+      const fixed = await part.apply(current, {
+        file,
+        hosts: options.hosts,
+        findings: relocateFindings(findings, text, current, toLf),
+        nodeRef: options.nodeRef,
+        unmigratedSdkUse: run.v1Left,
+        removeUnused: options.removeUnused ?? false,
+        useSupportModule: (module) => run.supportModules.use(module, file),
+      });
+      current = fixed.text;
+      events.push(...fixed.events);
+      notes.push(...(fixed.notes ?? []));
+    }
+  } catch (error) {
+    return { kind: "skipped", reason: `transform failed: ${firstLine(error)}`, events, notes };
+  }
+  // A file keeps ending (or not ending) with a newline, whatever the parts printed.
+  if (current !== text && text.endsWith("\n") !== current.endsWith("\n")) current = text.endsWith("\n") ? `${current}\n` : current.replace(/\n+$/, "");
+  if (current === text) return { kind: "unchanged", events, notes };
+  const problem = parseError(file, current);
+  if (problem) return { kind: "skipped", reason: `left untouched: the rewritten file would not parse (${problem})`, events, notes };
+  return { kind: "changed", change: { file, before: raw, after: restore(current, shape), events }, events, notes };
 }
 
 export async function writeFixes(root: string, changes: readonly PlannedChange[]): Promise<void> {

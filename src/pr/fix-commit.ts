@@ -38,8 +38,8 @@ export async function commitFixes(inputs: FixCommitInputs): Promise<FixCommit | 
   try {
     await writeFixes(inputs.root, inputs.changes);
     const after = await scan(inputs.scanOptions);
-    // The tree was clean, so every modification under the fixed path is the fix's own.
-    await git.run(["add", "--update", "--", "."]);
+    // The tree was clean, so every change under the fixed path is the fix's own, new files (the compat module) included.
+    await git.run(["add", "--all", "--", "."]);
     const staged = await git.run(["diff", "--cached", "--quiet"], { allow: [1] });
     if (staged.code === 0) return undefined;
     await git.run(["commit", "--quiet", "--no-verify", "--no-gpg-sign", "-m", inputs.message], {

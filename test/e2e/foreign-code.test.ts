@@ -46,7 +46,11 @@ describe("foreign code", () => {
               hosts: DEFAULT_HOSTS,
               findings: [],
               nodeRef: DEFAULT_NODE_REF,
-              packagesWithUnmigratedSdk: new Set(),
+              unmigratedSdkUse: new Map(),
+              removeUnused: false,
+              useSupportModule: () => {
+                throw new Error("no support module is asked for without findings");
+              },
             })
           ).text;
         } catch {

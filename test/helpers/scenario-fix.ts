@@ -43,7 +43,9 @@ export async function fixRepository(source: string): Promise<FixedRepo> {
     const options = { root, hosts: DEFAULT_HOSTS, transforms: TRANSFORM_IDS, nodeRef: DEFAULT_NODE_REF };
     const first = await planFixes(options);
     await writeFixes(root, first.changes);
-    const diff = git(root, "diff", "--no-color", "--no-ext-diff");
+    // New files (the compat module) count: stage everything and diff the index.
+    git(root, "add", "-A");
+    const diff = git(root, "diff", "--cached", "--no-color", "--no-ext-diff");
     const second = await planFixes(options);
     const after = (await scan({ root, hosts: DEFAULT_HOSTS })).findings;
     return { root, diff, first, second, after, remove: () => rmSync(root, { recursive: true, force: true }) };

@@ -8,6 +8,7 @@ import type { API, FileInfo, Options } from "jscodeshift";
 import type { Finding } from "../../src/core/finding.js";
 import type { HostSet } from "../../src/core/urls.js";
 import { isJsFile } from "../../src/core/file-kinds.js";
+import { matchSemicolons, restoreDirectives } from "./source-style.js";
 import type { FileFix, FixContext, FixEvent, TransformPart } from "../types.js";
 
 /** Options every transform in transforms/ receives. */
@@ -15,6 +16,8 @@ export interface MigrationOptions extends Options {
   hosts: HostSet;
   findings: readonly Finding[];
   report: (event: FixEvent) => void;
+  /** Asks for a support module in the file's package (see FixContext). */
+  useSupportModule: FixContext["useSupportModule"];
 }
 
 export function parserFor(file: string): "ts" | "tsx" | "babylon" {
@@ -45,9 +48,14 @@ export function jscodeshiftPart(codemod: Codemod): TransformPart {
       const events: FixEvent[] = [];
       const api: API = { jscodeshift: j, j, stats: () => undefined, report: () => undefined };
       const file: FileInfo = { path: context.file, source: text };
-      const options: MigrationOptions = { hosts: context.hosts, findings: context.findings, report: (e) => events.push(e) };
+      const options: MigrationOptions = {
+        hosts: context.hosts,
+        findings: context.findings,
+        report: (e) => events.push(e),
+        useSupportModule: context.useSupportModule,
+      };
       const output = await codemod(file, api, options);
-      return { text: typeof output === "string" ? output : text, events };
+      return { text: typeof output === "string" ? restoreDirectives(text, matchSemicolons(text, output)) : text, events };
     },
   };
 }

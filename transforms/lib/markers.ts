@@ -35,10 +35,3 @@ export function addMarker(j: JSCodeshift, path: ASTPath, ruleId: RuleId, advice:
   statement.comments = [...comments.filter((c) => c.leading !== false), comment, ...comments.filter((c) => c.leading === false)];
   return true;
 }
-
-/** The quote character the file mostly uses for strings, so new literals match it. */
-export function preferredQuote(source: string): "single" | "double" {
-  const singles = (source.match(/'[^'\n]*'/g) ?? []).length;
-  const doubles = (source.match(/"[^"\n]*"/g) ?? []).length;
-  return singles > doubles ? "single" : "double";
-}

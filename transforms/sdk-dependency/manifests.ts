@@ -39,7 +39,11 @@ export const part: TransformPart = {
   },
   apply: (text, context) => {
     const findings = context.findings.filter(
-      (f) => f.ruleId === "v1-sdk-dependency" && f.fix === "auto" && (f.facts?.kind === "npm-dependency" || f.facts?.kind === "pypi-dependency") && f.facts.verdict === "v1",
+      (f) =>
+        f.ruleId === "v1-sdk-dependency" &&
+        (f.facts?.kind === "npm-dependency" || f.facts?.kind === "pypi-dependency") &&
+        f.facts.verdict === "v1" &&
+        (f.fix === "auto" || factsOf(f, "npm-dependency")?.unused === true),
     );
     if (findings.length === 0) return { text, events: [] };
     if (posix.basename(context.file) === "package.json") return fixPackageJson(text, context, findings);
@@ -49,11 +53,19 @@ export const part: TransformPart = {
 
 // ------------------------------------------------------------------ npm
 
+/**
+ * The package bump, by one rule applied the same on every run: a V1 entry is
+ * pinned to the V2 release once no code of its package is left on the V1
+ * SDK (fix ran over the code first and says what it left). An entry nothing
+ * in the package imports is not pinned: it is removed with --remove-unused,
+ * else left for the user, whose scan says how to remove it.
+ */
 function fixPackageJson(text: string, context: FixContext, findings: readonly Finding[]): FileFix {
   const dir = posix.dirname(context.file);
-  if (context.packagesWithUnmigratedSdk.has(dir)) return { text, events: [] };
   const formattingOptions = formattingOf(text);
   const events: FixEvent[] = [];
+  const notes: string[] = [];
+  const leftOnV1 = context.unmigratedSdkUse.get(dir);
   let current = text;
   let declaresDependency = false;
   let manager: NpmManager = "npm";
@@ -62,9 +74,19 @@ function fixPackageJson(text: string, context: FixContext, findings: readonly Fi
     const path = facts?.jsonPath;
     if (!facts || !path || path.length === 0) continue;
     const spec = facts.spec;
+    manager = facts.manager;
+    if (facts.unused) {
+      if (!context.removeUnused) continue;
+      current = applyEdits(current, modify(current, [...path], undefined, { formattingOptions }));
+      events.push({ kind: "rewrite", ruleId: finding.ruleId, line: finding.line, message: `removed "${facts.alias ?? JS_SDK.packageName}": "${spec}" from ${facts.field}: no code of this package imports it; run \`${INSTALL_COMMANDS[manager]}\` to update the lockfile.` });
+      continue;
+    }
+    if (leftOnV1) {
+      notes.push(`"${JS_SDK.packageName}": "${spec}" stays: ${leftOnV1.join(", ")} still ${leftOnV1.length === 1 ? "uses" : "use"} the V1 SDK (see the review markers there); fix pins ${V2_PIN} once no code of the package is left on V1`);
+      continue;
+    }
     const next = spec.startsWith("npm:") ? `npm:${JS_SDK.packageName}@${V2_PIN}` : V2_PIN;
     if ((DEPENDENCY_FIELDS as readonly string[]).includes(path[0]!)) declaresDependency = true;
-    manager = facts.manager;
     if (next === spec) continue;
     current = applyEdits(current, modify(current, [...path], next, { formattingOptions }));
     events.push({
@@ -89,7 +111,7 @@ function fixPackageJson(text: string, context: FixContext, findings: readonly Fi
       message: `added "${ZOD_NAME}": "${ZOD_RANGE}" to dependencies: ${JS_SDK.packageName} ${V2_PIN} declares it as a peer dependency; run \`${INSTALL_COMMANDS[manager]}\` to regenerate the lockfile.`,
     });
   }
-  return { text: current, events: events.sort((a, b) => a.line - b.line) };
+  return { text: current, events: events.sort((a, b) => a.line - b.line), notes };
 }
 
 /** Tabs or N spaces, from the first indented line. */

@@ -9,9 +9,10 @@
  *   which an earlier endpoint rewrite may have put there) → dropped: the V2
  *   default is that host's `/api` base.
  * - another literal L → `serverURL: "L/api"`, plus a review marker.
- * - an expression E → `serverURL: E ? `${E}/api` : undefined` (E evaluated
- *   once when it could have side effects), so the configured value keeps its
- *   meaning; the configured value must then name a V2 host.
+ * - an expression E → `serverURL: compat.serverUrlFromApiBase(E)`: the
+ *   configured value keeps its meaning (/api appended as V1 did), and a value
+ *   that still names the retired V1 host is moved to the V2 host at run
+ *   time; a marker says which value to change.
  */
 import type { JSCodeshift } from "jscodeshift";
 import { HOSTS, JS_SDK_SHAPES } from "../../src/knowledge/migration.js";
@@ -23,8 +24,11 @@ const OPTIONS = JS_SDK_SHAPES.constructorOptions;
 export const V1_OPTION_KEYS = Object.keys(OPTIONS) as ReadonlyArray<keyof typeof OPTIONS>;
 
 export type OptionsOutcome =
-  | { kind: "rewritten"; notes: string[]; review?: string; replacement?: AnyNode }
+  | { kind: "rewritten"; notes: string[]; review?: string; replacement?: AnyNode; env?: string }
   | { kind: "unsupported"; reason: string };
+
+/** The compat module's local name in the file (asking for it adds the import). */
+export type CompatName = () => string;
 
 /** Hosts whose `/api` base is V2's default server: an apiBase naming them can go. */
 const DEFAULT_BASES = new Set([`https://${HOSTS.v1.host}`, `https://${HOSTS.v2.host}`]);
@@ -52,15 +56,6 @@ function literalString(node: AnyNode): string | undefined {
   return undefined;
 }
 
-/** Identifiers and non-computed member chains (`process.env.X`, `config.base`): reading them twice is harmless. */
-function isPlainReference(node: AnyNode): boolean {
-  if (node.type === "Identifier") return true;
-  if (node.type === "MetaProperty") return true;
-  if (node.type === "MemberExpression" && !node.computed) return isPlainReference(node.object as AnyNode);
-  if (node.type === "TSNonNullExpression") return isPlainReference(node.expression as AnyNode);
-  return false;
-}
-
 /** `process.env.NAME` → NAME, for the message about env files. */
 export function envVariableOf(node: AnyNode): string | undefined {
   if (node.type !== "MemberExpression" || node.computed) return undefined;
@@ -76,25 +71,19 @@ export function envVariableOf(node: AnyNode): string | undefined {
   return isEnv && property.type === "Identifier" ? (property.name as string) : undefined;
 }
 
-/** The serverURL expression for a V1 apiBase expression, as source text. */
-export function serverUrlSource(expression: string, plain: boolean): string {
-  if (plain) return `${expression} ? \`\${${expression}}/api\` : undefined`;
-  return `((apiBase) => (apiBase ? \`\${apiBase}/api\` : undefined))(${expression})`;
-}
-
-function envAdvice(variable: string | undefined): string {
+function envAdvice(variable: string | undefined, compat: string): string {
   const what = variable ?? "the configured apiBase value";
-  return `serverURL appends /api to ${what} as V1 did, so ${what} must now name a V2 host: set it to https://${HOSTS.v2.host} (the v2-endpoints transform rewrites https://${HOSTS.v1.host} to it in .env files) or leave it empty for the default ${HOSTS.v2.apiBase}`;
+  return `serverURL comes from ${what} through ${compat}.serverUrlFromApiBase, which appends /api as V1 did and sends a value still naming https://${HOSTS.v1.host} to https://${HOSTS.v2.host} at run time: set ${what} to https://${HOSTS.v2.host} wherever it is configured (env files, CI secrets, hosting settings), or leave it empty for the default ${HOSTS.v2.apiBase}`;
 }
 
 /** What becomes of a V1 apiBase value: dropped, a serverURL (source text), and whether a person should look. */
-type ServerUrl = { kind: "drop"; note: string } | { kind: "set"; code: string; note: string; review?: string };
+type ServerUrl = { kind: "drop"; note: string } | { kind: "set"; code: string; note: string; review?: string; env?: string };
 
 /**
  * The serverURL for an apiBase `value` (a node of the options literal);
  * `read` is how the generated code reads the value when it is not a literal.
  */
-function serverUrlFor(j: JSCodeshift, value: AnyNode, read: string | undefined, print: PrintOptions): ServerUrl {
+function serverUrlFor(j: JSCodeshift, value: AnyNode, read: string | undefined, print: PrintOptions, compat: CompatName): ServerUrl {
   const literal = literalString(value);
   if (literal !== undefined) {
     if (literal === "" || DEFAULT_BASES.has(literal)) {
@@ -112,8 +101,15 @@ function serverUrlFor(j: JSCodeshift, value: AnyNode, read: string | undefined, 
     };
   }
   const text = read ?? printedNode(j, value, print);
-  const plain = read !== undefined || isPlainReference(value);
-  return { kind: "set", code: serverUrlSource(text, plain), note: `apiBase → ${envAdvice(envVariableOf(value))}` };
+  const name = compat();
+  const variable = envVariableOf(value);
+  return {
+    kind: "set",
+    code: `${name}.serverUrlFromApiBase(${text})`,
+    note: `apiBase → serverURL: ${name}.serverUrlFromApiBase(${text})`,
+    review: envAdvice(variable, name),
+    ...(variable ? { env: variable } : {}),
+  };
 }
 
 /**
@@ -121,11 +117,12 @@ function serverUrlFor(j: JSCodeshift, value: AnyNode, read: string | undefined, 
  * `apiBase` are understood; anything else (spreads, other keys, getters)
  * leaves the object untouched and reports why.
  */
-export function rewriteOptionsObject(j: JSCodeshift, object: AnyNode, print: PrintOptions): OptionsOutcome {
+export function rewriteOptionsObject(j: JSCodeshift, object: AnyNode, print: PrintOptions, compat: CompatName): OptionsOutcome {
   const unsupported = unsupportedOptions(object);
   if (unsupported) return { kind: "unsupported", reason: unsupported };
   const notes: string[] = [];
   let review: string | undefined;
+  let env: string | undefined;
   const kept: AnyNode[] = [];
   for (const prop of object.properties as AnyNode[]) {
     if (keyName(prop) === "apiToken") {
@@ -135,18 +132,19 @@ export function rewriteOptionsObject(j: JSCodeshift, object: AnyNode, print: Pri
       kept.push(prop);
       continue;
     }
-    const url = serverUrlFor(j, prop.value as AnyNode, undefined, print);
+    const url = serverUrlFor(j, prop.value as AnyNode, undefined, print, compat);
     notes.push(url.note);
     if (url.kind === "drop") continue;
     prop.shorthand = false;
     prop.key = j.identifier(OPTIONS.apiBase);
     prop.value = expressionFrom(j, url.code);
     review ??= url.review;
+    env ??= url.env;
     kept.push(prop);
   }
   const dropped = kept.length < (object.properties as AnyNode[]).length;
   object.properties = kept;
-  const outcome: OptionsOutcome = review ? { kind: "rewritten", notes, review } : { kind: "rewritten", notes };
+  const outcome: OptionsOutcome = { kind: "rewritten", notes, ...(review ? { review } : {}), ...(env ? { env } : {}) };
   // recast would print the shortened object over several lines: a one-line object stays on one line.
   if (dropped && isOneLine(object)) {
     const parts = kept.map((prop) => printedNode(j, prop, print));
@@ -189,21 +187,23 @@ export function plainKeys(object: AnyNode): string[] | undefined {
  * opts.apiToken, serverURL: … }` reads the same two keys V1 read, at the same
  * moment; a literal apiBase follows the literal rules.
  */
-export function optionsFromVariable(j: JSCodeshift, name: string, object: AnyNode, print: PrintOptions): OptionsOutcome & { node?: AnyNode } {
+export function optionsFromVariable(j: JSCodeshift, name: string, object: AnyNode, print: PrintOptions, compat: CompatName): OptionsOutcome & { node?: AnyNode } {
   const unsupported = unsupportedOptions(object);
   if (unsupported) return { kind: "unsupported", reason: unsupported };
   const parts = [`${OPTIONS.apiToken}: ${name}.apiToken`];
   const notes = [`apiToken → ${OPTIONS.apiToken}: ${name}.apiToken`];
   let review: string | undefined;
+  let env: string | undefined;
   const base = (object.properties as AnyNode[]).find((p) => keyName(p) === "apiBase");
   if (base) {
-    const url = serverUrlFor(j, base.value as AnyNode, `${name}.apiBase`, print);
+    const url = serverUrlFor(j, base.value as AnyNode, `${name}.apiBase`, print, compat);
     notes.push(url.note);
     if (url.kind === "set") {
       parts.push(`${OPTIONS.apiBase}: ${url.code}`);
       review = url.review;
+      env = url.env;
     }
   }
   const node = expressionFrom(j, `{ ${parts.join(", ")} }`);
-  return review ? { kind: "rewritten", notes, review, node } : { kind: "rewritten", notes, node };
+  return { kind: "rewritten", notes, node, ...(review ? { review } : {}), ...(env ? { env } : {}) };
 }

@@ -7,10 +7,12 @@ import type { ASTPath, Collection, FileInfo, JSCodeshift } from "jscodeshift";
 import type { Finding } from "../../src/core/finding.js";
 import { JS_SDK_SHAPES, V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES, V1_SDK_EXPORTS } from "../../src/knowledge/migration.js";
 import type { RuleId } from "../../src/rules/catalog.js";
-import { addMarker, preferredQuote, statementOf } from "../lib/markers.js";
+import { addMarker, statementOf } from "../lib/markers.js";
+import { type SourceStyle, sourceStyleOf } from "../lib/source-style.js";
 import { SpanIndex } from "../lib/span-index.js";
-import type { FixEvent } from "../types.js";
-import { isSdkModuleCall, type SdkBindings, sdkBindings, type SdkSpecifier } from "./sdk-bindings.js";
+import type { EnvChange, FixEvent, SupportImport, SupportModule } from "../types.js";
+import { COMPAT_MODULE } from "./compat/module.js";
+import { isNameTaken, isSdkModuleCall, type SdkBindings, sdkBindings, type SdkSpecifier } from "./sdk-bindings.js";
 import type { PrintOptions } from "./snippets.js";
 import type { AdapterStyle } from "./v1-result-adapters.js";
 
@@ -40,25 +42,43 @@ export interface SdkContext {
   readonly flagged: ReadonlySet<unknown>;
   /** The local name the V2 class has in this file once imports are migrated (undefined: none can be named). */
   v2ClassName: string | undefined;
-  /** The V2 class name has to be imported next to parseWebhookDataSafe's specifier. */
-  importClassForWebhook: boolean;
-  webhookRewritten: boolean;
   /** V1 class specifiers and the local name each gets. */
   readonly renamedClassSpecifiers: Map<SdkSpecifier, string>;
-  /** Callees of webhook calls already rewritten (their import finding needs nothing more). */
-  readonly rewrittenCallees: Set<unknown>;
-  /** A rewrite adapts V2 outputs to V1's lists, so the file needs the outputs helper. */
-  needsOutputsHelper: boolean;
+  readonly sourceStyle: SourceStyle;
+  /** Import lines to add once the file is printed (see lib/import-lines.ts). */
+  readonly importLines: string[];
+  /** How this file imports the package's compat module as a namespace, once a step has used it. */
+  compatImport: CompatImport | undefined;
+  /** Asks for the package's compat module (the runner writes it once) and says how this file imports it. */
+  compatModule(): SupportImport;
   changed: boolean;
-  rewrite(ruleId: RuleId, line: number, message: string): void;
-  mark(path: ASTPath, ruleId: RuleId, advice: string): void;
+  /** The compat module's local name in this file; the import is added when the file is printed. */
+  compat(use: "value" | "type"): string;
+  rewrite(ruleId: RuleId, line: number, message: string, env?: EnvChange): void;
+  /** A review marker; `leavesV1` false when the code below it already runs on V2 (a note, not a leftover). */
+  mark(path: ASTPath, ruleId: RuleId, advice: string, leavesV1?: boolean): void;
 }
 
-export function createContext(j: JSCodeshift, root: Collection, file: FileInfo, findings: readonly Finding[], report: (event: FixEvent) => void): SdkContext {
+/** How a file refers to the compat module. */
+export interface CompatImport extends SupportImport {
+  local: string;
+  /** Some use is a value (else the import can be type-only). */
+  values: boolean;
+}
+
+const COMPAT_LOCAL_NAMES = ["v1Compat", "comfydeployV1Compat"];
+
+export function createContext(
+  j: JSCodeshift,
+  root: Collection,
+  file: FileInfo,
+  findings: readonly Finding[],
+  report: (event: FixEvent) => void,
+  useSupportModule: (module: SupportModule) => SupportImport,
+): SdkContext {
   const sites = new SpanIndex(j, root, file.source);
-  const quote = preferredQuote(file.source);
-  const trailingComma = usesTrailingCommas(file.source);
-  const indent = indentUnit(file.source);
+  const sourceStyle = sourceStyleOf(file.source);
+  const { quote, trailingComma, indent } = sourceStyle;
   const flagged = new Set<unknown>();
   for (const finding of findings) for (const path of sites.at(finding)) flagged.add(path.node);
   const context: SdkContext = {
@@ -71,21 +91,29 @@ export function createContext(j: JSCodeshift, root: Collection, file: FileInfo, 
     style: { typescript: isTypeScript(file.path), quote: quote === "single" ? "'" : '"', indent, trailingComma },
     flagged,
     v2ClassName: undefined,
-    importClassForWebhook: false,
-    webhookRewritten: false,
     renamedClassSpecifiers: new Map(),
-    rewrittenCallees: new Set(),
-    needsOutputsHelper: false,
+    sourceStyle,
+    importLines: [],
+    compatImport: undefined,
     changed: false,
-    rewrite(ruleId, line, message) {
-      context.changed = true;
-      report({ kind: "rewrite", ruleId, line, message });
+    compatModule: () => useSupportModule(COMPAT_MODULE),
+    compat(use) {
+      if (!context.compatImport) {
+        const local = COMPAT_LOCAL_NAMES.find((name) => !isNameTaken(j, root, name)) ?? COMPAT_LOCAL_NAMES[0]!;
+        context.compatImport = { local, ...context.compatModule(), values: false };
+      }
+      if (use === "value") context.compatImport.values = true;
+      return context.compatImport.local;
     },
-    mark(path, ruleId, advice) {
+    rewrite(ruleId, line, message, env) {
+      context.changed = true;
+      report({ kind: "rewrite", ruleId, line, message, ...(env ? { env } : {}) });
+    },
+    mark(path, ruleId, advice, leavesV1 = true) {
       const line = lineOf(statementOf(path).node);
       if (addMarker(j, path, ruleId, advice)) {
         context.changed = true;
-        report({ kind: "marker", ruleId, line, message: advice });
+        report({ kind: "marker", ruleId, line, message: advice, ...(leavesV1 ? { leavesV1 } : {}) });
       }
     },
   };
@@ -128,13 +156,3 @@ function isTypeScript(file: string): boolean {
   return /\.(c|m)?tsx?$/i.test(file);
 }
 
-function indentUnit(source: string): string {
-  if (/^\t/m.test(source)) return "\t";
-  const widths = [...source.matchAll(/^( +)\S/gm)].map((m) => m[1]!.length);
-  const smallest = widths.length > 0 ? Math.min(...widths) : 2;
-  return " ".repeat(smallest >= 2 && smallest <= 8 ? smallest : 2);
-}
-
-function usesTrailingCommas(source: string): boolean {
-  return /,\n\s*[}\])]/.test(source);
-}

@@ -24,16 +24,17 @@
  *                      constructor, client properties, namespace members
  *   3. renameImports   the import and require specifiers of V1 names
  *   4. renameNamespaceTypes  `ns.ComfyDeployClient` in type positions
- *   5. the outputs helper, when a rewrite needs it
+ *   5. addCompatImport the package's compat module, when a step used it
+ *      (what V1 gave that V2 lacks, kept on V2; written once per package)
  */
 import type { API, FileInfo } from "jscodeshift";
 import type { MigrationOptions } from "../lib/jscodeshift-part.js";
-import { type AnyNode, createContext, type SdkContext } from "./context.js";
+import { insertImportLines } from "../lib/import-lines.js";
+import { createContext, type SdkContext } from "./context.js";
 import { renameImports } from "./steps/imports.js";
 import { renameNamespaceTypes } from "./steps/namespaces.js";
 import { planClassName } from "./steps/plan-class-name.js";
 import { rewriteSites } from "./steps/rewrite-sites.js";
-import { OUTPUTS_HELPER, outputsHelperSource } from "./v1-result-adapters.js";
 
 const SDK_RULES: ReadonlySet<string> = new Set(["v1-sdk-import", "v1-sdk-client", "v1-sdk-call"]);
 
@@ -41,24 +42,21 @@ export default function transform(file: FileInfo, api: API, options: MigrationOp
   const findings = options.findings.filter((f) => SDK_RULES.has(f.ruleId));
   if (findings.length === 0) return file.source;
   const j = api.jscodeshift;
-  const context = createContext(j, j(file.source), file, findings, options.report);
+  const context = createContext(j, j(file.source), file, findings, options.report, options.useSupportModule);
   planClassName(context);
   rewriteSites(context, findings);
   renameImports(context);
   renameNamespaceTypes(context);
   if (!context.changed) return file.source;
-  const output = context.root.toSource(context.print);
-  const helper = outputsHelperToAppend(context);
-  // Appended as text, after a blank line: a function declaration is hoisted, so call sites above can use it.
-  return helper ? `${output.replace(/\n*$/, "")}\n\n${helper}\n` : output;
+  return insertImportLines(context.root.toSource(context.print), [...context.importLines, ...compatNamespaceImport(context)], file.path);
 }
 
-/** The outputs helper's source when a rewrite needs it and the file does not declare it yet. */
-function outputsHelperToAppend(context: SdkContext): string | undefined {
-  if (!context.needsOutputsHelper) return undefined;
-  const { j, root } = context;
-  const declared = root
-    .find(j.FunctionDeclaration)
-    .filter((p) => (p.node.id as AnyNode | null)?.name === OUTPUTS_HELPER && p.parent?.node.type === "Program");
-  return declared.size() > 0 ? undefined : outputsHelperSource(context.style);
+/** One namespace import of the compat module (type-only when only types use it), when a step used it. */
+function compatNamespaceImport(context: SdkContext): string[] {
+  const compat = context.compatImport;
+  if (!compat) return [];
+  const { style } = context;
+  const from = `${style.quote}${compat.specifier}${style.quote}`;
+  if (compat.syntax === "cjs") return [`const ${compat.local} = require(${from});`];
+  return [`import ${!compat.values && style.typescript ? "type " : ""}* as ${compat.local} from ${from};`];
 }

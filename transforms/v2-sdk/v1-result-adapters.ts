@@ -8,14 +8,10 @@
  * - run → `{ run_id }`: `runId` is the same uuid.
  * - getRun → `{ id, status, outputs, live_status, progress }`: `liveStatus`
  *   keeps null; `progress` defaults to 0 like V1's schema; outputs go through
- *   `toV1RunOutputs` (V2 items are `MediaItem | string`, V1 kept `{ url,
- *   filename }` lists under images/files/gifs and strings under text).
- * - parseWebhookDataSafe → `[{ status, run_id, outputs }, undefined]` or
- *   `[undefined, Response(500)]`.
+ *   the compat module's `toV1RunOutputs` (V2 items are `MediaItem | string`,
+ *   V1 kept `{ url, filename }` lists under images/files/gifs and strings
+ *   under text).
  */
-import { JS_SDK_SHAPES } from "../../src/knowledge/migration.js";
-
-const FAILURE = JS_SDK_SHAPES.webhookFailureStatus;
 
 export interface AdapterStyle {
   /** TypeScript files get type annotations and `as const`; JavaScript files none. */
@@ -26,13 +22,6 @@ export interface AdapterStyle {
   indent: string;
   /** The file ends multi-line lists with a comma. */
   trailingComma: boolean;
-}
-
-/** The helper function every adapted outputs list goes through (one per file). */
-export const OUTPUTS_HELPER = "toV1RunOutputs";
-
-function str(style: AdapterStyle, text: string): string {
-  return `${style.quote}${text}${style.quote}`;
 }
 
 /** Indents every line but the first by one level (the text is nested one level deeper). */
@@ -62,54 +51,14 @@ export function queueResult(): string {
   return "(res) => ({ run_id: res.runId })";
 }
 
-/** V2 `WorkflowRunModel` → the fields V1's getRun kept. */
-export function getRunResult(style: AdapterStyle): string {
+/** V2 `WorkflowRunModel` → the fields V1's getRun kept; `compat` is the compat module's local name. */
+export function getRunResult(style: AdapterStyle, compat: string): string {
   const fields = [
     "id: run.id",
     "status: run.status",
-    `outputs: ${OUTPUTS_HELPER}(run.outputs)`,
+    `outputs: ${compat}.toV1RunOutputs(run.outputs)`,
     "live_status: run.liveStatus",
     "progress: run.progress ?? 0",
   ];
   return `(run) => ({\n${lines(fields, style)}\n})`;
-}
-
-/** V2 `WorkflowRunWebhookBody` → V1's `[data, undefined]`. */
-export function webhookResult(style: AdapterStyle): string {
-  const tuple = `[{ status: body.status, run_id: body.runId, outputs: ${OUTPUTS_HELPER}(body.outputs) }, undefined]`;
-  return `(body) => ${tuple}${style.typescript ? " as const" : ""}`;
-}
-
-/** A rejected webhook → V1's `[undefined, Response]` (500, "Invalid request"), with V1's extra headers when given. */
-export function webhookFailure(style: AdapterStyle, headers: string | undefined): string {
-  const init = [`status: ${FAILURE.status}`, `statusText: ${str(style, FAILURE.statusText)}`, ...(headers ? [`headers: ${headers}`] : [])].join(", ");
-  const tuple = `[undefined, Response.json({ message: ${str(style, FAILURE.statusText)} }, { ${init} })]`;
-  return `() => ${tuple}${style.typescript ? " as const" : ""}`;
-}
-
-/** The helper that turns V2 run outputs into V1's, declared once at the end of the file. */
-export function outputsHelperSource(style: AdapterStyle): string {
-  const i = style.indent;
-  const c = style.trailingComma ? "," : "";
-  const q = (text: string) => str(style, text);
-  const key = (name: string) => (style.typescript ? `data[${q(name)}]` : `data.${name}`);
-  const fileType = "{ url: string; filename: string }";
-  const signature = style.typescript
-    ? `function ${OUTPUTS_HELPER}(outputs: Array<{ data: Record<string, Array<${fileType} | string>> }> | undefined)`
-    : `function ${OUTPUTS_HELPER}(outputs)`;
-  const itemsParam = style.typescript ? `(items: Array<${fileType} | string> | undefined)` : "(items)";
-  const isText = style.typescript ? `(item): item is string => typeof item === ${q("string")}` : `(item) => typeof item === ${q("string")}`;
-  return [
-    `/** V2 run outputs in the V1 SDK shape: images, files and gifs as { url, filename } lists, text as strings. */`,
-    `${signature} {`,
-    `${i}const files = ${itemsParam} =>`,
-    `${i}${i}items?.flatMap((item) => (typeof item === ${q("string")} ? [] : [{ url: item.url, filename: item.filename }]));`,
-    `${i}return (outputs ?? []).map(({ data }) => ({`,
-    `${i}${i}data: {`,
-    ...JS_SDK_SHAPES.outputFileLists.map((list) => `${i}${i}${i}${list}: files(${key(list)}),`),
-    `${i}${i}${i}${JS_SDK_SHAPES.outputTextList}: ${key(JS_SDK_SHAPES.outputTextList)}?.filter(${isText})${c}`,
-    `${i}${i}}${c}`,
-    `${i}}));`,
-    `}`,
-  ].join("\n");
 }

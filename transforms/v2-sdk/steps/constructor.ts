@@ -4,7 +4,10 @@
  * a `const` options object in the same file.
  */
 import type { ASTPath } from "jscodeshift";
+import { HOSTS } from "../../../src/knowledge/migration.js";
+import type { EnvChange } from "../../types.js";
 import { optionsFromVariable, rewriteOptionsObject } from "../client-options.js";
+import { expressionFrom, printed } from "../snippets.js";
 import { type AnyNode, flaggedSpecifiers, isMember, isSdkNamespace, lineOf, type SdkContext, V1_CLASS, V2_CLASS } from "../context.js";
 
 export function convertConstructor(context: SdkContext, path: ASTPath): void {
@@ -27,31 +30,41 @@ export function convertConstructor(context: SdkContext, path: ASTPath): void {
   }
   const arg = args[0]!;
   if (arg.type === "ObjectExpression") {
-    const outcome = rewriteOptionsObject(j, arg, print);
+    const outcome = rewriteOptionsObject(j, arg, print, () => context.compat("value"));
     if (outcome.kind === "unsupported") {
       return context.mark(path, "v1-sdk-client", `new ${V1_CLASS}(): ${outcome.reason}; V2 takes { bearer, serverURL? } (apiToken → bearer; V1 appended /api to apiBase, V2 takes serverURL verbatim)`);
     }
     if (outcome.replacement) (node.arguments as unknown[])[0] = outcome.replacement;
-    context.rewrite("v1-sdk-client", line, `new ${V1_CLASS}() → new ${V2_CLASS}(): ${outcome.notes.join("; ") || "no options"}`);
-    if (outcome.review) context.mark(path, "v1-sdk-client", outcome.review);
+    context.rewrite("v1-sdk-client", line, `new ${V1_CLASS}() → new ${V2_CLASS}(): ${outcome.notes.join("; ") || "no options"}`, envChange(outcome.env));
+    if (outcome.review) context.mark(path, "v1-sdk-client", outcome.review, false);
     return;
   }
   if (arg.type === "Identifier") {
     const object = constObject(path, arg.name as string);
-    const outcome = object ? optionsFromVariable(j, arg.name as string, object, print) : undefined;
+    const outcome = object ? optionsFromVariable(j, arg.name as string, object, print, () => context.compat("value")) : undefined;
     if (outcome?.kind === "rewritten" && outcome.node) {
       (node.arguments as unknown[])[0] = outcome.node;
-      context.rewrite("v1-sdk-client", line, `new ${V1_CLASS}(${arg.name as string}) → new ${V2_CLASS}(): ${outcome.notes.join("; ")}`);
-      if (outcome.review) context.mark(path, "v1-sdk-client", outcome.review);
+      context.rewrite("v1-sdk-client", line, `new ${V1_CLASS}(${arg.name as string}) → new ${V2_CLASS}(): ${outcome.notes.join("; ")}`, envChange(outcome.env));
+      if (outcome.review) context.mark(path, "v1-sdk-client", outcome.review, false);
       return;
     }
   }
-  const v = arg.type === "Identifier" ? (arg.name as string) : "options";
+  // Options the migration cannot see: V2 would ignore apiToken and apiBase and send no token at all.
+  const compat = context.compat("value");
+  const argumentPath = path.get("arguments", 0) as ASTPath;
   context.mark(
     path,
     "v1-sdk-client",
-    `new ${V1_CLASS}(${v}) with options the migration cannot see: if they hold only apiToken and apiBase, pass new ${V2_CLASS}({ bearer: ${v}.apiToken, serverURL: ${v}.apiBase ? \`\${${v}.apiBase}/api\` : undefined }) (V1 appended /api to apiBase, V2 takes serverURL verbatim)`,
+    `new ${V1_CLASS}() with options the migration cannot see: they go through ${compat}.optionsFromV1, which maps apiToken to bearer and apiBase to serverURL (V1 appended /api); if they hold more than those two, pass V2's options (${V2_CLASS}({ bearer, serverURL })) yourself`,
+    false,
   );
+  (node.arguments as unknown[])[0] = expressionFrom(j, `${compat}.optionsFromV1(${printed(j, argumentPath, print)})`);
+  context.rewrite("v1-sdk-client", line, `new ${V1_CLASS}(options) → new ${V2_CLASS}(${compat}.optionsFromV1(options))`);
+}
+
+/** The env variable the API base is read from, and the value it needs now. */
+function envChange(variable: string | undefined): EnvChange | undefined {
+  return variable ? { variable, value: `https://${HOSTS.v2.host}` } : undefined;
 }
 
 /** The object literal of `const name = { … }` when that is the binding `name` resolves to at `from`. */

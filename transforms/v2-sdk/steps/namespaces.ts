@@ -4,8 +4,9 @@
  */
 import type { ASTPath } from "jscodeshift";
 import { schemaAdvice } from "../advice.js";
-import { type AnyNode, isCall, lineOf, type SdkContext, V1_CLASS, V2_CLASS, WEBHOOK_PARSER } from "../context.js";
-import { markIndexedAccess } from "./type-positions.js";
+import { type AnyNode, lineOf, type SdkContext, V1_CLASS, V2_CLASS } from "../context.js";
+import { COMPAT_NAMES, moveNamespaceMember } from "./compat-names.js";
+import { replaceIndexedAccess } from "./type-positions.js";
 
 export function renameNamespaceMember(context: SdkContext, path: ASTPath): void {
   const node = path.node as AnyNode;
@@ -16,9 +17,7 @@ export function renameNamespaceMember(context: SdkContext, path: ASTPath): void 
     context.rewrite("v1-sdk-import", lineOf(node), `${V1_CLASS} → ${V2_CLASS}`);
     return;
   }
-  const parent = path.parent?.node as AnyNode | undefined;
-  // A call of it has its own finding, which rewrites it (before or after this one).
-  if (name === WEBHOOK_PARSER && (context.rewrittenCallees.has(node) || (isCall(parent) && parent!.callee === node))) return;
+  if (COMPAT_NAMES.has(name)) return moveNamespaceMember(context, path);
   context.mark(path, "v1-sdk-import", schemaAdvice(name));
 }
 
@@ -28,7 +27,7 @@ export function renameImportType(context: SdkContext, path: ASTPath): void {
   if (qualifier?.type === "Identifier" && qualifier.name === V1_CLASS) {
     node.qualifier = context.j.identifier(V2_CLASS);
     context.rewrite("v1-sdk-import", lineOf(node), `import("comfydeploy").${V1_CLASS} → ${V2_CLASS}`);
-    markIndexedAccess(context, path);
+    replaceIndexedAccess(context, path);
     return;
   }
   context.mark(path, "v1-sdk-import", schemaAdvice((qualifier?.name as string | undefined) ?? "this name"));
@@ -45,6 +44,6 @@ export function renameNamespaceTypes(context: SdkContext): void {
     if (left.type !== "Identifier" || !bindings.namespaces.has(left.name as string) || right.name !== V1_CLASS) return;
     node.right = j.identifier(V2_CLASS);
     context.rewrite("v1-sdk-import", lineOf(node), `${left.name as string}.${V1_CLASS} → ${left.name as string}.${V2_CLASS} (type)`);
-    markIndexedAccess(context, path.parent as ASTPath);
+    replaceIndexedAccess(context, path.parent as ASTPath);
   });
 }

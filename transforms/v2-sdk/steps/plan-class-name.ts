@@ -1,7 +1,7 @@
 /**
- * Step 1: decides the V2 class's local name before any call is rewritten
- * (webhook calls construct it): the V1 specifier's alias, an existing V2
- * import, or `ComfyDeploy` when that name is free in the file.
+ * Step 1: decides the V2 class's local name before any site is rewritten:
+ * the V1 specifier's alias, an existing V2 import, or `ComfyDeploy` when
+ * that name is free in the file.
  */
 import { isNameTaken } from "../sdk-bindings.js";
 import { flaggedSpecifiers, type SdkContext, V1_CLASS, V2_CLASS } from "../context.js";
@@ -15,11 +15,5 @@ export function planClassName(context: SdkContext): void {
     context.renamedClassSpecifiers.set(spec, local);
     if (!spec.typeOnly) context.v2ClassName ??= local;
   }
-  if (context.v2ClassName) return;
-  if (existing) {
-    context.v2ClassName = existing.local;
-  } else if (!isNameTaken(j, root, V2_CLASS)) {
-    context.v2ClassName = V2_CLASS;
-    context.importClassForWebhook = true;
-  }
+  if (!context.v2ClassName && existing) context.v2ClassName = existing.local;
 }

@@ -5,11 +5,11 @@
  */
 import type { ASTPath } from "jscodeshift";
 import type { Finding } from "../../../src/core/finding.js";
-import { type AnyNode, CLIENT_PROPERTIES, isCall, isMember, isSdkNamespace, type SdkContext, V2_CLASS, WEBHOOK_PARSER } from "../context.js";
+import { type AnyNode, CLIENT_PROPERTIES, isCall, isMember, isSdkNamespace, type SdkContext, WEBHOOK_PARSER } from "../context.js";
 import { rewriteClientCall } from "./client-calls.js";
 import { convertConstructor } from "./constructor.js";
 import { renameImportType, renameNamespaceMember } from "./namespaces.js";
-import { adaptWebhookCall } from "./webhook.js";
+import { moveNamespaceMember, routePropertyRead } from "./compat-names.js";
 
 export function rewriteSites(context: SdkContext, findings: readonly Finding[]): void {
   const ordered = [...findings].sort((a, b) => b.line - a.line || b.column - a.column);
@@ -21,22 +21,16 @@ function rewriteSite(context: SdkContext, finding: Finding): void {
   if (finding.ruleId === "v1-sdk-call") {
     const method = paths.find((p) => isMethodName(p));
     if (method) return rewriteClientCall(context, method);
+    // parseWebhookDataSafe(req) keeps its name: the import moves to the compat module, a namespace call moves here.
     const parser = paths.find((p) => isWebhookParserCallee(context, p));
-    if (parser) return adaptWebhookCall(context, parser.parent as ASTPath);
+    if (parser && isMember(parser.node as AnyNode)) return moveNamespaceMember(context, parser);
     return;
   }
   if (finding.ruleId === "v1-sdk-client") {
     const created = paths.find((p) => (p.node as AnyNode).type === "NewExpression");
     if (created) return convertConstructor(context, created);
     const property = paths.find((p) => isPropertyRead(p));
-    if (property) {
-      const name = (property.node as AnyNode).name as string;
-      return context.mark(
-        property,
-        "v1-sdk-client",
-        `client.${name} is internal in the V2 SDK: keep the value in your own configuration (V2 takes it as new ${V2_CLASS}({ bearer, serverURL }), and serverURL has no /api appended)`,
-      );
-    }
+    if (property) return routePropertyRead(context, property);
     return;
   }
   const exported = paths.find((p) => (p.node as AnyNode).type === "ExportSpecifier");

@@ -19,6 +19,14 @@ export const INSTALL_COMMANDS: Record<NpmManager, string> = {
   bun: "bun install",
 };
 
+/** The command that removes a dependency with each manager. */
+export const REMOVE_COMMANDS: Record<NpmManager, string> = {
+  npm: "npm uninstall",
+  yarn: "yarn remove",
+  pnpm: "pnpm remove",
+  bun: "bun remove",
+};
+
 const [ZOD_NAME, ZOD_RANGE] = Object.entries(JS_SDK.v2PeerDependencies)[0]!;
 
 /** What to write instead, and why it must be exact. */
@@ -59,12 +67,11 @@ export interface ManifestEntry {
 export function manifestMessage(entry: ManifestEntry): string {
   const subject = `"${entry.key}": "${entry.spec}" in ${entry.field}`;
   const what = entry.judgement.reason;
-  const unused = entry.unused ? `, and looks unused: no code in this package imports ${JS_SDK.packageName}` : "";
   const advice = pinAdvice();
   switch (entry.role) {
     case "dependency":
       return entry.unused
-        ? `${subject} ${what}${unused}. Remove it, or ${advice}.`
+        ? `${subject} ${what}, and no code in this package imports ${JS_SDK.packageName}: remove it with \`${REMOVE_COMMANDS[entry.manager]} ${JS_SDK.packageName}\` (or run fix --remove-unused); if code will use it, ${advice}.`
         : `${subject} ${what}. For V2, ${advice}.`;
     case "override":
       return (
@@ -83,7 +90,8 @@ export function manifestMessage(entry: ManifestEntry): string {
 
 export function manifestFix(entry: ManifestEntry): FixClass {
   if (entry.judgement.verdict === "review" || entry.role === "scoped-override") return "review";
-  return "auto";
+  // Nothing imports it: removing it is the user's call (fix --remove-unused makes it).
+  return entry.unused ? "manual" : "auto";
 }
 
 export interface LockEntry {

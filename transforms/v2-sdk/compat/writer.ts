@@ -1,0 +1,69 @@
+/**
+ * Writes the compat module in the flavour of the package it goes into
+ * (TypeScript, an ES module or CommonJS) and formats it as the package
+ * formats its code: with the project's own Prettier settings when it has
+ * them, else with the style read from the file the module sits beside.
+ */
+import { createRequire } from "node:module";
+import type { SourceStyle } from "../../lib/source-style.js";
+import { COMPAT_TEMPLATE } from "./template.js";
+
+import type { ModuleFlavor } from "../../types.js";
+
+type TypeScript = typeof import("ts-morph").ts;
+let typescript: TypeScript | undefined;
+
+function loadTypeScript(): TypeScript {
+  typescript ??= (createRequire(import.meta.url)("ts-morph") as typeof import("ts-morph")).ts;
+  return typescript;
+}
+
+/** The module's source for a file at `absolutePath`. */
+export async function compatModuleSource(flavor: ModuleFlavor, absolutePath: string, style: SourceStyle): Promise<string> {
+  const code = flavor === "ts" ? COMPAT_TEMPLATE : flavor === "esm" ? withoutTypes(COMPAT_TEMPLATE) : toCommonJs(withoutTypes(COMPAT_TEMPLATE));
+  const prettier = await import("prettier");
+  const inferred = {
+    singleQuote: style.quote === "single",
+    semi: style.semicolons,
+    useTabs: style.indent === "\t",
+    tabWidth: style.indent === "\t" ? 2 : style.indent.length,
+    trailingComma: style.trailingComma ? ("all" as const) : ("none" as const),
+  };
+  // The project's settings (a Prettier config, or an .editorconfig) win where they say something.
+  const project = await prettier.resolveConfig(absolutePath, { editorconfig: true }).catch(() => null);
+  return prettier.format(code, { ...inferred, ...project, parser: flavor === "ts" ? "typescript" : "babel" });
+}
+
+/**
+ * The TypeScript source as JavaScript: types erased, comments kept. The
+ * compiler drops the file's header (it hangs on a type import) and every
+ * blank line, so the header goes back on top and top-level declarations get
+ * a blank line before them again.
+ */
+function withoutTypes(source: string): string {
+  const ts = loadTypeScript();
+  const header = /^\/\*\*[\s\S]*?\*\/\n/.exec(source)?.[0] ?? "";
+  const code = ts.transpileModule(source.slice(header.length), {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, removeComments: false, verbatimModuleSyntax: true },
+  }).outputText;
+  const lines = code.split("\n");
+  const spaced = lines.flatMap((line, i) => {
+    const previous = lines[i - 1] ?? "";
+    const startsDeclaration = /^(\/\*\*|export |function |async function |const |let |class )/.test(line);
+    const follows = previous !== "" && !previous.startsWith("import ") && !previous.endsWith("*/") && i > 0;
+    return startsDeclaration && follows ? ["", line] : [line];
+  });
+  return `${header}${spaced.join("\n")}`;
+}
+
+/** An ES module with named function and const exports as CommonJS: require for imports, one module.exports at the end. */
+function toCommonJs(source: string): string {
+  const exported: string[] = [];
+  const body = source
+    .replace(/^import \{ ([^}]+) \} from (["'][^"']+["']);?$/gm, (_, names: string, from: string) => `const { ${names.trim()} } = require(${from});`)
+    .replace(/^export (async function|function|const|let|class) (\w+)/gm, (_, kind: string, name: string) => {
+      exported.push(name);
+      return `${kind} ${name}`;
+    });
+  return `${body.trimEnd()}\n\nmodule.exports = { ${exported.join(", ")} };\n`;
+}
