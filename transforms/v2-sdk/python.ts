@@ -22,10 +22,10 @@
 import { PYTHON_QUEUE_REQUEST_KEYS, PYTHON_SDK, PYTHON_SDK_SHAPES } from "../../src/knowledge/migration.js";
 import { factsOf } from "../../src/core/facts.js";
 import { type Finding, spanOf } from "../../src/core/finding.js";
-import { LineIndex } from "../../src/core/location.js";
 import type { RuleId } from "../../src/rules/catalog.js";
-import { PyModule, type PyRange } from "../../src/lang/python/module.js";
-import { isName, isOp, isString, type PyToken } from "../../src/lang/python/tokens.js";
+import { PyModule } from "../../src/lang/python/module.js";
+import type { PyRange } from "../../src/lang/python/syntax.js";
+import { isName, isOp, type PyToken } from "../../src/lang/python/tokens.js";
 import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
 import type { FileFix, FixEvent, TransformPart } from "../types.js";
 
@@ -47,17 +47,15 @@ type ResultUse = { provable: true; accessors: number[] } | { provable: false; re
 class PythonSdkFix {
   private readonly module: PyModule;
   private readonly t: readonly PyToken[];
-  private readonly lines: LineIndex;
   readonly edits: Edit[] = [];
   readonly markers: LineMarker[] = [];
   readonly events: FixEvent[] = [];
   /** `.object` tokens a call rewrite already took care of. */
   private readonly handledAccessors = new Set<number>();
 
-  constructor(private readonly text: string) {
+  constructor(text: string) {
     this.module = new PyModule(text);
     this.t = this.module.tokens;
-    this.lines = new LineIndex(text);
   }
 
   run(findings: readonly Finding[]): void {
@@ -70,44 +68,30 @@ class PythonSdkFix {
 
   // ------------------------------------------------------------ positions
 
-  private offsetOf(f: Finding): number {
-    return spanOf(f).start;
+  /** The token a finding's span starts at, or -1. */
+  private tokenOf(f: Finding): number {
+    return this.module.tokenStartingAt(spanOf(f).start);
   }
 
-  private tokenAt(offset: number): number {
-    let lo = 0;
-    let hi = this.t.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.t[mid]!.start < offset) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.t[lo]?.start === offset ? lo : -1;
+  private lineOf(index: number): number {
+    return this.module.lineAt(this.t[index]!.start);
   }
 
-  private lineOfOffset(offset: number): number {
-    return this.lines.lineOf(offset);
-  }
-
-  /** The logical line (token range) holding token `index`. */
-  private logicalLine(index: number): PyRange {
-    return this.module.lines.find((l) => l.lo <= index && index < l.hi) ?? { lo: index, hi: index + 1 };
-  }
-
+  /** The line a marker for token `index` goes above: where its statement starts. */
   private statementLine(index: number): number {
-    return this.lineOfOffset(this.t[this.logicalLine(index).lo]!.start);
+    return this.lineOf(this.module.statementAt(index).lo);
   }
 
   private isAccessorFinding(f: Finding): boolean {
     if (factsOf(f, "python-sdk")?.v1 === CREATE.v1Result) return true;
-    const index = this.tokenAt(this.offsetOf(f));
+    const index = this.tokenOf(f);
     return index >= 0 && isName(this.t[index], CREATE.v1Result) && isOp(this.t[index - 1], ".");
   }
 
   // ---------------------------------------------------------- constructor
 
   private constructorAt(f: Finding): void {
-    const start = this.tokenAt(this.offsetOf(f));
+    const start = this.tokenOf(f);
     if (start < 0) return;
     let open = start;
     while (open < this.t.length && !isOp(this.t[open], "(")) open++;
@@ -117,7 +101,7 @@ class PythonSdkFix {
     if (auth && args.positional.length === 0 && others.length === 0) {
       const name = auth.lo - 2;
       this.edit(name, AUTH.v2);
-      this.rewrite("v1-sdk-client", this.lineOfOffset(this.t[name]!.start), `${PYTHON_SDK_SHAPES.clientClass}(${AUTH.v1}=…) → ${PYTHON_SDK_SHAPES.clientClass}(${AUTH.v2}=…)`);
+      this.rewrite("v1-sdk-client", this.lineOf(name), `${PYTHON_SDK_SHAPES.clientClass}(${AUTH.v1}=…) → ${PYTHON_SDK_SHAPES.clientClass}(${AUTH.v2}=…)`);
       return;
     }
     const what = others.length > 0 ? `the options ${others.join(", ")}` : "positional arguments";
@@ -127,7 +111,7 @@ class PythonSdkFix {
   // ---------------------------------------------------------------- calls
 
   private callAt(f: Finding): void {
-    const index = this.tokenAt(this.offsetOf(f));
+    const index = this.tokenOf(f);
     if (index < 0) return;
     const call = factsOf(f, "python-sdk")?.v1 ?? `${this.t[index]?.value}.${this.t[index + 2]?.value}`;
     const isRunCall = isName(this.t[index], "run") && isOp(this.t[index + 1], ".") && isOp(this.t[index + 3], "(");
@@ -141,7 +125,7 @@ class PythonSdkFix {
     const open = runToken + 3;
     const args = this.module.callArguments(open);
     const request = args.keyword.get("request");
-    const shape = request && args.positional.length === 0 && args.keyword.size === 1 ? this.dictKeys(request) : undefined;
+    const shape = request && args.positional.length === 0 && args.keyword.size === 1 ? this.module.literalDictKeys(request) : undefined;
     if (!shape || !shape.includes("deployment_id") || shape.some((k) => !QUEUE_KEYS.has(k))) {
       return this.mark(
         runToken,
@@ -156,7 +140,7 @@ class PythonSdkFix {
     // `run.create` → `run.deployment.queue`: the `create` token becomes `deployment.queue`.
     this.edit(runToken + 2, CREATE.v2.split(".").slice(1).join("."));
     for (const accessor of use.accessors) this.renameAccessor(accessor, CREATE.v2Result);
-    const line = this.lineOfOffset(this.t[runToken]!.start);
+    const line = this.lineOf(runToken);
     this.rewrite("v1-sdk-call", line, `${CREATE.v1}(request=…) → ${CREATE.v2}(request=…)${use.accessors.length > 0 ? `, .${CREATE.v1Result} → .${CREATE.v2Result}` : ""}`);
   }
 
@@ -173,21 +157,8 @@ class PythonSdkFix {
     }
     for (const accessor of use.accessors) this.renameAccessor(accessor, GET.v2Result);
     if (use.accessors.length > 0) {
-      this.rewrite("v1-sdk-call", this.lineOfOffset(this.t[runToken]!.start), `${GET.v1}() result .${GET.v1Result} → .${GET.v2Result}`);
+      this.rewrite("v1-sdk-call", this.lineOf(runToken), `${GET.v1}() result .${GET.v1Result} → .${GET.v2Result}`);
     }
-  }
-
-  /** String keys of a dict literal spanning exactly the range, or undefined for anything else. */
-  private dictKeys(range: PyRange): string[] | undefined {
-    const t = this.t;
-    if (!isOp(t[range.lo], "{") || this.module.partner(range.lo) !== range.hi - 1) return undefined;
-    const keys: string[] = [];
-    for (const item of this.module.splitTopLevel(range.lo + 1, range.hi - 1)) {
-      const key = t[item.lo];
-      if (!isString(key) || key.prefix.includes("f") || !isOp(t[item.lo + 1], ":")) return undefined;
-      keys.push(this.text.slice(key.bodyStart, key.bodyEnd));
-    }
-    return keys;
   }
 
   /**
@@ -206,7 +177,7 @@ class PythonSdkFix {
       if (isName(t[close + 2], v2Result)) return { provable: true, accessors: [] };
       return { provable: false, reason: `the result is read through .${t[close + 2]?.value ?? "?"}` };
     }
-    const line = this.logicalLine(open);
+    const line = this.module.statementAt(open);
     const callee = this.module.calleeOf(open);
     if (!callee) return { provable: false, reason: "the call has an unusual shape" };
     let first = line.lo;
@@ -251,7 +222,7 @@ class PythonSdkFix {
   }
 
   private accessorAt(f: Finding): void {
-    const index = this.tokenAt(this.offsetOf(f));
+    const index = this.tokenOf(f);
     if (index < 0 || this.handledAccessors.has(index)) return;
     const call = factsOf(f, "python-sdk")?.call;
     const target = call === CREATE.v1 ? `.${CREATE.v2Result}` : call === GET.v1 ? `.${GET.v2Result}` : `.${CREATE.v2Result} (queue) or .${GET.v2Result} (get)`;

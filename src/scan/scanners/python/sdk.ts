@@ -14,7 +14,8 @@ import {
   pythonResultMessage,
 } from "./messages.js";
 import type { PythonSdkFacts } from "../../../core/facts.js";
-import type { PyModule, PyRange } from "../../../lang/python/module.js";
+import type { PyModule } from "../../../lang/python/module.js";
+import type { PyRange } from "../../../lang/python/syntax.js";
 import type { ProjectPin } from "./project-pin.js";
 import { isName, isOp } from "../../../lang/python/tokens.js";
 
