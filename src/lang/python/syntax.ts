@@ -46,6 +46,9 @@ const DELIMITER_WORDS = new Set([
   "from", "import", "raise", "async", "def", "class",
 ]);
 
+/** Keywords that can stand right before a `(` without calling anything. */
+const KEYWORDS: ReadonlySet<string> = new Set([...DELIMITER_WORDS, "except"]);
+
 export class PySyntax {
   readonly text: string;
   readonly seq: PyTokens;
@@ -179,6 +182,13 @@ export class PySyntax {
       if ((isOp(t[i], ")") || isOp(t[i], "]") || isOp(t[i], "}")) && partner >= 0 && partner < i) i = partner;
     }
     return undefined;
+  }
+
+  /** True when the `(` at `open` groups an expression (`(await f())`, `return (a)`) rather than calling something. */
+  isGrouping(open: number): boolean {
+    const before = this.tokens[open - 1];
+    if (isOp(before, ")") || isOp(before, "]")) return false;
+    return before?.kind !== "name" || KEYWORDS.has(before.value);
   }
 
   /** The first token of the call chain ending in the call at `open`: `get_client` in `get_client().run.get(`. */
