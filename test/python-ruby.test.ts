@@ -344,7 +344,7 @@ describe("the Python code scanner", () => {
     expect(calls[0]!.message).toMatch(/^run\.create_async\(\) on the V1 Python SDK \(comfydeploy ==0\.4\.1 in requirements\.txt:1 is V1\): it becomes run\.deployment\.queue_async/);
     // A V1 method name counts on any client; another method of the namespace only on a client built in the file.
     expect(calls.find((f) => f.line === 13)).toMatchObject({ fix: "manual" });
-    expect(calls.find((f) => f.line === 13)!.message).toMatch(/exists only in the V1 Python SDK .*: there is no comfyui namespace in V2 .*input_types/);
+    expect(calls.find((f) => f.line === 13)!.message).toMatch(/exists only in the V1 Python SDK .*: there is no client.comfyui namespace in V2 .*input_types/);
     expect(calls.some((f) => f.line === 16)).toBe(false);
   });
 

@@ -213,6 +213,10 @@ export interface PythonSdkCallMapping {
   rewrite: RewriteClass;
 }
 
+/** Where V2 keeps what the V1 Python SDK's input-definition calls returned. */
+const PYTHON_INPUT_TYPES_ADVICE =
+  "the nearest V2 data is the input_types list of the deployment's entry in deployments.list() (components.InputModel items: input_id, class_type, default_value, …)";
+
 /**
  * The V1 Python SDK (comfydeploy 0.2.1–0.4.1) next to V2 (0.6.0 and later).
  * Beyond shared/docs/v1-to-v2.md §4, from the SDK's own repository
@@ -243,8 +247,9 @@ export const PYTHON_SDK_SHAPES = {
   /** Attributes of every response in both generations (the raw HTTP exchange): reading them needs no change. */
   sharedResultFields: ["http_meta"],
   /**
-   * Client namespaces that exist only in V1 (V2 has run, file, deployments,
-   * session, models, search), with their V1 methods: manual. Methods are
+   * Client namespaces that exist only in V1 (V2 has run, with run.deployment
+   * below it, file, deployments, session, models, search), with their V1
+   * methods: manual. Methods are
    * listed without the async suffix; a call to one is known by its name even
    * on a client the scan cannot follow (`get_client().files.get_upload_url(…)`).
    */
@@ -260,6 +265,8 @@ export const PYTHON_SDK_SHAPES = {
       "get_v1_workflows_workflow_id_outputs",
     ],
     machines: ["post_gpu_event", "get_v1_machines", "post_v1_machines", "get_v1_machines_machine_id_"],
+    // An earlier 0.x surface, known from V1 apps and from the V1 Ruby gem of the same API (0.0.10).
+    deployment: ["get_input_definition", "get"],
     comfyui: [
       "get_auth_response_request_id_",
       "post_workflow",
@@ -276,8 +283,10 @@ export const PYTHON_SDK_SHAPES = {
     "websocket.get": "the websocket endpoint is gone; the nearest V2 call is run.deployment.stream(request=…) (server-sent events)",
     "workflows.get_websocket_deployment_id_":
       "the websocket endpoint is gone; the nearest V2 call is run.deployment.stream(request=…) (server-sent events)",
-    "comfyui.get_deployment_id_inputs":
-      "the nearest V2 data is the input_types list of the deployment's entry in deployments.list() (components.InputModel items: input_id, class_type, default_value, …)",
+    "comfyui.get_deployment_id_inputs": PYTHON_INPUT_TYPES_ADVICE,
+    "deployment.get_input_definition": PYTHON_INPUT_TYPES_ADVICE,
+    "deployment.get": "the nearest V2 call is deployments.list()",
+    "comfyui.get_deployment": "the nearest V2 call is deployments.list()",
   } as Readonly<Record<string, string>>,
   /** The module of the SDK's request and response types, which V2 renamed. */
   modelsModule: "comfydeploy.models",

@@ -182,7 +182,7 @@ class PythonSdkFix {
     if (run?.mapping === GET) return this.getAt(index, run);
     const [namespace = call, method = ""] = call.split(".");
     const advice = pythonV1OnlyCall(namespace, method)?.advice ?? "rewrite it against the V2 API by hand";
-    this.mark(index, "v1-sdk-call", `client.${call}() exists only in the V1 Python SDK: there is no ${namespace} namespace in V2 (${TARGET}); ${advice}`);
+    this.mark(index, "v1-sdk-call", `client.${call}() exists only in the V1 Python SDK: there is no client.${namespace} namespace in V2 (${TARGET}); ${advice}`);
   }
 
   private createAt(runToken: number, run: PythonRunCall): void {

@@ -63,7 +63,7 @@ export function pythonCallMessage(run: PythonRunCall, context: SdkContext): stri
 export function pythonNamespaceMessage(namespace: string, method: string, advice: string | undefined, context: SdkContext): string {
   const note = context.mode === "v1" ? pinNote(context.pin) : leftoverNote(context.pin);
   const instead = advice ?? "rewrite this against the V2 API by hand";
-  return `client.${namespace}.${method}() exists only in the V1 Python SDK${note}: there is no ${namespace} namespace in V2 (${TARGET}); ${instead}.`;
+  return `client.${namespace}.${method}() exists only in the V1 Python SDK${note}: there is no client.${namespace} namespace in V2 (${TARGET}); ${instead}.`;
 }
 
 export function pythonResultMessage(call: PythonRunCall | undefined, context: SdkContext): string {

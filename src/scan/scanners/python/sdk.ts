@@ -160,7 +160,8 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
       });
       continue;
     }
-    const only = namespace ? pythonV1OnlyCall(namespace, method) : undefined;
+    // V2 has a namespace of its own below `run` (`run.deployment.queue`).
+    const only = namespace && receiver[receiver.length - 1] !== "run" ? pythonV1OnlyCall(namespace, method) : undefined;
     // A V1 method name is the SDK's on any receiver; another method on a V1-only namespace counts on a known client.
     if (only && ((only.known && receiverKnown) || isClientReceiver(receiver, callee.receiverCall))) {
       uses.push({
