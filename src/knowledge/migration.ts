@@ -295,6 +295,8 @@ export const PYTHON_SDK_SHAPES = {
   outputLists: ["images", "files", "gifs", "text"],
   /** The one list of strings; the others hold files (`.url`, `.filename`). */
   outputTextList: "text",
+  /** How findings name a read of one of those lists (`outputs[].data.images`). */
+  outputRead: "outputs[].data",
 } as const;
 
 /** A written `run.<method>` call of the V1 Python SDK (sync or its awaitable twin), with its V2 name. */

@@ -81,7 +81,7 @@ class PythonSdkFix {
     const kindOf = (f: Finding): string => {
       if (f.ruleId !== "v1-sdk-call") return f.ruleId;
       if (this.isAccessorFinding(f)) return "accessor";
-      return factsOf(f, "python-sdk")?.v1?.startsWith("outputs[]") ? "output" : "call";
+      return factsOf(f, "python-sdk")?.v1?.startsWith(`${PYTHON_SDK_SHAPES.outputRead}.`) ? "output" : "call";
     };
     const byKind = (kind: string) => findings.filter((f) => kindOf(f) === kind);
     for (const f of byKind("v1-sdk-import")) this.importAt(f);

@@ -38,8 +38,10 @@ const PACKAGE = PYTHON_SDK.packageName;
 const CLIENT_CLASS = PYTHON_SDK_SHAPES.clientClass;
 const V1_AUTH = PYTHON_SDK_SHAPES.authOption.v1;
 const V1_NAMESPACES: ReadonlySet<string> = new Set(Object.keys(PYTHON_SDK_SHAPES.v1OnlyNamespaces));
-const RESULT = PYTHON_SDK_SHAPES.calls[0]!.v1Result;
+const GET = PYTHON_SDK_SHAPES.calls.find((c) => c.v1 === "run.get")!;
+const RESULT = GET.v1Result;
 const OUTPUT_LISTS: ReadonlySet<string> = new Set(PYTHON_SDK_SHAPES.outputLists);
+const OUTPUT_READ = PYTHON_SDK_SHAPES.outputRead;
 
 interface SdkImport {
   start: number;
@@ -90,11 +92,11 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
     });
   }
 
-  const mayUseSdk = imports.statements.length > 0 || t.some((tok) => tok.kind === "name" && (tok.value === "run" || tok.value === RESULT || V1_NAMESPACES.has(tok.value)));
+  const mayUseSdk =
+    imports.statements.length > 0 || t.some((tok) => tok.kind === "name" && (tok.value === "run" || tok.value === RESULT || V1_NAMESPACES.has(tok.value)));
   if (!mayUseSdk) return uses;
   const pin = pinOf();
-  // v1: the file's SDK is V1. leftover: the SDK is in play at another version, where V1-only shapes fail.
-  const mode = pin.verdict === "v1" || v1Clients.length > 0 ? "v1" : pin.verdict !== "none" || imports.statements.length > 0 ? "leftover" : undefined;
+  const mode = sdkMode(pin, v1Clients.length > 0, imports.statements.length > 0);
   if (!mode) return uses;
   const context: SdkContext = { pin, mode };
   // What makes the file's SDK V1: the pin, or else bearer_auth. A leftover is V1 by its own shape; the pin says which SDK is in use.
@@ -147,7 +149,7 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
     // Under a V1 pin any `<x>.run.create(` is the SDK's: clients are often built in another module.
     const run = namespace === "run" && receiverKnown ? pythonRunCall(`run.${method}`) : undefined;
     if (run) {
-      if (run.mapping.v1 === PYTHON_SDK_SHAPES.calls[1]!.v1) readsRuns = true;
+      if (run.mapping === GET) readsRuns = true;
       // A call V2 has under the same name is no leftover.
       if (mode === "leftover" && run.mapping.v1 === run.mapping.v2) continue;
       const mapping = run.mapping;
@@ -209,11 +211,21 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
         ruleId: "v1-sdk-call",
         message: pythonOutputListMessage(list, context),
         fix: "review",
-        facts: { kind: "python-sdk", v1: `outputs[].data.${list}`, v2: `outputs[].data.get("${list}")`, ...pinData },
+        facts: { kind: "python-sdk", v1: `${OUTPUT_READ}.${list}`, v2: `${OUTPUT_READ}.get("${list}")`, ...pinData },
       });
     }
   }
   return uses;
+}
+
+/**
+ * v1: the file's SDK is V1 (a V1 pin, or a client built with bearer_auth).
+ * leftover: the project declares the SDK at another version, or the file
+ * imports it unpinned: only shapes V2 lacks are V1 there, and they fail.
+ */
+function sdkMode(pin: ProjectPin, buildsV1Client: boolean, importsSdk: boolean): SdkContext["mode"] | undefined {
+  if (pin.verdict === "v1" || buildsV1Client) return "v1";
+  return pin.verdict !== "none" || importsSdk ? "leftover" : undefined;
 }
 
 /** `<x>.data.<list>` read as a value (not called, not assigned to). */
