@@ -305,6 +305,68 @@ describe("the Python code scanner", () => {
     ]);
   });
 
+  const awaited = [
+    "from .sdk import client",
+    "",
+    "async def queue(d):",
+    '    res = await client().run.create_async(request={"deployment_id": d})',
+    "    if res.object is None:",
+    "        return None",
+    "    return res.object.run_id",
+    "",
+    "async def poll(rid):",
+    "    return (await client().run.get_async(run_id=rid)).object",
+    "",
+    "def inputs(d):",
+    "    return client().comfyui.get_deployment_id_inputs(id=d).response_bodies",
+    "",
+    "def other(d):",
+    "    return client().comfyui.list_everything(d)",
+    "",
+    "def urls(run):",
+    "    return [i.url for o in run.outputs for i in o.data.images]",
+  ].join("\n");
+
+  it("reports awaitable run calls with their V2 twins, and every .object read of their results", () => {
+    const findings = scanPythonCode(input("jobs.py", { "jobs.py": awaited, "requirements.txt": "comfydeploy==0.4.1\n" }));
+    const calls = findings.filter((f) => f.ruleId === "v1-sdk-call");
+    expect(calls.map((f) => [f.line, factsOf(f, "python-sdk")?.v1])).toEqual([
+      [4, "run.create_async"],
+      [10, "run.get_async"],
+      [13, "comfyui.get_deployment_id_inputs"],
+      [5, "object"],
+      [7, "object"],
+      [10, "object"],
+      [19, "outputs[].data.images"],
+    ]);
+    expect(factsOf(calls[0]!, "python-sdk")).toMatchObject({ v2: "run.deployment.queue_async", v2Result: "create_run_response" });
+    expect(factsOf(calls[4]!, "python-sdk")).toMatchObject({ call: "run.create_async" });
+    expect(calls[0]!.message).toMatch(/^run\.create_async\(\) on the V1 Python SDK \(comfydeploy ==0\.4\.1 in requirements\.txt:1 is V1\): it becomes run\.deployment\.queue_async/);
+    // A V1 method name counts on any client; another method of the namespace only on a client built in the file.
+    expect(calls.find((f) => f.line === 13)).toMatchObject({ fix: "manual" });
+    expect(calls.find((f) => f.line === 13)!.message).toMatch(/exists only in the V1 Python SDK .*: there is no client.comfyui namespace in V2 .*input_types/);
+    expect(calls.some((f) => f.line === 16)).toBe(false);
+  });
+
+  it("in a project pinned to V2, reports only the shapes V2 lacks, and says so", () => {
+    const findings = scanPythonCode(input("jobs.py", { "jobs.py": awaited, "requirements.txt": "comfydeploy>=0.7.0\n" }));
+    expect(findings.map((f) => [f.line, factsOf(f, "python-sdk")?.v1])).toEqual([
+      [4, "run.create_async"],
+      [13, "comfyui.get_deployment_id_inputs"],
+      [5, "object"],
+      [7, "object"],
+      [10, "object"],
+      [19, "outputs[].data.images"],
+    ]);
+    expect(findings[0]!.message).toMatch(/^run\.create_async\(\) exists only in the V1 Python SDK and fails on the V2 SDK this project pins \(comfydeploy >=0\.7\.0 in requirements\.txt:1\): call run\.deployment\.queue_async/);
+    expect(findings.find((f) => f.line === 10)!.message).toMatch(/V2 responses .* have no \.object; read res\.workflow_run_model/);
+  });
+
+  it("leaves look-alike calls alone in a project that does not use the SDK", () => {
+    const findings = scanPythonCode(input("jobs.py", { "jobs.py": awaited, "requirements.txt": "jobrunner==2.0\n" }));
+    expect(findings).toEqual([]);
+  });
+
   it("takes the nearest declaring directory as the project pin", () => {
     const repo = repoOf({
       "requirements.txt": "comfydeploy==0.4.1\n",

@@ -1,5 +1,5 @@
 /** Runs `fix` on a single fixture file in a scratch repository, as the transform fixture tests do. */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { planFixes } from "../../src/fix/runner.js";
@@ -28,15 +28,19 @@ export async function fixSingleFile(
   context: Record<string, string> = {},
 ): Promise<FixOutcome> {
   const root = mkdtempSync(join(tmpdir(), "cdm-fix-"));
-  for (const [file, text] of Object.entries({ ...context, [name]: content })) {
-    mkdirSync(dirname(join(root, file)), { recursive: true });
-    writeFileSync(join(root, file), text);
+  try {
+    for (const [file, text] of Object.entries({ ...context, [name]: content })) {
+      mkdirSync(dirname(join(root, file)), { recursive: true });
+      writeFileSync(join(root, file), text);
+    }
+    const plan = await planFixes({ root, hosts: DEFAULT_HOSTS, transforms, nodeRef: DEFAULT_NODE_REF });
+    const change = plan.changes.find((c) => c.file === name);
+    return {
+      text: change ? change.after : readFileSync(join(root, name), "utf8"),
+      events: change?.events ?? [],
+      skipped: plan.skipped,
+    };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
-  const plan = await planFixes({ root, hosts: DEFAULT_HOSTS, transforms, nodeRef: DEFAULT_NODE_REF });
-  const change = plan.changes.find((c) => c.file === name);
-  return {
-    text: change ? change.after : readFileSync(join(root, name), "utf8"),
-    events: change?.events ?? [],
-    skipped: plan.skipped,
-  };
 }

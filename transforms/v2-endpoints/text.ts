@@ -32,7 +32,7 @@ import {
   v1OnlyFields,
 } from "./urls.js";
 import { JsonUrls } from "./json.js";
-import { PythonSource } from "./python.js";
+import { PythonUrlSites } from "./python.js";
 import { afterSegment, MarkdownCode, type Segment, segmentAt } from "./segments.js";
 
 /** The part of the transform for these files. */
@@ -53,7 +53,7 @@ interface Site {
 
 class TextEndpointMigration {
   private readonly file: TextFile;
-  private readonly python: PythonSource | undefined;
+  private readonly python: PythonUrlSites | undefined;
   private readonly json: JsonUrls | undefined;
   private readonly markdown: MarkdownCode | undefined;
   private readonly edits: TextEdit[] = [];
@@ -68,7 +68,7 @@ class TextEndpointMigration {
   ) {
     this.file = new TextFile(context.file, text, fileKind(context.file), context.hosts);
     const ext = posix.extname(context.file).toLowerCase();
-    if (ext === ".py" || ext === ".pyw") this.python = new PythonSource(text);
+    if (ext === ".py" || ext === ".pyw") this.python = new PythonUrlSites(text);
     else if (this.file.syntax === "json") this.json = new JsonUrls(text);
     else if (MARKDOWN.has(ext)) this.markdown = new MarkdownCode(this.file);
   }

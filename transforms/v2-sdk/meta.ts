@@ -5,6 +5,7 @@ import type { TransformMeta } from "../types.js";
 const AUTH = PYTHON_SDK_SHAPES.authOption;
 const CREATE = PYTHON_SDK_SHAPES.calls.find((c) => c.v1 === "run.create")!;
 const GET = PYTHON_SDK_SHAPES.calls.find((c) => c.v1 === "run.get")!;
+const ASYNC = PYTHON_SDK_SHAPES.asyncSuffix;
 
 export const meta = {
   id: "v2-sdk",
@@ -17,9 +18,9 @@ export const meta = {
     "client.getRun(id) → client.run.get({ runId: id }), adapted to the V1 run shape | null",
     "parseWebhookDataSafe(req) → validateWebhook({ request }), adapted to [data, errorResponse]",
     'z.infer<typeof OutputFileType> → Pick<MediaItem, "url" | "filename">',
-    `Python ${PYTHON_SDK_SHAPES.clientClass}(${AUTH.v1}=…) → ${PYTHON_SDK_SHAPES.clientClass}(${AUTH.v2}=…)`,
-    `Python .${CREATE.v1}(request={deployment_id, inputs, webhook}) → .${CREATE.v2}(request=…), with .${CREATE.v1Result} → .${CREATE.v2Result} where every use is in the same function`,
-    `Python .${GET.v1}(…).${GET.v1Result} → .${GET.v2Result} where every use is in the same function`,
+    `Python ${PYTHON_SDK_SHAPES.clientClass}(${AUTH.v1}=…) → ${PYTHON_SDK_SHAPES.clientClass}(${AUTH.v2}=…), other options kept`,
+    `Python .${CREATE.v1}[${ASYNC}](request={deployment_id, inputs, webhook}) → .${CREATE.v2}[${ASYNC}](request=…), with .${CREATE.v1Result} → .${CREATE.v2Result} where every use is in the same function`,
+    `Python .${GET.v1}[${ASYNC}](…).${GET.v1Result} → .${GET.v2Result} where every use is in the same function`,
   ],
   marks: [
     "client.run(arg) with a non-literal argument or other keys",
@@ -28,7 +29,8 @@ export const meta = {
     "non-literal constructor options that are not provably { apiToken, apiBase }",
     'ComfyDeployClient["method"] types, subclasses of the V1 client',
     "WebookRequestBody (type or schema), OutputFileType as a value, re-exports of V1 names",
-    "Python results that leave the function, other request shapes or constructor options",
-    `Python V1-only namespaces (${PYTHON_SDK_SHAPES.v1OnlyNamespaces.join(", ")})`,
+    "Python results that leave the function, other request shapes, server options that may name the V1 host",
+    `Python V1-only namespaces (${Object.keys(PYTHON_SDK_SHAPES.v1OnlyNamespaces).join(", ")})`,
+    "Python .object reads of results from elsewhere (each one), V1 reads of run outputs (.data.images), comfydeploy.models imports",
   ],
 } as const satisfies TransformMeta;

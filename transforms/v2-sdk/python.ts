@@ -2,37 +2,54 @@
  * v2-sdk for Python: moves the V1 Python SDK shapes (comfydeploy 0.2.1–0.4.1)
  * to V2 (0.6.0 and later), at the sites the scan reported.
  *
- * Rewritten only where the shape is exact:
- * - `ComfyDeploy(bearer_auth=X)` (no other argument) → `ComfyDeploy(bearer=X)`.
- * - `<c>.run.create(request={...})` whose dict has only deployment_id, inputs
- *   and webhook → `<c>.run.deployment.queue(request={...})` (keys stay
- *   snake_case in both versions).
+ * Rewritten where the shape is exact:
+ * - `ComfyDeploy(bearer_auth=X, …)` → `ComfyDeploy(bearer=X, …)`: the option
+ *   is renamed whatever else is passed, since V2 rejects `bearer_auth`;
+ *   server options whose value may still name the V1 host get a marker.
+ * - `<c>.run.create[_async](request=R)` whose request provably holds only
+ *   deployment_id, inputs and webhook (a dict display, a name bound once to
+ *   one, or a local helper returning one) → `<c>.run.deployment.queue[_async]`
+ *   (keys stay snake_case in both versions).
  * - result accessors: `.object` → `.create_run_response` (queue) or
- *   `.workflow_run_model` (get), and only when every use of the result is
- *   provable in the same function: the result is bound once to a name whose
- *   every read there is `name.object`, or `.object` follows the call
- *   directly, or the result is unused. A call is rewritten together with its
- *   accessors or not at all.
+ *   `.workflow_run_model` (get, get_async), and only when every use of the
+ *   result is provable in the same function (see python-flow.ts). A call is
+ *   rewritten together with its accessors or not at all.
  * Everything else gets a `# TODO(comfydeploy-migrate): ...` marker above the
- * statement: other constructor options, other request shapes, results that
- * escape the function, V1-only namespaces (files, websocket, …) and `.object`
- * reads on results from elsewhere. Both SDK generations raise on HTTP errors,
- * so no error adapter is needed.
+ * statement: other request shapes, results that escape the function,
+ * V1-only namespaces (files, comfyui, …), `.object` reads on results from
+ * elsewhere (each one), V1 reads of run outputs (`.data.images`) and imports
+ * of the V1 model types. Both SDK generations raise on HTTP errors, so no
+ * error adapter is needed.
  */
-import { PYTHON_QUEUE_REQUEST_KEYS, PYTHON_SDK, PYTHON_SDK_SHAPES } from "../../src/knowledge/migration.js";
+import {
+  HOSTS,
+  PYTHON_QUEUE_REQUEST_KEYS,
+  PYTHON_SDK,
+  PYTHON_SDK_SHAPES,
+  type PythonRunCall,
+  pythonRunCall,
+  pythonV1OnlyCall,
+} from "../../src/knowledge/migration.js";
 import { factsOf } from "../../src/core/facts.js";
 import { type Finding, spanOf } from "../../src/core/finding.js";
-import { LineIndex } from "../../src/core/location.js";
+import type { HostSet } from "../../src/core/urls.js";
 import type { RuleId } from "../../src/rules/catalog.js";
-import { PyModule, type PyRange } from "../../src/lang/python/module.js";
-import { isName, isOp, isString, type PyToken } from "../../src/lang/python/tokens.js";
+import { PyModule } from "../../src/lang/python/module.js";
+import type { PyArgument } from "../../src/lang/python/syntax.js";
+import { isName, isOp, isString, type PyToken, stringValue } from "../../src/lang/python/tokens.js";
 import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
 import type { FileFix, FixEvent, TransformPart } from "../types.js";
+import { PythonCallFlow } from "./python-flow.js";
 
+const CLIENT = PYTHON_SDK_SHAPES.clientClass;
 const AUTH = PYTHON_SDK_SHAPES.authOption;
 const CREATE = PYTHON_SDK_SHAPES.calls.find((c) => c.v1 === "run.create")!;
 const GET = PYTHON_SDK_SHAPES.calls.find((c) => c.v1 === "run.get")!;
 const QUEUE_KEYS: ReadonlySet<string> = new Set(PYTHON_QUEUE_REQUEST_KEYS);
+const SAME_OPTIONS: ReadonlySet<string> = new Set(PYTHON_SDK_SHAPES.sameOptions);
+const SERVER_URL_OPTIONS: ReadonlySet<string> = new Set(PYTHON_SDK_SHAPES.serverUrlOptions);
+const SERVER_INDEX = PYTHON_SDK_SHAPES.serverIndexOption;
+const MODELS = PYTHON_SDK_SHAPES.modelsModule;
 const TARGET = `${PYTHON_SDK.packageName}${PYTHON_SDK.recommendedRange}`;
 
 interface Edit {
@@ -41,208 +58,172 @@ interface Edit {
   text: string;
 }
 
-/** Where a run call's result goes, and the `.object` tokens to rename when that is provable. */
-type ResultUse = { provable: true; accessors: number[] } | { provable: false; reason: string };
-
 class PythonSdkFix {
   private readonly module: PyModule;
+  private readonly flow: PythonCallFlow;
   private readonly t: readonly PyToken[];
-  private readonly lines: LineIndex;
   readonly edits: Edit[] = [];
   readonly markers: LineMarker[] = [];
   readonly events: FixEvent[] = [];
   /** `.object` tokens a call rewrite already took care of. */
   private readonly handledAccessors = new Set<number>();
 
-  constructor(private readonly text: string) {
+  constructor(
+    text: string,
+    private readonly hosts: HostSet,
+  ) {
     this.module = new PyModule(text);
+    this.flow = new PythonCallFlow(this.module);
     this.t = this.module.tokens;
-    this.lines = new LineIndex(text);
   }
 
   run(findings: readonly Finding[]): void {
-    const byKind = (test: (f: Finding) => boolean) => findings.filter(test);
-    for (const f of byKind((f) => f.ruleId === "v1-sdk-client")) this.constructorAt(f);
-    for (const f of byKind((f) => f.ruleId === "v1-sdk-call" && !this.isAccessorFinding(f))) this.callAt(f);
-    // `.object` reads last: those a call rewrite did not cover get a marker.
-    for (const f of byKind((f) => f.ruleId === "v1-sdk-call" && this.isAccessorFinding(f))) this.accessorAt(f);
+    const kindOf = (f: Finding): string => {
+      if (f.ruleId !== "v1-sdk-call") return f.ruleId;
+      if (this.isAccessorFinding(f)) return "accessor";
+      return factsOf(f, "python-sdk")?.v1?.startsWith(`${PYTHON_SDK_SHAPES.outputRead}.`) ? "output" : "call";
+    };
+    const byKind = (kind: string) => findings.filter((f) => kindOf(f) === kind);
+    for (const f of byKind("v1-sdk-import")) this.importAt(f);
+    for (const f of byKind("v1-sdk-client")) this.constructorAt(f);
+    for (const f of byKind("call")) this.callAt(f);
+    // `.object` reads after the calls: those a call rewrite did not cover get a marker, each one.
+    for (const f of byKind("accessor")) this.accessorAt(f);
+    for (const f of byKind("output")) this.outputListAt(f);
   }
 
   // ------------------------------------------------------------ positions
 
-  private offsetOf(f: Finding): number {
-    return spanOf(f).start;
+  /** The token a finding's span starts at, or -1. */
+  private tokenOf(f: Finding): number {
+    return this.module.tokenStartingAt(spanOf(f).start);
   }
 
-  private tokenAt(offset: number): number {
-    let lo = 0;
-    let hi = this.t.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.t[mid]!.start < offset) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.t[lo]?.start === offset ? lo : -1;
+  private lineOf(index: number): number {
+    return this.module.lineAt(this.t[index]!.start);
   }
 
-  private lineOfOffset(offset: number): number {
-    return this.lines.lineOf(offset);
-  }
-
-  /** The logical line (token range) holding token `index`. */
-  private logicalLine(index: number): PyRange {
-    return this.module.lines.find((l) => l.lo <= index && index < l.hi) ?? { lo: index, hi: index + 1 };
-  }
-
+  /** The line a marker for token `index` goes above: where its statement starts. */
   private statementLine(index: number): number {
-    return this.lineOfOffset(this.t[this.logicalLine(index).lo]!.start);
+    return this.lineOf(this.module.statementAt(index).lo);
   }
 
   private isAccessorFinding(f: Finding): boolean {
     if (factsOf(f, "python-sdk")?.v1 === CREATE.v1Result) return true;
-    const index = this.tokenAt(this.offsetOf(f));
+    const index = this.tokenOf(f);
     return index >= 0 && isName(this.t[index], CREATE.v1Result) && isOp(this.t[index - 1], ".");
   }
 
-  // ---------------------------------------------------------- constructor
+  // ----------------------------------------------------- imports, client
+
+  /** The package import stays valid in V2; its model types do not keep their names. */
+  private importAt(f: Finding): void {
+    const module = factsOf(f, "python-sdk")?.module;
+    const index = this.tokenOf(f);
+    if (index < 0 || !module || (module !== MODELS && !module.startsWith(`${MODELS}.`))) return;
+    this.mark(
+      index,
+      "v1-sdk-import",
+      `${module} holds the V1 SDK's request and response types; V2 (${TARGET}) names them differently (${PYTHON_SDK_SHAPES.modelsRenameExample}, …): check every name this file uses from it`,
+    );
+  }
 
   private constructorAt(f: Finding): void {
-    const start = this.tokenAt(this.offsetOf(f));
+    const start = this.tokenOf(f);
     if (start < 0) return;
     let open = start;
     while (open < this.t.length && !isOp(this.t[open], "(")) open++;
-    const args = this.module.callArguments(open);
-    const auth = args.keyword.get(AUTH.v1);
-    const others = [...args.keyword.keys()].filter((k) => k !== AUTH.v1);
-    if (auth && args.positional.length === 0 && others.length === 0) {
-      const name = auth.lo - 2;
-      this.edit(name, AUTH.v2);
-      this.rewrite("v1-sdk-client", this.lineOfOffset(this.t[name]!.start), `${PYTHON_SDK_SHAPES.clientClass}(${AUTH.v1}=…) → ${PYTHON_SDK_SHAPES.clientClass}(${AUTH.v2}=…)`);
+    const args = this.module.argumentList(open);
+    const keywords = args.filter((a): a is PyArgument & { keyword: number } => a.keyword !== undefined);
+    const auth = keywords.find((a) => this.t[a.keyword]!.value === AUTH.v1);
+    // Arguments by position or unpacked (`**options`) may hold anything: the call is left to a person.
+    if (!auth || keywords.length !== args.length) {
+      this.mark(
+        start,
+        "v1-sdk-client",
+        `${CLIENT}() with arguments by position or unpacked: V2 (${TARGET}) takes ${AUTH.v2}= instead of ${AUTH.v1}=, and a V1 server_url must become a V2 one (or be dropped for the default)`,
+      );
       return;
     }
-    const what = others.length > 0 ? `the options ${others.join(", ")}` : "positional arguments";
-    this.mark(start, "v1-sdk-client", `${PYTHON_SDK_SHAPES.clientClass}() with ${what}: V2 (${TARGET}) takes ${AUTH.v2}= instead of ${AUTH.v1}=, and a V1 server_url must become a V2 one (or be dropped for the default)`);
+    this.edit(auth.keyword, AUTH.v2);
+    this.rewrite("v1-sdk-client", this.lineOf(auth.keyword), `${CLIENT}(${AUTH.v1}=…) → ${CLIENT}(${AUTH.v2}=…)`);
+    const nameOf = (arg: PyArgument) => this.t[arg.keyword!]!.value;
+    const urls = keywords.filter((a) => SERVER_URL_OPTIONS.has(nameOf(a)) && !this.isV2SafeLiteral(a));
+    const known = (name: string) => name === AUTH.v1 || name === SERVER_INDEX || SAME_OPTIONS.has(name) || SERVER_URL_OPTIONS.has(name);
+    const unknown = keywords.map(nameOf).filter((name) => !known(name));
+    const notes: string[] = [];
+    if (urls.length > 0) {
+      notes.push(`${urls.map(nameOf).join(", ")} is passed on as written: V2 needs a V2 server (${HOSTS.v2.apiBase}) or none, so make sure the value no longer names the V1 host ${HOSTS.v1.host}`);
+    }
+    if (keywords.some((a) => nameOf(a) === SERVER_INDEX)) {
+      notes.push(`${SERVER_INDEX} picks from the SDK's own server list, which is another list in V2: check which server it picks there, or pass server_url`);
+    }
+    if (unknown.length > 0) notes.push(`check ${unknown.join(", ")} against V2's constructor options`);
+    if (notes.length > 0) this.mark(start, "v1-sdk-client", `${AUTH.v1}= became ${AUTH.v2}=; ${notes.join("; ")}`);
+  }
+
+  /** A plain string literal that names no V1 host: a V2 or own server, fine as it is. */
+  private isV2SafeLiteral(arg: PyArgument): boolean {
+    const value = this.t[arg.keyword! + 2];
+    if (arg.hi - (arg.keyword! + 2) !== 1 || !isString(value) || value.prefix.includes("f")) return false;
+    const text = stringValue(this.module.text, value).toLowerCase();
+    return !this.hosts.legacy.some((host) => text.includes(host));
   }
 
   // ---------------------------------------------------------------- calls
 
   private callAt(f: Finding): void {
-    const index = this.tokenAt(this.offsetOf(f));
+    const index = this.tokenOf(f);
     if (index < 0) return;
     const call = factsOf(f, "python-sdk")?.v1 ?? `${this.t[index]?.value}.${this.t[index + 2]?.value}`;
     const isRunCall = isName(this.t[index], "run") && isOp(this.t[index + 1], ".") && isOp(this.t[index + 3], "(");
-    if (isRunCall && call === CREATE.v1) return this.createAt(index);
-    if (isRunCall && call === GET.v1) return this.getAt(index);
-    const namespace = call.split(".")[0] ?? call;
-    this.mark(index, "v1-sdk-call", `client.${call}() exists only in the V1 Python SDK: there is no ${namespace} namespace in V2 (${TARGET}); rewrite it against the V2 API by hand`);
+    const run = isRunCall ? pythonRunCall(call) : undefined;
+    if (run?.mapping === CREATE) return this.createAt(index, run);
+    if (run?.mapping === GET) return this.getAt(index, run);
+    const [namespace = call, method = ""] = call.split(".");
+    const advice = pythonV1OnlyCall(namespace, method)?.advice ?? "rewrite it against the V2 API by hand";
+    this.mark(index, "v1-sdk-call", `client.${call}() exists only in the V1 Python SDK: there is no client.${namespace} namespace in V2 (${TARGET}); ${advice}`);
   }
 
-  private createAt(runToken: number): void {
+  private createAt(runToken: number, run: PythonRunCall): void {
     const open = runToken + 3;
     const args = this.module.callArguments(open);
     const request = args.keyword.get("request");
-    const shape = request && args.positional.length === 0 && args.keyword.size === 1 ? this.dictKeys(request) : undefined;
-    if (!shape || !shape.includes("deployment_id") || shape.some((k) => !QUEUE_KEYS.has(k))) {
+    const shapes = request && args.positional.length === 0 && args.keyword.size === 1 ? this.flow.requestKeys(request) : undefined;
+    const fits = (keys: string[]) => keys.includes("deployment_id") && keys.every((k) => QUEUE_KEYS.has(k));
+    if (!shapes || !shapes.every(fits)) {
       return this.mark(
         runToken,
         "v1-sdk-call",
-        `${CREATE.v1}() with this request: use .${CREATE.v2}(request={"deployment_id": …, "inputs": …, "webhook": …}) (V2 takes no workflow_api, machine_id or other V1-only fields); the result moves from .${CREATE.v1Result} to .${CREATE.v2Result}`,
+        `${run.v1}() with this request: use .${run.v2}(request={"deployment_id": …, "inputs": …, "webhook": …}) (V2 takes no workflow_api, machine_id or other V1-only fields); the result moves from .${CREATE.v1Result} to .${CREATE.v2Result}`,
       );
     }
-    const use = this.resultUse(open, CREATE.v2Result);
+    const use = this.flow.resultUse(open, CREATE.v2Result);
     if (!use.provable) {
-      return this.mark(runToken, "v1-sdk-call", `${CREATE.v1}() → .${CREATE.v2}(...) and its result's .${CREATE.v1Result} → .${CREATE.v2Result}: not rewritten because ${use.reason}`);
+      return this.mark(runToken, "v1-sdk-call", `${run.v1}() → .${run.v2}(...) and its result's .${CREATE.v1Result} → .${CREATE.v2Result}: not rewritten because ${use.reason}`);
     }
-    // `run.create` → `run.deployment.queue`: the `create` token becomes `deployment.queue`.
-    this.edit(runToken + 2, CREATE.v2.split(".").slice(1).join("."));
+    // `run.create` → `run.deployment.queue`: the `create` token becomes `deployment.queue` (`_async` kept).
+    this.edit(runToken + 2, run.v2.split(".").slice(1).join("."));
     for (const accessor of use.accessors) this.renameAccessor(accessor, CREATE.v2Result);
-    const line = this.lineOfOffset(this.t[runToken]!.start);
-    this.rewrite("v1-sdk-call", line, `${CREATE.v1}(request=…) → ${CREATE.v2}(request=…)${use.accessors.length > 0 ? `, .${CREATE.v1Result} → .${CREATE.v2Result}` : ""}`);
+    const line = this.lineOf(runToken);
+    this.rewrite("v1-sdk-call", line, `${run.v1}(request=…) → ${run.v2}(request=…)${use.accessors.length > 0 ? `, .${CREATE.v1Result} → .${CREATE.v2Result}` : ""}`);
   }
 
-  private getAt(runToken: number): void {
+  private getAt(runToken: number, run: PythonRunCall): void {
     const open = runToken + 3;
     const args = this.module.callArguments(open);
     const single = args.positional.length + args.keyword.size === 1 && (args.positional.length === 1 || args.keyword.has("run_id"));
     if (!single) {
-      return this.mark(runToken, "v1-sdk-call", `${GET.v1}() with these arguments: V2 takes ${GET.v2}(run_id=…) and answers in .${GET.v2Result} instead of .${GET.v1Result}`);
+      return this.mark(runToken, "v1-sdk-call", `${run.v1}() with these arguments: V2 takes ${run.v2}(run_id=…) and answers in .${GET.v2Result} instead of .${GET.v1Result}`);
     }
-    const use = this.resultUse(open, GET.v2Result);
+    const use = this.flow.resultUse(open, GET.v2Result);
     if (!use.provable) {
-      return this.mark(runToken, "v1-sdk-call", `${GET.v1}(): its result's .${GET.v1Result} becomes .${GET.v2Result} in V2; not rewritten because ${use.reason}`);
+      return this.mark(runToken, "v1-sdk-call", `${run.v1}(): its result's .${GET.v1Result} becomes .${GET.v2Result} in V2; not rewritten because ${use.reason}`);
     }
     for (const accessor of use.accessors) this.renameAccessor(accessor, GET.v2Result);
     if (use.accessors.length > 0) {
-      this.rewrite("v1-sdk-call", this.lineOfOffset(this.t[runToken]!.start), `${GET.v1}() result .${GET.v1Result} → .${GET.v2Result}`);
+      this.rewrite("v1-sdk-call", this.lineOf(runToken), `${run.v1}() result .${GET.v1Result} → .${GET.v2Result}`);
     }
-  }
-
-  /** String keys of a dict literal spanning exactly the range, or undefined for anything else. */
-  private dictKeys(range: PyRange): string[] | undefined {
-    const t = this.t;
-    if (!isOp(t[range.lo], "{") || this.module.partner(range.lo) !== range.hi - 1) return undefined;
-    const keys: string[] = [];
-    for (const item of this.module.splitTopLevel(range.lo + 1, range.hi - 1)) {
-      const key = t[item.lo];
-      if (!isString(key) || key.prefix.includes("f") || !isOp(t[item.lo + 1], ":")) return undefined;
-      keys.push(this.text.slice(key.bodyStart, key.bodyEnd));
-    }
-    return keys;
-  }
-
-  /**
-   * Where the result of the call opening at `open` goes. Provable: the call
-   * is a statement of its own; or `.object` follows it directly; or it is
-   * bound once (`res = [await] call`) to a name that the same function reads
-   * only as `res.object`. Reads through the V2 accessor (`v2Result`) are
-   * already migrated (a run under a V1 pin that is still being upgraded).
-   */
-  private resultUse(open: number, v2Result: string): ResultUse {
-    const t = this.t;
-    const close = this.module.partner(open);
-    if (close < 0) return { provable: false, reason: "the call is not closed" };
-    if (isOp(t[close + 1], ".")) {
-      if (isName(t[close + 2], CREATE.v1Result)) return { provable: true, accessors: [close + 2] };
-      if (isName(t[close + 2], v2Result)) return { provable: true, accessors: [] };
-      return { provable: false, reason: `the result is read through .${t[close + 2]?.value ?? "?"}` };
-    }
-    const line = this.logicalLine(open);
-    const callee = this.module.calleeOf(open);
-    if (!callee) return { provable: false, reason: "the call has an unusual shape" };
-    let first = line.lo;
-    if (isName(t[first], "await")) first++;
-    if (callee.start === first && close === line.hi - 1) return { provable: true, accessors: [] };
-    // `name = [await] call` and nothing else on the line.
-    const target = t[line.lo];
-    const bindsName = target?.kind === "name" && isOp(t[line.lo + 1], "=") && close === line.hi - 1;
-    const valueStart = isName(t[line.lo + 2], "await") ? line.lo + 3 : line.lo + 2;
-    if (!bindsName || callee.start !== valueStart) return { provable: false, reason: "the result is not bound to a plain name" };
-    return this.readsOf(target.value, line, close, v2Result);
-  }
-
-  /** Every read of `name` after its binding line in the same function must be `name.object` (or already the V2 accessor). */
-  private readsOf(name: string, binding: PyRange, close: number, v2Result: string): ResultUse {
-    const t = this.t;
-    const bindingScopes = this.module.scopesAt(t[binding.lo]!.start);
-    const scope = bindingScopes[bindingScopes.length - 1]!;
-    const assignments = (this.module.assignments.get(name) ?? []).filter((a) => a.scope === scope);
-    if (assignments.length !== 1) return { provable: false, reason: `${name} is assigned more than once in this function` };
-    const accessors: number[] = [];
-    for (let i = 0; i < t.length; i++) {
-      if (i >= binding.lo && i <= close) continue;
-      if (!isName(t[i], name) || isOp(t[i - 1], ".")) continue;
-      const scopes = this.module.scopesAt(t[i]!.start);
-      if (!scopes.includes(scope)) continue;
-      if (scopes[scopes.length - 1] !== scope) return { provable: false, reason: `${name} is used in a nested function` };
-      if (i < binding.lo) return { provable: false, reason: `${name} is used before the call` };
-      if (isOp(t[i + 1], ".") && isName(t[i + 2], CREATE.v1Result)) {
-        accessors.push(i + 2);
-        continue;
-      }
-      if (isOp(t[i + 1], ".") && isName(t[i + 2], v2Result)) continue;
-      return { provable: false, reason: `${name} is also used as a whole or through another attribute (passed on, returned, .status_code, …)` };
-    }
-    return { provable: true, accessors };
   }
 
   private renameAccessor(index: number, to: string): void {
@@ -251,11 +232,25 @@ class PythonSdkFix {
   }
 
   private accessorAt(f: Finding): void {
-    const index = this.tokenAt(this.offsetOf(f));
+    const index = this.tokenOf(f);
     if (index < 0 || this.handledAccessors.has(index)) return;
     const call = factsOf(f, "python-sdk")?.call;
-    const target = call === CREATE.v1 ? `.${CREATE.v2Result}` : call === GET.v1 ? `.${GET.v2Result}` : `.${CREATE.v2Result} (queue) or .${GET.v2Result} (get)`;
+    const v2 = call ? pythonRunCall(call)?.mapping.v2Result : undefined;
+    const target = v2 ? `.${v2}` : `.${CREATE.v2Result} (queue) or .${GET.v2Result} (get)`;
     this.mark(index, "v1-sdk-call", `.${CREATE.v1Result} is the V1 Python SDK's result accessor: in V2 it is ${target}; change it together with the call that produced the result`);
+  }
+
+  /** `output.data.images`: which object `output` is cannot be proven here, so the change is left to a person. */
+  private outputListAt(f: Finding): void {
+    const index = this.tokenOf(f);
+    const list = this.t[index + 2];
+    if (index < 0 || list?.kind !== "name") return;
+    const items = list.value === PYTHON_SDK_SHAPES.outputTextList ? "its items are strings" : "file items keep .url and .filename";
+    this.mark(
+      index,
+      "v1-sdk-call",
+      `.data.${list.value} reads a run output the V1 SDK's way: in V2 (${TARGET}) an output's data is a dict of lists, so read .data.get("${list.value}") once the run comes from the V2 SDK (${items})`,
+    );
   }
 
   // -------------------------------------------------------------- output
@@ -274,10 +269,12 @@ class PythonSdkFix {
   }
 }
 
-export function fixPythonSdk(text: string, file: string, findings: readonly Finding[]): FileFix {
-  const sdkFindings = findings.filter((f) => f.ruleId === "v1-sdk-client" || f.ruleId === "v1-sdk-call");
+const SDK_RULES: ReadonlySet<RuleId> = new Set(["v1-sdk-import", "v1-sdk-client", "v1-sdk-call"]);
+
+export function fixPythonSdk(text: string, file: string, findings: readonly Finding[], hosts: HostSet): FileFix {
+  const sdkFindings = findings.filter((f) => SDK_RULES.has(f.ruleId));
   if (sdkFindings.length === 0) return { text, events: [] };
-  const fix = new PythonSdkFix(text);
+  const fix = new PythonSdkFix(text, hosts);
   fix.run(sdkFindings);
   let out = text;
   for (const edit of [...fix.edits].sort((a, b) => b.start - a.start)) out = `${out.slice(0, edit.start)}${edit.text}${out.slice(edit.end)}`;
@@ -289,5 +286,5 @@ export function fixPythonSdk(text: string, file: string, findings: readonly Find
 /** The part of the transform for these files. */
 export const part: TransformPart = {
   appliesTo: (file) => /\.pyw?$/i.test(file),
-  apply: (text, context) => fixPythonSdk(text, context.file, context.findings),
+  apply: (text, context) => fixPythonSdk(text, context.file, context.findings, context.hosts),
 };

@@ -1,16 +1,12 @@
 /**
- * The structure of one Python file the scanners need: logical lines,
- * function scopes (from indentation), simple assignments and `with ... as`
- * bindings, call arguments and callee chains. Enough to follow a constant
- * to its use without a full parser.
+ * The one model of a Python file that scanners and transforms share: its
+ * syntax (PySyntax) plus function scopes (from indentation), simple
+ * assignments and `with ... as` bindings, and module-level functions.
+ * Enough to follow a constant to its use, or a finding's span to its code,
+ * without a full parser.
  */
-import { isName, isOp, isString, type PyToken, type PyTokens, tokenizePython } from "./tokens.js";
-
-/** A half-open range of token indices. */
-export interface PyRange {
-  lo: number;
-  hi: number;
-}
+import { isName, isOp } from "./tokens.js";
+import { type PyRange, PySyntax } from "./syntax.js";
 
 export interface PyAssignment {
   /** "NAME" or "self.NAME" (`cls.NAME` is stored as "self.NAME"). */
@@ -21,71 +17,36 @@ export interface PyAssignment {
   scope: number;
 }
 
-export interface PyCallee {
-  /** Dotted names before the `(`, e.g. ["self", "session", "post"]. */
-  segments: string[];
-  /** Token index where the callee starts. */
-  start: number;
-  /** When the chain hangs off a call (`httpx.Client(...).post`), the index of that call's `(`. */
-  receiverCall?: number;
-}
-
-export interface PyArguments {
-  positional: PyRange[];
-  keyword: Map<string, PyRange>;
-}
-
-const DELIMITER_OPS = new Set([
-  ",", "=", ":", ";", "->", ":=", "+=", "-=", "*=", "/=", "%=", "|=", "&=", "//=", "**=", "@=", ">>=", "<<=", "^=", "==", "!=", "<", ">", "<=", ">=",
-]);
-const DELIMITER_WORDS = new Set([
-  "return", "if", "elif", "else", "while", "or", "and", "not", "in", "is", "for", "lambda", "yield", "await", "assert", "del", "with", "as",
-  "from", "import", "raise", "async", "def", "class",
-]);
-
-export class PyModule {
-  readonly text: string;
-  readonly seq: PyTokens;
-  readonly tokens: readonly PyToken[];
-  /** Logical lines as token ranges (newline tokens excluded). */
-  readonly lines: PyRange[] = [];
+export class PyModule extends PySyntax {
   /** Every assignment by key, in document order. */
   readonly assignments = new Map<string, PyAssignment[]>();
   /** The same, by key and then by scope, for lookups in big files. */
   private readonly byScope = new Map<string, Map<number, PyAssignment[]>>();
   private readonly lineScopes: number[][] = [];
   private readonly lineStarts: number[] = [];
+  /** The scope a `def` opens, by the index of its logical line. */
+  private readonly defScopes = new Map<number, number>();
 
   constructor(text: string) {
-    this.text = text;
-    this.seq = tokenizePython(text);
-    this.tokens = this.seq.tokens;
-    let lo = 0;
-    this.tokens.forEach((token, i) => {
-      if (token.kind !== "newline") return;
-      if (i > lo) this.lines.push({ lo, hi: i });
-      lo = i + 1;
-    });
+    super(text);
     this.computeScopes();
     this.lines.forEach((line, index) => this.collectAssignments(line, index));
-  }
-
-  partner(index: number): number {
-    return this.seq.partner[index] ?? -1;
   }
 
   /** Function scopes: a `def` opens one for the lines indented below it. */
   private computeScopes(): void {
     const stack: Array<{ indent: number; id: number }> = [];
     let next = 1;
-    for (const line of this.lines) {
+    for (const [index, line] of this.lines.entries()) {
       const first = this.tokens[line.lo]!;
       const indent = first.start - (this.text.lastIndexOf("\n", first.start - 1) + 1);
       while (stack.length > 0 && indent <= stack[stack.length - 1]!.indent) stack.pop();
       this.lineScopes.push([0, ...stack.map((s) => s.id)]);
       this.lineStarts.push(first.start);
       const isDef = isName(first, "def") || (isName(first, "async") && isName(this.tokens[line.lo + 1], "def"));
-      if (isDef) stack.push({ indent, id: next++ });
+      if (!isDef) continue;
+      this.defScopes.set(index, next);
+      stack.push({ indent, id: next++ });
     }
   }
 
@@ -178,119 +139,29 @@ export class PyModule {
     return undefined;
   }
 
-  /** Index of the first top-level token in [lo, hi) satisfying `test`, or -1. */
-  findTopLevel(lo: number, hi: number, test: (token: PyToken) => boolean): number {
-    for (let i = lo; i < hi; i++) {
-      if (test(this.tokens[i]!)) return i;
-      const partner = this.partner(i);
-      if (partner > i) i = partner;
+  /** The scope of the module-level function `name` when it is defined once, and whether a decorator wraps it. */
+  moduleFunction(name: string): { scope: number; decorated: boolean } | undefined {
+    const found: Array<{ scope: number; decorated: boolean }> = [];
+    for (const [index, scope] of this.defScopes) {
+      const line = this.lines[index]!;
+      if (this.lineScopes[index]!.length !== 1) continue;
+      const nameAt = isName(this.tokens[line.lo], "async") ? line.lo + 2 : line.lo + 1;
+      if (!isName(this.tokens[nameAt], name)) continue;
+      const previous = this.lines[index - 1];
+      found.push({ scope, decorated: previous !== undefined && isOp(this.tokens[previous.lo], "@") });
     }
-    return -1;
+    return found.length === 1 ? found[0] : undefined;
   }
 
-  splitTopLevel(lo: number, hi: number, separator = ","): PyRange[] {
-    const parts: PyRange[] = [];
-    let start = lo;
-    for (let i = lo; i < hi; i++) {
-      const partner = this.partner(i);
-      if (partner > i) {
-        i = partner;
-        continue;
-      }
-      if (isOp(this.tokens[i], separator)) {
-        parts.push({ lo: start, hi: i });
-        start = i + 1;
-      }
-    }
-    if (hi > start) parts.push({ lo: start, hi });
-    return parts.filter((p) => p.hi > p.lo);
+  /** The value of every `return` statement directly in a function scope (a bare `return` gives an empty range). */
+  returnValues(scope: number): PyRange[] {
+    const values: PyRange[] = [];
+    this.lines.forEach((line, index) => {
+      const scopes = this.lineScopes[index]!;
+      if (scopes[scopes.length - 1] === scope && isName(this.tokens[line.lo], "return")) values.push({ lo: line.lo + 1, hi: line.hi });
+    });
+    return values;
   }
-
-  /** Arguments of the call whose `(` is at `open`. */
-  callArguments(open: number): PyArguments {
-    const close = this.partner(open);
-    const args: PyArguments = { positional: [], keyword: new Map() };
-    if (close < 0) return args;
-    for (const part of this.splitTopLevel(open + 1, close)) {
-      const first = this.tokens[part.lo]!;
-      if (first.kind === "name" && isOp(this.tokens[part.lo + 1], "=")) args.keyword.set(first.value, { lo: part.lo + 2, hi: part.hi });
-      else if (!isOp(first, "*") && !isOp(first, "**")) args.positional.push(part);
-    }
-    return args;
-  }
-
-  /** The dotted callee before the `(` at `open`, if it is a plain call (not a definition). */
-  calleeOf(open: number): PyCallee | undefined {
-    const t = this.tokens;
-    let j = open - 1;
-    if (t[j]?.kind !== "name") return undefined;
-    const segments = [t[j]!.value];
-    let start = j;
-    let receiverCall: number | undefined;
-    while (isOp(t[j - 1], ".")) {
-      const before = t[j - 2];
-      if (before?.kind === "name") {
-        segments.unshift(before.value);
-        j -= 2;
-        start = j;
-      } else if (isOp(before, ")") && this.partner(j - 2) >= 0) {
-        receiverCall = this.partner(j - 2);
-        start = receiverCall;
-        break;
-      } else {
-        break;
-      }
-    }
-    if (isName(t[start - 1], "def") || isName(t[start - 1], "class")) return undefined;
-    return receiverCall === undefined ? { segments, start } : { segments, start, receiverCall };
-  }
-
-  /** A logical line made only of string literals: a docstring or a bare string statement. */
-  isStringStatement(line: PyRange): boolean {
-    for (let i = line.lo; i < line.hi; i++) if (!isString(this.tokens[i])) return false;
-    return true;
-  }
-
-  /**
-   * The expression around token `index`, bounded by delimiters at its own
-   * bracket depth (`,`, `=`, `:`, an opening bracket, keywords such as `return`).
-   */
-  expressionAround(index: number): PyRange {
-    const t = this.tokens;
-    let lo = index;
-    for (;;) {
-      const prev = lo - 1;
-      const token = t[prev];
-      if (!token || token.kind === "newline" || isBoundary(token)) break;
-      if (token.kind === "op" && ")]}".includes(token.value)) {
-        const open = this.partner(prev);
-        if (open < 0) break;
-        lo = open;
-        continue;
-      }
-      if (token.kind === "op" && "([{".includes(token.value)) break;
-      lo = prev;
-    }
-    let hi = index + 1;
-    for (;;) {
-      const token = t[hi];
-      if (!token || token.kind === "newline" || isBoundary(token)) break;
-      if (token.kind === "op" && "([{".includes(token.value)) {
-        const close = this.partner(hi);
-        if (close < 0) break;
-        hi = close + 1;
-        continue;
-      }
-      if (token.kind === "op" && ")]}".includes(token.value)) break;
-      hi++;
-    }
-    return { lo, hi };
-  }
-}
-
-function isBoundary(token: PyToken): boolean {
-  if (token.kind === "op") return DELIMITER_OPS.has(token.value);
-  return token.kind === "name" && DELIMITER_WORDS.has(token.value);
 }
 
 /** The last assignment before `offset` in a list kept in document order. */

@@ -5,7 +5,8 @@
  * that cannot be known become HOLE characters.
  */
 import { HOLE } from "../../core/urls.js";
-import type { PyModule, PyRange } from "./module.js";
+import type { PyModule } from "./module.js";
+import type { PyRange } from "./syntax.js";
 import { fStringParts, isName, isOp, isString, type PyToken, type PyTokens, stringValue, tokenizePython } from "./tokens.js";
 
 const MAX_DEPTH = 10;

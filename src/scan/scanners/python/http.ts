@@ -6,7 +6,8 @@
  */
 import { endpointMessage } from "../../messages.js";
 import { HOLE, type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
-import type { PyCallee, PyModule, PyRange } from "../../../lang/python/module.js";
+import type { PyModule } from "../../../lang/python/module.js";
+import type { PyCallee, PyRange } from "../../../lang/python/syntax.js";
 import { isOp, isString } from "../../../lang/python/tokens.js";
 import type { PyValues } from "../../../lang/python/values.js";
 

@@ -1,5 +1,5 @@
 /** Finding messages for the Python SDK, built from the migration data. */
-import { PYTHON_SDK, PYTHON_SDK_SHAPES } from "../../../knowledge/migration.js";
+import { PYTHON_SDK, PYTHON_SDK_SHAPES, type PythonRunCall } from "../../../knowledge/migration.js";
 import type { PypiJudgement } from "../../../knowledge/pypi-versions.js";
 import type { ProjectPin } from "./project-pin.js";
 
@@ -24,9 +24,22 @@ export function pypiDependencyMessage(spec: string, judgement: PypiJudgement, lo
   return `${what} is for review: ${judgement.reason}. Releases below ${PYTHON_SDK.firstV2Version} talk to the V1 API; require ${TARGET} and update V1 calls (${PYTHON_CALL_CHANGES}).`;
 }
 
+/** How a file's SDK use was judged: V1 code, or V1-only shapes left in a project on another version. */
+export interface SdkContext {
+  pin: ProjectPin;
+  mode: "v1" | "leftover";
+}
+
 function pinNote(pin: ProjectPin): string {
   if (pin.verdict === "v1" && pin.source) return ` (${PKG}${pin.spec ? ` ${pin.spec}` : ""} in ${pin.source} is V1)`;
   return "";
+}
+
+/** Where a project that is not on V1 declares the SDK: a V1-only shape fails there. */
+function leftoverNote(pin: ProjectPin): string {
+  if (!pin.source) return "";
+  const what = `${PKG}${pin.spec ? ` ${pin.spec}` : ""} in ${pin.source}`;
+  return pin.verdict === "v2" ? ` and fails on the V2 SDK this project pins (${what})` : ` and fails on the V2 SDK that ${what} allows`;
 }
 
 export function pythonClientMessage(): string {
@@ -37,18 +50,33 @@ export function pythonImportMessage(pin: ProjectPin): string {
   return `This file uses the V1 Python SDK${pinNote(pin)}: upgrade to ${TARGET}; the import stays, the calls change (${PYTHON_CALL_CHANGES}).`;
 }
 
-export function pythonCallMessage(call: "run.create" | "run.get", pin: ProjectPin): string {
-  const mapping = call === "run.create" ? CREATE : GET;
-  const change = mapping.v1 === mapping.v2 ? `keeps its name in V2` : `becomes ${mapping.v2}(request={...}) in V2`;
-  return `${call}() on the V1 Python SDK${pinNote(pin)}: it ${change} (${TARGET}); its result moves from res.${mapping.v1Result} to res.${mapping.v2Result}.`;
+export function pythonCallMessage(run: PythonRunCall, context: SdkContext): string {
+  const { mapping } = run;
+  const result = `res.${mapping.v1Result} to res.${mapping.v2Result}`;
+  if (context.mode === "leftover") {
+    return `${run.v1}() exists only in the V1 Python SDK${leftoverNote(context.pin)}: call ${run.v2}(request={...}) instead (${TARGET}); its result moves from ${result}.`;
+  }
+  const change = mapping.v1 === mapping.v2 ? `keeps its name in V2` : `becomes ${run.v2}(request={...}) in V2`;
+  return `${run.v1}() on the V1 Python SDK${pinNote(context.pin)}: it ${change} (${TARGET}); its result moves from ${result}.`;
 }
 
-export function pythonNamespaceMessage(namespace: string, pin: ProjectPin): string {
-  return `client.${namespace} exists only in the V1 Python SDK${pinNote(pin)}: there is no V2 counterpart in ${TARGET}; rewrite this against the V2 API by hand.`;
+export function pythonNamespaceMessage(namespace: string, method: string, advice: string | undefined, context: SdkContext): string {
+  const note = context.mode === "v1" ? pinNote(context.pin) : leftoverNote(context.pin);
+  const instead = advice ?? "rewrite this against the V2 API by hand";
+  return `client.${namespace}.${method}() exists only in the V1 Python SDK${note}: there is no client.${namespace} namespace in V2 (${TARGET}); ${instead}.`;
 }
 
-export function pythonResultMessage(call: "run.create" | "run.get" | undefined, pin: ProjectPin): string {
-  const target =
-    call === "run.create" ? `res.${CREATE.v2Result}` : call === "run.get" ? `res.${GET.v2Result}` : `res.${CREATE.v2Result} (queue) or res.${GET.v2Result} (get)`;
-  return `res.${CREATE.v1Result} is the V1 Python SDK's result accessor${pinNote(pin)}: in V2 (${TARGET}) it is ${target}.`;
+export function pythonResultMessage(call: PythonRunCall | undefined, context: SdkContext): string {
+  const v2 = call?.mapping.v2Result;
+  const target = v2 ? `res.${v2}` : `res.${CREATE.v2Result} (queue) or res.${GET.v2Result} (get)`;
+  if (context.mode === "leftover") {
+    return `res.${CREATE.v1Result} is the V1 Python SDK's result accessor${leftoverNote(context.pin)}: V2 responses (${TARGET}) have no .${CREATE.v1Result}; read ${target}.`;
+  }
+  return `res.${CREATE.v1Result} is the V1 Python SDK's result accessor${pinNote(context.pin)}: in V2 (${TARGET}) it is ${target}.`;
+}
+
+export function pythonOutputListMessage(list: string, context: SdkContext): string {
+  const note = context.mode === "v1" ? pinNote(context.pin) : leftoverNote(context.pin);
+  const items = list === PYTHON_SDK_SHAPES.outputTextList ? "its items are strings" : "file items keep .url and .filename";
+  return `.data.${list} reads a run output the V1 Python SDK's way${note}: in V2 (${TARGET}) an output's data is a dict of lists, so read .data.get("${list}") (${items}).`;
 }

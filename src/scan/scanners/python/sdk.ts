@@ -1,20 +1,27 @@
 /**
- * V1 Python SDK shapes in code: `ComfyDeploy(bearer_auth=...)` (V1 only,
- * always reported), and, when the project pins a V1 release or the file
- * builds a V1 client, the SDK import, `run.create` / `run.get` calls,
- * V1-only namespaces and `.object` result reads.
+ * V1 Python SDK shapes in code. `ComfyDeploy(bearer_auth=...)` is V1 only
+ * and always reported. When the project pins a V1 release or the file
+ * builds a V1 client: the SDK import, `run.create` / `run.get` calls and
+ * their awaitable twins, V1-only namespaces, `.object` result reads and V1
+ * reads of run outputs (`output.data.images`). When the project declares the
+ * SDK at another version, or the file imports it: the shapes V2 lacks, which
+ * fail there (a leftover `run.create`, `.object`, a V1-only namespace), so a
+ * migrated project that still holds one does not scan clean.
  */
-import { PYTHON_SDK, PYTHON_SDK_SHAPES } from "../../../knowledge/migration.js";
+import { PYTHON_SDK, PYTHON_SDK_SHAPES, type PythonRunCall, pythonRunCall, pythonV1OnlyCall } from "../../../knowledge/migration.js";
 import type { RuleId, FixClass } from "../../../rules/catalog.js";
 import {
   pythonCallMessage,
   pythonClientMessage,
   pythonImportMessage,
   pythonNamespaceMessage,
+  pythonOutputListMessage,
   pythonResultMessage,
+  type SdkContext,
 } from "./messages.js";
 import type { PythonSdkFacts } from "../../../core/facts.js";
-import type { PyModule, PyRange } from "../../../lang/python/module.js";
+import type { PyModule } from "../../../lang/python/module.js";
+import type { PyRange } from "../../../lang/python/syntax.js";
 import type { ProjectPin } from "./project-pin.js";
 import { isName, isOp } from "../../../lang/python/tokens.js";
 
@@ -27,14 +34,14 @@ export interface SdkUse {
   facts: PythonSdkFacts;
 }
 
-type RunCall = "run.create" | "run.get";
-
 const PACKAGE = PYTHON_SDK.packageName;
 const CLIENT_CLASS = PYTHON_SDK_SHAPES.clientClass;
 const V1_AUTH = PYTHON_SDK_SHAPES.authOption.v1;
-const RUN_CALLS: ReadonlySet<string> = new Set(PYTHON_SDK_SHAPES.calls.map((c) => c.v1.split(".")[1]!));
-const V1_NAMESPACES: ReadonlySet<string> = new Set(PYTHON_SDK_SHAPES.v1OnlyNamespaces);
-const RESULT = PYTHON_SDK_SHAPES.calls[0]!.v1Result;
+const V1_NAMESPACES: ReadonlySet<string> = new Set(Object.keys(PYTHON_SDK_SHAPES.v1OnlyNamespaces));
+const GET = PYTHON_SDK_SHAPES.calls.find((c) => c.v1 === "run.get")!;
+const RESULT = GET.v1Result;
+const OUTPUT_LISTS: ReadonlySet<string> = new Set(PYTHON_SDK_SHAPES.outputLists);
+const OUTPUT_READ = PYTHON_SDK_SHAPES.outputRead;
 
 interface SdkImport {
   start: number;
@@ -85,12 +92,16 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
     });
   }
 
-  const mayUseSdk = imports.statements.length > 0 || t.some((tok) => isName(tok, "run") || isName(tok, RESULT));
+  const mayUseSdk =
+    imports.statements.length > 0 || t.some((tok) => tok.kind === "name" && (tok.value === "run" || tok.value === RESULT || V1_NAMESPACES.has(tok.value)));
   if (!mayUseSdk) return uses;
   const pin = pinOf();
-  const v1 = pin.verdict === "v1" || v1Clients.length > 0;
-  if (!v1) return uses;
-  const pinData: Pick<PythonSdkFacts, "pin" | "spec" | "evidence"> = pin.verdict === "v1" && pin.source ? { pin: pin.source, spec: pin.spec ?? "" } : { evidence: V1_AUTH };
+  const mode = sdkMode(pin, v1Clients.length > 0, imports.statements.length > 0);
+  if (!mode) return uses;
+  const context: SdkContext = { pin, mode };
+  // What makes the file's SDK V1: the pin, or else bearer_auth. A leftover is V1 by its own shape; the pin says which SDK is in use.
+  const pinned = pin.source !== undefined && (pin.verdict === "v1" || mode === "leftover");
+  const pinData: Pick<PythonSdkFacts, "pin" | "spec" | "evidence"> = pinned ? { pin: pin.source!, spec: pin.spec ?? "" } : mode === "v1" ? { evidence: V1_AUTH } : {};
 
   if (pin.verdict === "v1") {
     for (const statement of imports.statements) {
@@ -109,14 +120,14 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
   const clientKeys = new Set<string>();
   for (const list of module.assignments.values()) {
     for (const assignment of list) {
-      const open = callSpanning(module, assignment.value);
+      const open = module.callSpanning(assignment.value);
       if (open !== undefined && constructors.has(open)) clientKeys.add(assignment.key);
     }
   }
   /** The run call whose result the name holds where it is read. */
-  const resultHeldBy = (key: string, offset: number): RunCall | undefined => {
+  const resultHeldBy = (key: string, offset: number): PythonRunCall | undefined => {
     const assignment = module.resolve(key, offset);
-    const open = assignment && callSpanning(module, assignment.value);
+    const open = assignment && module.callSpanning(assignment.value);
     return open === undefined ? undefined : runCallAt(module, open);
   };
   const isClientReceiver = (segments: string[], receiverCall: number | undefined): boolean => {
@@ -125,6 +136,7 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
     return key !== undefined && clientKeys.has(key);
   };
 
+  let readsRuns = false;
   for (let open = 0; open < t.length; open++) {
     if (!isOp(t[open], "(")) continue;
     const callee = module.calleeOf(open);
@@ -135,52 +147,94 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
     const receiver = s.slice(0, -2);
     const receiverKnown = receiver.length > 0 || callee.receiverCall !== undefined;
     // Under a V1 pin any `<x>.run.create(` is the SDK's: clients are often built in another module.
-    if (namespace === "run" && RUN_CALLS.has(method) && receiverKnown) {
-      const call = `run.${method}` as RunCall;
-      const runToken = open - 3;
-      const mapping = PYTHON_SDK_SHAPES.calls.find((c) => c.v1 === call)!;
-      uses.push({
-        start: t[runToken]!.start,
-        end: t[open - 1]!.end,
-        ruleId: "v1-sdk-call",
-        message: pythonCallMessage(call, pin),
-        facts: { kind: "python-sdk", v1: mapping.v1, v2: mapping.v2, v1Result: mapping.v1Result, v2Result: mapping.v2Result, ...pinData },
-      });
-    } else if (namespace && V1_NAMESPACES.has(namespace) && isClientReceiver(receiver, callee.receiverCall)) {
+    const run = namespace === "run" && receiverKnown ? pythonRunCall(`run.${method}`) : undefined;
+    if (run) {
+      if (run.mapping === GET) readsRuns = true;
+      // A call V2 has under the same name is no leftover.
+      if (mode === "leftover" && run.mapping.v1 === run.mapping.v2) continue;
+      const mapping = run.mapping;
       uses.push({
         start: t[open - 3]!.start,
         end: t[open - 1]!.end,
         ruleId: "v1-sdk-call",
-        message: pythonNamespaceMessage(namespace, pin),
+        message: pythonCallMessage(run, context),
+        facts: { kind: "python-sdk", v1: run.v1, v2: run.v2, v1Result: mapping.v1Result, v2Result: mapping.v2Result, ...pinData },
+      });
+      continue;
+    }
+    // V2 has a namespace of its own below `run` (`run.deployment.queue`).
+    const only = namespace && receiver[receiver.length - 1] !== "run" ? pythonV1OnlyCall(namespace, method) : undefined;
+    // A V1 method name is the SDK's on any receiver; another method on a V1-only namespace counts on a known client.
+    if (only && ((only.known && receiverKnown) || isClientReceiver(receiver, callee.receiverCall))) {
+      uses.push({
+        start: t[open - 3]!.start,
+        end: t[open - 1]!.end,
+        ruleId: "v1-sdk-call",
+        message: pythonNamespaceMessage(namespace!, method, only.advice, context),
         fix: "manual",
         facts: { kind: "python-sdk", v1: `${namespace}.${method}`, ...pinData },
       });
     }
   }
 
-  // `.object` on a run result: a name bound to one, a call chained directly, or `.object.run_id`.
   for (let i = 2; i < t.length; i++) {
-    if (!isName(t[i], RESULT) || !isOp(t[i - 1], ".")) continue;
-    let call: RunCall | undefined;
-    let matched = false;
-    if (isOp(t[i - 2], ")")) {
-      call = runCallAt(module, module.partner(i - 2));
-      matched = call !== undefined;
-    } else {
-      const key = receiverKeyBefore(module, i - 1);
-      call = key !== undefined ? resultHeldBy(key, t[i]!.start) : undefined;
-      matched = call !== undefined || (isOp(t[i + 1], ".") && isName(t[i + 2], "run_id"));
+    if (!isOp(t[i - 1], ".") || t[i]!.kind !== "name") continue;
+    // `.object` on a run result: a name bound to one, a call chained directly, or `.object.run_id`.
+    if (isName(t[i], RESULT)) {
+      let call: PythonRunCall | undefined;
+      let matched = false;
+      if (isOp(t[i - 2], ")")) {
+        const open = module.partner(i - 2);
+        // `call(...).object`, or `(await call(...)).object`.
+        const inner = module.isGrouping(open) ? module.callSpanning({ lo: open + 1, hi: i - 2 }) : open;
+        call = inner === undefined ? undefined : runCallAt(module, inner);
+        matched = call !== undefined;
+      } else {
+        const key = receiverKeyBefore(module, i - 1);
+        call = key !== undefined ? resultHeldBy(key, t[i]!.start) : undefined;
+        matched = call !== undefined || (mode === "v1" && isOp(t[i + 1], ".") && isName(t[i + 2], "run_id"));
+      }
+      if (!matched) continue;
+      uses.push({
+        start: t[i]!.start,
+        end: t[i]!.end,
+        ruleId: "v1-sdk-call",
+        message: pythonResultMessage(call, context),
+        facts: { kind: "python-sdk", v1: RESULT, ...(call ? { call: call.v1 } : {}), ...pinData },
+      });
+    } else if (readsRuns && isOutputListRead(module, i)) {
+      // `output.data.images`: V1 run outputs are objects; V2's `data` is a dict.
+      const list = t[i]!.value;
+      uses.push({
+        start: t[i - 2]!.start,
+        end: t[i]!.end,
+        ruleId: "v1-sdk-call",
+        message: pythonOutputListMessage(list, context),
+        fix: "review",
+        facts: { kind: "python-sdk", v1: `${OUTPUT_READ}.${list}`, v2: `${OUTPUT_READ}.get("${list}")`, ...pinData },
+      });
     }
-    if (!matched) continue;
-    uses.push({
-      start: t[i]!.start,
-      end: t[i]!.end,
-      ruleId: "v1-sdk-call",
-      message: pythonResultMessage(call, pin),
-      facts: { kind: "python-sdk", v1: RESULT, ...(call ? { call } : {}), ...pinData },
-    });
   }
   return uses;
+}
+
+/**
+ * v1: the file's SDK is V1 (a V1 pin, or a client built with bearer_auth).
+ * leftover: the project declares the SDK at another version, or the file
+ * imports it unpinned: only shapes V2 lacks are V1 there, and they fail.
+ */
+function sdkMode(pin: ProjectPin, buildsV1Client: boolean, importsSdk: boolean): SdkContext["mode"] | undefined {
+  if (pin.verdict === "v1" || buildsV1Client) return "v1";
+  return pin.verdict !== "none" || importsSdk ? "leftover" : undefined;
+}
+
+/** `<x>.data.<list>` read as a value (not called, not assigned to). */
+function isOutputListRead(module: PyModule, i: number): boolean {
+  const t = module.tokens;
+  if (!OUTPUT_LISTS.has(t[i]!.value) || !isName(t[i - 2], "data") || !isOp(t[i - 3], ".")) return false;
+  const owner = t[i - 4];
+  if (!owner || !(owner.kind === "name" || isOp(owner, ")") || isOp(owner, "]"))) return false;
+  return !isOp(t[i + 1], "(") && !isOp(t[i + 1], "=");
 }
 
 interface SdkImports {
@@ -248,26 +302,12 @@ function dottedName(module: PyModule, lo: number, hi: number): { name: string; n
   return { name: parts.join("."), next: i };
 }
 
-/** The `(` of a call that spans the whole range (`X(...)` possibly after `await`). */
-function callSpanning(module: PyModule, range: PyRange): number | undefined {
-  const t = module.tokens;
-  let lo = range.lo;
-  if (isName(t[lo], "await")) lo++;
-  const close = range.hi - 1;
-  if (!isOp(t[close], ")")) return undefined;
-  const open = module.partner(close);
-  if (open < lo) return undefined;
-  const callee = module.calleeOf(open);
-  return callee && callee.start === lo ? open : undefined;
-}
-
-function runCallAt(module: PyModule, open: number): RunCall | undefined {
+function runCallAt(module: PyModule, open: number): PythonRunCall | undefined {
   if (open < 0) return undefined;
   const callee = module.calleeOf(open);
   if (!callee) return undefined;
   const s = callee.segments;
-  const method = s[s.length - 1]!;
-  return s[s.length - 2] === "run" && RUN_CALLS.has(method) ? (`run.${method}` as RunCall) : undefined;
+  return s[s.length - 2] === "run" ? pythonRunCall(`run.${s[s.length - 1]!}`) : undefined;
 }
 
 /** "NAME" or "self.NAME" for the name chain ending just before token `dot`. */

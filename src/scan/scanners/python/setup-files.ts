@@ -4,7 +4,8 @@
  * `install_requires=[...]` and friends, following a list held in a name).
  */
 import type { DeclarationResult, PythonDeclaration } from "./declarations.js";
-import { PyModule, type PyRange } from "../../../lang/python/module.js";
+import { PyModule } from "../../../lang/python/module.js";
+import type { PyRange } from "../../../lang/python/syntax.js";
 import { isPythonSdkName, parseRequirement, splitRequirementList } from "./requirement.js";
 import { fromRequirement } from "./requirements-file.js";
 import { isName, isOp, isString, stringValue } from "../../../lang/python/tokens.js";
