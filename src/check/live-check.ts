@@ -6,7 +6,7 @@
 import { request } from "undici";
 import { cutoffStatus, type CutoffStatus } from "../knowledge/cutoff.js";
 import { ENDPOINTS } from "../knowledge/migration.js";
-import { isTerminal } from "../serve/runs.js";
+import { isTerminalRunStatus } from "../knowledge/run-record.js";
 
 export type Verdict = "READY" | "NOT_READY" | "UNKNOWN" | "ERROR";
 
@@ -146,7 +146,7 @@ async function follow(options: CheckOptions, runId: string): Promise<Partial<Che
     liveStatus = typeof run.live_status === "string" ? run.live_status : null;
     options.onStatus?.(status, liveStatus);
     if (status === "success") return { verdict: "READY", reason: `run ${runId} succeeded on V2 with the ${options.flag} flag`, runId, status, liveStatus };
-    if (isTerminal(status)) {
+    if (isTerminalRunStatus(status)) {
       return {
         verdict: "NOT_READY",
         reason: `run ${runId} ended with status ${status}${liveStatus ? ` (${liveStatus})` : ""}`,

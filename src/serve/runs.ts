@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { MIGRATION_FLAG } from "../knowledge/migration.js";
+import { isTerminalRunStatus } from "../knowledge/run-record.js";
 import type { DeploymentRule, EmulatorOptions } from "./options.js";
 import type { QueueRequest } from "./validation.js";
 import { WebhookSender } from "./webhooks.js";
@@ -24,8 +25,6 @@ const HAPPY_PATH: Step[] = [
   { status: "uploading", liveStatus: "Uploading outputs", progress: 0.9 },
   { status: "success", liveStatus: "Done", progress: 1 },
 ];
-
-const TERMINAL = new Set(["success", "failed", "timeout", "cancelled"]);
 
 /** ISO 8601 with an explicit offset, as the service sends it. */
 export function timestamp(date: Date = new Date()): string {
@@ -145,14 +144,14 @@ export class RunStore {
       record.cold_start_duration_total = 2.4;
     }
     if (step.status === "success") record.outputs = outputsFor(record);
-    if (TERMINAL.has(step.status)) {
+    if (isTerminalRunStatus(step.status)) {
       record.ended_at = timestamp(now);
       const started = Date.parse(String(record.started_at ?? record.queued_at));
       const queued = Date.parse(String(record.queued_at));
       record.run_duration = round((now.getTime() - started) / 1000);
       record.duration = round((now.getTime() - queued) / 1000);
     }
-    const final = TERMINAL.has(step.status);
+    const final = isTerminalRunStatus(step.status);
     if (record.webhook && (final || record.webhook_intermediate_status)) {
       void this.webhooks.deliver(String(record.webhook), record, final).then((ok) => {
         if (final) record.webhook_status = ok ? "success" : "failed";
@@ -189,8 +188,4 @@ function outputsFor(record: RunRecord): unknown[] {
       node_id: "9",
     },
   ];
-}
-
-export function isTerminal(status: string): boolean {
-  return TERMINAL.has(status);
 }
