@@ -73,4 +73,10 @@ describe("layers", () => {
       .flatMap((f) => relativeImports(f).filter((t) => !/^src\/(core|knowledge|rules)\//.test(t)).map((t) => `${f} -> ${t}`));
     expect(outside).toEqual([]);
   });
+
+  it("serve and check read which run statuses end a run from the migration facts, not from each other", () => {
+    for (const file of ["src/serve/runs.ts", "src/check/live-check.ts"]) {
+      expect(relativeImports(file), file).toContain("src/knowledge/run-record.js");
+    }
+  });
 });

@@ -142,3 +142,117 @@ describe("check verdicts", () => {
     expect(renderCheckJson(result) + renderCheckText(result)).not.toContain(TEST_TOKEN);
   });
 });
+
+/** A V2 API on 127.0.0.1 whose answers the test writes; closed after the test. */
+async function fakeApi(handler: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void): Promise<string> {
+  const server = createServer(handler);
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  closers.push(
+    () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+}
+
+const RUN_ID = "5b7d2c1e-3f4a-4b6c-8d9e-0a1b2c3d4e5f";
+
+/** Queues fine, then answers GETs of the run with `onGet`. */
+function queuesThen(onGet: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void) {
+  return (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): void => {
+    if (req.method === "POST") {
+      req.resume();
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ run_id: RUN_ID }));
+      return;
+    }
+    onGet(req, res);
+  };
+}
+
+/** Resolves with the check's result, or rejects when it takes longer than `ms` (the check must bound itself). */
+function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`still running after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
+
+describe("--wait is the whole budget", () => {
+  it("a 429 whose Retry-After lies beyond --wait ends at once as UNKNOWN, with the reason", async () => {
+    let posts = 0;
+    const baseUrl = await fakeApi((req, res) => {
+      posts++;
+      req.resume();
+      res.writeHead(429, { "retry-after": "86400", "content-type": "application/json" }).end('{"detail":"Too Many Requests"}');
+    });
+    const result = await within(5000, runCheck(options(baseUrl, { waitSeconds: 1, maxBackoffMs: 30_000, maxRetries: 5 })));
+    expect(result.verdict).toBe("UNKNOWN");
+    expect(result.httpStatus).toBe(429);
+    expect(result.reason).toContain("Retry-After");
+    expect(result.reason).toContain("--wait");
+    expect(posts).toBe(1);
+    expect(result.runId).toBeUndefined();
+  });
+
+  it("back-off on 5xx in the queue phase stops when the budget runs out", async () => {
+    const baseUrl = await fakeApi((req, res) => {
+      req.resume();
+      res.writeHead(503).end();
+    });
+    const result = await within(5000, runCheck(options(baseUrl, { waitSeconds: 0.5, maxBackoffMs: 30_000, maxRetries: 50 })));
+    expect(result.verdict).toBe("UNKNOWN");
+    expect(result.reason).toContain("503");
+  });
+
+  it("a request in flight gets no more than what is left of the budget", async () => {
+    const baseUrl = await fakeApi(queuesThen(() => undefined)); // the GET never gets an answer
+    const result = await within(5000, runCheck(options(baseUrl, { waitSeconds: 0.5, requestTimeoutMs: 30_000 })));
+    expect(result.verdict).toBe("UNKNOWN");
+    expect(result.reason).toContain("--wait");
+    expect(result.runId).toBe(RUN_ID);
+  });
+
+  it("--wait 0 still queues the run and reports its id", async () => {
+    const baseUrl = await fakeApi(queuesThen((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"status":"queued"}')));
+    const result = await runCheck(options(baseUrl, { waitSeconds: 0 }));
+    expect([result.verdict, result.runId]).toEqual(["UNKNOWN", RUN_ID]);
+  });
+});
+
+describe("the run id stays in every report once a run exists", () => {
+  it("when reading the run resets the connection", async () => {
+    const baseUrl = await fakeApi(queuesThen((req) => req.socket.resetAndDestroy()));
+    const result = await runCheck(options(baseUrl));
+    expect(result.verdict).toBe("ERROR");
+    expect(result.runId).toBe(RUN_ID);
+    expect(result.reason).toContain(RUN_ID);
+    expect(result.reason).toMatch(/reset/);
+    expect(renderCheckText(result)).toContain(`run ${RUN_ID}`);
+    expect(JSON.parse(renderCheckJson(result)).runId).toBe(RUN_ID);
+  });
+
+  it("when reading the run times out", async () => {
+    const baseUrl = await fakeApi(queuesThen(() => undefined));
+    const result = await runCheck(options(baseUrl, { requestTimeoutMs: 100, waitSeconds: 5 }));
+    expect(result.verdict).toBe("ERROR");
+    expect(result.reason).toContain("did not answer in time");
+    expect(result.runId).toBe(RUN_ID);
+  });
+
+  it("when reading the run keeps failing with 500", async () => {
+    const baseUrl = await fakeApi(queuesThen((_req, res) => res.writeHead(500).end()));
+    const result = await runCheck(options(baseUrl, { maxRetries: 1 }));
+    expect(result.verdict).toBe("ERROR");
+    expect(result.runId).toBe(RUN_ID);
+    expect(result.reason).toContain(RUN_ID);
+  });
+
+  it("when the run record is malformed", async () => {
+    const baseUrl = await fakeApi(queuesThen((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("{oops")));
+    const result = await runCheck(options(baseUrl));
+    expect([result.verdict, result.runId]).toEqual(["ERROR", RUN_ID]);
+  });
+});

@@ -3,10 +3,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { deflateSync, gzipSync } from "node:zlib";
 import { request } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseDeployment } from "../src/serve/options.js";
 import type { Emulator } from "../src/serve/server.js";
+import { WebhookSender } from "../src/serve/webhooks.js";
 import { startTestEmulator, TEST_TOKEN } from "./helpers/emulator.js";
 
 const DEPLOYMENT = "0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11";
@@ -23,6 +25,17 @@ async function call(method: "GET" | "POST", path: string, body?: unknown, header
     method,
     headers,
     ...(body !== undefined ? { body: typeof body === "string" ? body : JSON.stringify(body) } : {}),
+  });
+  const text = await response.body.text();
+  return { status: response.statusCode, headers: response.headers, json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+}
+
+/** A request with exactly these bytes and headers (plus the bearer token). */
+async function raw(body: string | Buffer, headers: Record<string, string>) {
+  const response = await request(`${emulator!.baseUrl}/run/deployment/queue`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${TEST_TOKEN}`, ...headers },
+    body,
   });
   const text = await response.body.text();
   return { status: response.statusCode, headers: response.headers, json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
@@ -243,5 +256,156 @@ describe("load", () => {
     expect(new Set(numbers).size).toBe(1000);
     const inputs = new Set(emulator.store.all().map((r) => (r.workflow_inputs as { i: number }).i));
     expect(inputs.size).toBe(1000);
+  });
+});
+
+describe("request bodies: content type and encoding (as strict as the service)", () => {
+  const body = JSON.stringify({ deployment_id: DEPLOYMENT, inputs: { prompt: "a fox" } });
+
+  it.each(["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"])(
+    "a JSON body labelled %s is 422 at loc [body], as FastAPI answers it",
+    async (contentType) => {
+      emulator = await startTestEmulator();
+      const answer = await raw(body, { "content-type": contentType });
+      expect(answer.status).toBe(422);
+      expect(answer.json!.detail).toEqual([
+        { loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", type: "model_attributes_type" },
+      ]);
+      expect(emulator.store.size).toBe(0);
+    },
+  );
+
+  it.each(["application/json", "application/json; charset=utf-8", "Application/JSON", "application/vnd.acme+json"])("accepts %s", async (contentType) => {
+    emulator = await startTestEmulator();
+    expect((await raw(body, { "content-type": contentType })).status).toBe(200);
+  });
+
+  it("parses a body without a content type as JSON, as FastAPI does", async () => {
+    emulator = await startTestEmulator();
+    expect((await raw(body, {})).status).toBe(200);
+  });
+
+  it("an empty JSON body is a missing body (422 at loc [body])", async () => {
+    emulator = await startTestEmulator();
+    const answer = await raw("", { "content-type": "application/json" });
+    expect([answer.status, answer.json!.detail]).toEqual([422, [{ loc: ["body"], msg: "Field required", type: "missing" }]]);
+  });
+
+  it.each([
+    ["gzip", gzipSync],
+    ["x-gzip", gzipSync],
+    ["deflate", deflateSync],
+  ] as const)("decodes a real %s body", async (encoding, encode) => {
+    emulator = await startTestEmulator();
+    const answer = await raw(encode(Buffer.from(body)), { "content-type": "application/json", "content-encoding": encoding });
+    expect(answer.status).toBe(200);
+    expect(emulator.store.get(answer.json!.run_id as string)!.workflow_inputs).toEqual({ prompt: "a fox" });
+  });
+
+  it("a body labelled gzip that is not gzip is 400, and nothing is queued", async () => {
+    emulator = await startTestEmulator();
+    const answer = await raw(body, { "content-type": "application/json", "content-encoding": "gzip" });
+    expect(answer.status).toBe(400);
+    expect(String(answer.json!.detail)).toContain("There was an error parsing the body");
+    expect(String(answer.json!.detail)).toContain("gzip");
+    expect(emulator.store.size).toBe(0);
+  });
+
+  it("an encoding it cannot decode is 415 with the encodings it can", async () => {
+    emulator = await startTestEmulator();
+    const answer = await raw(body, { "content-type": "application/json", "content-encoding": "zstd" });
+    expect(answer.status).toBe(415);
+    expect(answer.headers["accept-encoding"]).toBe("gzip, deflate, br");
+    expect(emulator.store.size).toBe(0);
+  });
+
+  it("limits the decoded size too (a small gzip of a huge body is 413)", async () => {
+    emulator = await startTestEmulator({ maxBodyBytes: 10_000 });
+    const bomb = gzipSync(Buffer.from(JSON.stringify({ deployment_id: DEPLOYMENT, inputs: { p: "x".repeat(1_000_000) } })));
+    expect(bomb.length).toBeLessThan(10_000);
+    expect((await raw(bomb, { "content-type": "application/json", "content-encoding": "gzip" })).status).toBe(413);
+  });
+});
+
+describe("webhook addresses", () => {
+  it.each([
+    ["not a url", "url_parsing"],
+    ["", "url_parsing"],
+    ["file:///etc/passwd", "url_scheme"],
+    ["javascript:alert(1)", "url_scheme"],
+    ["ftp://hooks.example.com/run", "url_scheme"],
+  ])("%j is 422 (%s)", async (webhook, type) => {
+    emulator = await startTestEmulator();
+    const answer = await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, webhook });
+    expect(answer.status).toBe(422);
+    expect(answer.json!.detail).toMatchObject([{ loc: ["body", "webhook"], type }]);
+    expect(emulator.store.size).toBe(0);
+  });
+
+  it.each(["https://hooks.example.com/comfy?x=1", "http://127.0.0.1:3000/api/webhook"])("accepts %s", async (webhook) => {
+    emulator = await startTestEmulator({ stepMs: 60_000 });
+    expect((await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, webhook })).status).toBe(200);
+  });
+
+  it.each(["file:///etc/passwd", "javascript:alert(1)", "data:text/plain,hi", "not a url"])("is never delivered to %s", async (url) => {
+    const sender = new WebhookSender(3);
+    expect(await sender.deliver(url, { id: "r", status: "success" }, true)).toBe(false);
+    expect(sender.attempts).toEqual([]);
+  });
+});
+
+describe("bounded run records", () => {
+  const QUICK = "3f1b0f0e-0000-4000-8000-000000000000";
+
+  it("keeps at most maxRuns: the oldest finished run goes first, then the oldest still in flight", async () => {
+    emulator = await startTestEmulator({
+      maxRuns: 3,
+      stepMs: 5,
+      deployments: [parseDeployment(`${DEPLOYMENT}:stuck`), parseDeployment(`${QUICK}:cancelled`)],
+    });
+    const queue = async (deployment: string) => (await call("POST", "/run/deployment/queue", { deployment_id: deployment })).json!.run_id as string;
+    const inFlight = await queue(DEPLOYMENT);
+    const finished = await queue(QUICK);
+    await waitFor(finished, "cancelled");
+    const third = await queue(DEPLOYMENT);
+    expect(emulator.store.size).toBe(3);
+
+    const fourth = await queue(DEPLOYMENT);
+    expect(emulator.store.size).toBe(3);
+    expect((await call("GET", `/run/${finished}`)).status).toBe(404);
+    expect((await call("GET", `/run/${inFlight}`)).status).toBe(200);
+
+    const fifth = await queue(DEPLOYMENT);
+    expect(emulator.store.size).toBe(3);
+    expect((await call("GET", `/run/${inFlight}`)).status).toBe(404);
+    for (const id of [third, fourth, fifth]) expect((await call("GET", `/run/${id}`)).status).toBe(200);
+  });
+
+  it("an evicted run in flight stops moving and sends no webhook", async () => {
+    const hits: string[] = [];
+    const hook = createServer((req, res) => {
+      hits.push(req.url ?? "");
+      res.writeHead(200).end();
+    });
+    await new Promise<void>((done) => hook.listen(0, "127.0.0.1", done));
+    try {
+      emulator = await startTestEmulator({ maxRuns: 1, stepMs: 30 });
+      const webhook = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+      await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, webhook });
+      const kept = (await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT })).json!.run_id as string;
+      await waitFor(kept, "success");
+      await new Promise((done) => setTimeout(done, 50));
+      expect(hits).toEqual([]);
+      expect(emulator.store.size).toBe(1);
+    } finally {
+      hook.close();
+    }
+  });
+
+  it("keeps a bounded log of requests", async () => {
+    emulator = await startTestEmulator();
+    for (let i = 0; i < 1100; i++) await call("GET", `/run/${DEPLOYMENT}`);
+    expect(emulator.requests.length).toBeLessThanOrEqual(1000);
+    expect(emulator.requests.at(-1)).toEqual({ method: "GET", path: `/api/run/${DEPLOYMENT}` });
   });
 });

@@ -2,11 +2,16 @@
  * The live readiness check: queue one run with the migration flag over raw
  * HTTP (the V2 SDK drops unknown fields such as `flags`), follow it to the
  * end, and turn what happened into a verdict.
+ *
+ * `waitSeconds` is the whole budget: retries in the queue phase, polls, and
+ * requests in flight all stop when it runs out (UNKNOWN, with the reason).
+ * Only the first queue request always gets its full time-out, so that
+ * `--wait 0` still queues the run and reports its id.
  */
 import { request } from "undici";
 import { cutoffStatus, type CutoffStatus } from "../knowledge/cutoff.js";
 import { ENDPOINTS } from "../knowledge/migration.js";
-import { isTerminal } from "../knowledge/run-status.js";
+import { isTerminalRunStatus } from "../knowledge/run-record.js";
 
 export type Verdict = "READY" | "NOT_READY" | "UNKNOWN" | "ERROR";
 
@@ -17,7 +22,7 @@ export interface CheckOptions {
   deploymentId: string;
   flag: string;
   gpu?: string;
-  /** How long to follow the run before answering UNKNOWN. */
+  /** The whole check's budget in seconds (queueing, retries, polls); past it the answer is UNKNOWN. */
   waitSeconds: number;
   /** Time-out of one HTTP request. */
   requestTimeoutMs: number;
@@ -52,6 +57,12 @@ interface HttpAnswer {
   text: string;
 }
 
+/** When the check must have answered: --wait from the start. */
+interface Budget {
+  deadline: number;
+  seconds: number;
+}
+
 class CheckError extends Error {
   constructor(
     readonly verdict: Verdict,
@@ -83,17 +94,18 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     baseUrl: options.baseUrl,
     cutoff: cutoffStatus(options.now, options.cutoff),
   };
+  const budget: Budget = { deadline: Date.now() + options.waitSeconds * 1000, seconds: options.waitSeconds };
   try {
-    return { ...base, ...(await check(options)) };
+    return { ...base, ...(await check(options, budget)) };
   } catch (error) {
     if (error instanceof CheckError) return { ...base, ...error.extra, verdict: error.verdict, reason: error.message };
     return { ...base, verdict: "ERROR", reason: networkReason(error) };
   }
 }
 
-async function check(options: CheckOptions): Promise<Partial<CheckResult>> {
+async function check(options: CheckOptions, budget: Budget): Promise<Partial<CheckResult>> {
   const queue = queueRequestOf(options);
-  const queued = await send(options, "POST", queue.url, queue.body);
+  const queued = await send(options, budget, "POST", queue.url, queue.body);
   if (queued.status === 401 || queued.status === 403) {
     throw new CheckError("NOT_READY", `the API refused the token (HTTP ${queued.status}): check the key and its workspace`, {
       httpStatus: queued.status,
@@ -121,17 +133,37 @@ async function check(options: CheckOptions): Promise<Partial<CheckResult>> {
       httpStatus: queued.status,
     });
   }
-  return follow(options, runId);
+  try {
+    return await follow(options, budget, runId);
+  } catch (error) {
+    throw withRun(error, runId);
+  }
 }
 
-async function follow(options: CheckOptions, runId: string): Promise<Partial<CheckResult>> {
-  const deadline = Date.now() + options.waitSeconds * 1000;
+/** Once a run exists, every answer names it, so the user can look it up. */
+function withRun(error: unknown, runId: string): CheckError {
+  if (error instanceof CheckError) {
+    if (error.extra.runId) return error;
+    return new CheckError(error.verdict, `run ${runId} was queued, but reading it failed: ${error.message}`, { ...error.extra, runId });
+  }
+  return new CheckError("ERROR", `run ${runId} was queued, but reading it failed: ${networkReason(error)}`, { runId });
+}
+
+async function follow(options: CheckOptions, budget: Budget, runId: string): Promise<Partial<CheckResult>> {
   const url = `${options.baseUrl.replace(/\/+$/, "")}/run/${encodeURIComponent(runId)}`;
   let interval = options.pollIntervalMs;
   let status = "queued";
   let liveStatus: string | null = null;
+  const stillGoing = (): Partial<CheckResult> => ({
+    verdict: "UNKNOWN",
+    reason: `run ${runId} was still ${status} when --wait (${budget.seconds}s) ran out; check it later or wait longer`,
+    runId,
+    status,
+    liveStatus,
+  });
   for (;;) {
-    const answer = await send(options, "GET", url, undefined, deadline);
+    if (Date.now() >= budget.deadline) return stillGoing();
+    const answer = await send(options, budget, "GET", url);
     if (answer.status === 401 || answer.status === 403) {
       throw new CheckError("NOT_READY", `the API refused the token while reading run ${runId} (HTTP ${answer.status})`, { runId });
     }
@@ -146,7 +178,7 @@ async function follow(options: CheckOptions, runId: string): Promise<Partial<Che
     liveStatus = typeof run.live_status === "string" ? run.live_status : null;
     options.onStatus?.(status, liveStatus);
     if (status === "success") return { verdict: "READY", reason: `run ${runId} succeeded on V2 with the ${options.flag} flag`, runId, status, liveStatus };
-    if (isTerminal(status)) {
+    if (isTerminalRunStatus(status)) {
       return {
         verdict: "NOT_READY",
         reason: `run ${runId} ended with status ${status}${liveStatus ? ` (${liveStatus})` : ""}`,
@@ -155,37 +187,48 @@ async function follow(options: CheckOptions, runId: string): Promise<Partial<Che
         liveStatus,
       };
     }
-    if (Date.now() + interval > deadline) {
-      return {
-        verdict: "UNKNOWN",
-        reason: `run ${runId} was still ${status} when --wait (${options.waitSeconds}s) ran out; check it later or wait longer`,
-        runId,
-        status,
-        liveStatus,
-      };
-    }
+    if (Date.now() + interval > budget.deadline) return stillGoing();
     await sleep(interval);
     interval = Math.min(10_000, Math.round(interval * 1.5));
   }
 }
 
-/** One request, retried on 429 and 5xx with capped backoff that honours Retry-After. */
-async function send(options: CheckOptions, method: "GET" | "POST", url: string, body?: unknown, deadline?: number): Promise<HttpAnswer> {
+/**
+ * One request, retried on 429 and 5xx with capped backoff that honours
+ * Retry-After, all within the budget: a Retry-After beyond it ends the check
+ * at once (the service said it will not answer in time), and no request may
+ * outlive it.
+ */
+async function send(options: CheckOptions, budget: Budget, method: "GET" | "POST", url: string, body?: unknown): Promise<HttpAnswer> {
+  const firstQueueRequest = method === "POST"; // the queue request is the check's only POST
   for (let attempt = 0; ; attempt++) {
-    const response = await request(url, {
-      method,
-      headers: {
-        authorization: `Bearer ${options.token}`,
-        accept: "application/json",
-        ...(body !== undefined ? { "content-type": "application/json" } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      // undici's own timers are coarse (about a second); the signal makes the time-out exact.
-      signal: AbortSignal.timeout(options.requestTimeoutMs),
-      headersTimeout: options.requestTimeoutMs,
-      bodyTimeout: options.requestTimeoutMs,
-    });
-    const text = await response.body.text();
+    const left = budget.deadline - Date.now();
+    const unbounded = firstQueueRequest && attempt === 0;
+    if (!unbounded && left <= 0) throw new CheckError("UNKNOWN", `--wait (${budget.seconds}s) ran out before the API answered`);
+    const timeoutMs = unbounded ? options.requestTimeoutMs : Math.min(options.requestTimeoutMs, left);
+    let response: Awaited<ReturnType<typeof request>>;
+    let text: string;
+    try {
+      response = await request(url, {
+        method,
+        headers: {
+          authorization: `Bearer ${options.token}`,
+          accept: "application/json",
+          ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        // undici's own timers are coarse (about a second); the signal makes the time-out exact.
+        signal: AbortSignal.timeout(timeoutMs),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      text = await response.body.text();
+    } catch (error) {
+      if (timeoutMs < options.requestTimeoutMs && isTimeout(error)) {
+        throw new CheckError("UNKNOWN", `--wait (${budget.seconds}s) ran out while waiting for the API to answer`);
+      }
+      throw error;
+    }
     const retryable = response.statusCode === 429 || response.statusCode >= 500;
     if (!retryable || attempt >= options.maxRetries) {
       if (retryable) {
@@ -195,9 +238,20 @@ async function send(options: CheckOptions, method: "GET" | "POST", url: string, 
       }
       return { status: response.statusCode, json: parseJson(text, response.statusCode), text };
     }
-    const wait = Math.min(options.maxBackoffMs, retryAfterMs(response.headers["retry-after"]) ?? 500 * 2 ** attempt);
-    if (deadline !== undefined && Date.now() + wait > deadline) {
-      throw new CheckError("UNKNOWN", `the API answered HTTP ${response.statusCode} until --wait ran out`, { httpStatus: response.statusCode });
+    const retryAfter = retryAfterMs(response.headers["retry-after"]);
+    const wait = Math.min(options.maxBackoffMs, retryAfter ?? 500 * 2 ** attempt);
+    const remaining = budget.deadline - Date.now();
+    if (retryAfter !== undefined && retryAfter > remaining) {
+      throw new CheckError(
+        "UNKNOWN",
+        `the API answered HTTP ${response.statusCode} with Retry-After ${Math.ceil(retryAfter / 1000)}s, more than is left of --wait (${budget.seconds}s); try again later`,
+        { httpStatus: response.statusCode },
+      );
+    }
+    if (wait > remaining) {
+      throw new CheckError("UNKNOWN", `the API answered HTTP ${response.statusCode} until --wait (${budget.seconds}s) ran out`, {
+        httpStatus: response.statusCode,
+      });
     }
     await sleep(wait);
   }
@@ -230,16 +284,19 @@ function validationDetail(json: unknown): Array<{ loc: unknown[]; msg: string; t
     .map((d) => ({ loc: d.loc, msg: String(d.msg), type: String(d.type) }));
 }
 
+const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+
+function isTimeout(error: unknown): boolean {
+  const e = error as { name?: string; code?: string; cause?: { code?: string } };
+  return e.name === "TimeoutError" || e.name === "AbortError" || TIMEOUT_CODES.has(e.code ?? e.cause?.code ?? "");
+}
+
 /** Network, DNS, TLS and time-out failures, in words. */
 function networkReason(error: unknown): string {
-  const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string } };
-  if (e.name === "TimeoutError" || e.name === "AbortError") return "the API did not answer in time (request time-out)";
+  if (isTimeout(error)) return "the API did not answer in time (request time-out)";
+  const e = error as { code?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code;
   switch (code) {
-    case "UND_ERR_HEADERS_TIMEOUT":
-    case "UND_ERR_BODY_TIMEOUT":
-    case "UND_ERR_CONNECT_TIMEOUT":
-      return "the API did not answer in time (request time-out)";
     case "ECONNREFUSED":
       return "the connection was refused: is the base URL right?";
     case "ECONNRESET":

@@ -31,7 +31,11 @@ export function checkCommand(yargs: Argv): Argv<CheckArgs> {
     .option("token", { describe: `API key (default: the ${TOKEN_ENV} environment variable; prefer that, flags land in shell history)`, type: "string" })
     .option("flag", { describe: "Migration flag sent with the run", type: "string", default: MIGRATION_FLAG })
     .option("gpu", { describe: "GPU to run on (default: the deployment's)", choices: GPU_TYPES })
-    .option("wait", { describe: "Seconds to follow the run before answering UNKNOWN", type: "number", default: 300 })
+    .option("wait", {
+      describe: "The whole check's budget in seconds (queueing, retries, following the run); when it runs out the answer is UNKNOWN",
+      type: "number",
+      default: 300,
+    })
     .option("timeout", { describe: "Seconds one HTTP request may take", type: "number", default: 30 })
     .option("cutoff", { describe: "Cutoff date to count days against", type: "string", default: CUTOFF_DATE })
     .option("format", { alias: "f", choices: ["text", "json", "markdown"] as const, default: "text" as const, describe: "Report format" })
@@ -41,7 +45,7 @@ export function checkCommand(yargs: Argv): Argv<CheckArgs> {
     .example("$0 check --deployment-id … --dry-run", "Show the request without sending it")
     .example("$0 check --deployment-id … --base-url http://127.0.0.1:4010/api --token t", "Against the local emulator (serve)")
     .epilogue(
-      "A real check queues a real, billed GPU run. Exit codes: 0 READY, 1 NOT READY, 2 usage error, 3 ERROR (network, TLS, DNS, time-out), 4 UNKNOWN (still queued when --wait ran out).",
+      "A real check queues a real, billed GPU run. Exit codes: 0 READY, 1 NOT READY, 2 usage error, 3 ERROR (network, TLS, DNS, time-out), 4 UNKNOWN (--wait ran out: the run was still going, or the API asked to retry later).",
     ) as Argv<CheckArgs>;
 }
 

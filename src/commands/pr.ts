@@ -64,7 +64,7 @@ export function prCommand(yargs: Argv): Argv<PrArgs> {
     .option("dry-run", { alias: "n", describe: "Print the plan and the pull request body; no branch, commit, push or API call", type: "boolean" })
     .option("deployment-id", { describe: `Add the live check of this deployment to the body (queues a real, billed run; key from ${TOKEN_ENV})`, type: "string" })
     .option("base-url", { describe: "V2 API base for the live check", type: "string", default: HOSTS.v2.apiBase })
-    .option("wait", { describe: "Seconds to follow the live check run", type: "number", default: 300 })
+    .option("wait", { describe: "The live check's budget in seconds (queueing, retries, following the run)", type: "number", default: 300 })
     .option("transform", { alias: "t", describe: "Run only this transform (repeatable; default: all)", choices: TRANSFORM_IDS, array: true })
     .option("node-ref", { describe: "Tag or commit to pin the ComfyUI node at; v2.1.0 or later (default: v2.1.0)", type: "string" })
     .option("include", { describe: "Only fix files matching this glob (repeatable)", type: "string", array: true })
@@ -77,7 +77,8 @@ export function prCommand(yargs: Argv): Argv<PrArgs> {
     .epilogue(
       "Needs a clean checkout and a token in GITHUB_TOKEN or GH_TOKEN with contents: write and pull-requests: write. " +
         "Prints {operation, number, url, …} as JSON; on Actions also writes number, url and operation to GITHUB_OUTPUT. " +
-        "Exit codes: 0 done (created, updated or unchanged), 2 usage error (bad option, token refused), 3 runtime failure (push rejected, API error).",
+        "GitHub 5xx answers and rate limits are retried within a bounded total. " +
+        "Exit codes: 0 done (created, updated or unchanged), 2 usage error (bad option, token refused), 3 runtime failure (push rejected, API error, rate limit).",
     ) as Argv<PrArgs>;
 }
 

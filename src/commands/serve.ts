@@ -1,7 +1,7 @@
 /** `serve`: run the local V2 service emulator until interrupted. */
 import type { Argv } from "yargs";
 import { UsageError } from "../core/errors.js";
-import { DEFAULT_FAULTS, type EmulatorOptions, parseDeployment } from "../serve/options.js";
+import { DEFAULT_FAULTS, DEFAULT_MAX_RUNS, type EmulatorOptions, parseDeployment } from "../serve/options.js";
 import { startEmulator } from "../serve/server.js";
 
 export interface ServeArgs {
@@ -16,6 +16,7 @@ export interface ServeArgs {
   "rate-500": number;
   "rate-hang": number;
   "max-body": number;
+  "max-runs": number;
 }
 
 export function serveCommand(yargs: Argv): Argv<ServeArgs> {
@@ -39,7 +40,12 @@ export function serveCommand(yargs: Argv): Argv<ServeArgs> {
     .option("rate-429", { describe: "Fraction (0-1) of requests answered 429 with Retry-After", type: "number", default: 0 })
     .option("rate-500", { describe: "Fraction (0-1) of requests answered 500", type: "number", default: 0 })
     .option("rate-hang", { describe: "Fraction (0-1) of requests never answered (client time-outs)", type: "number", default: 0 })
-    .option("max-body", { describe: "Largest request body in bytes; larger ones get 413", type: "number", default: 1024 * 1024 })
+    .option("max-body", { describe: "Largest request body in bytes, also after decoding Content-Encoding; larger ones get 413", type: "number", default: 1024 * 1024 })
+    .option("max-runs", {
+      describe: "Most run records kept; past it the run that finished longest ago is dropped (then the oldest still running), and reading it gives 404",
+      type: "number",
+      default: DEFAULT_MAX_RUNS,
+    })
     .example("$0 serve --port 0", "Start on a free port and print the base URL")
     .example("$0 serve -d 0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11:A100 -d 6f1b…:failed --legacy", "Two deployments, V1 endpoints too")
     .example("$0 serve --rate-429 0.2 --latency 300", "Exercise a client's retry and time-out handling") as Argv<ServeArgs>;
@@ -50,6 +56,7 @@ export async function runServe(args: ServeArgs): Promise<number> {
     if (!(value >= 0 && value <= 1)) throw new UsageError(`--${name} must be between 0 and 1`);
   }
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new UsageError(`--port must be 0-65535`);
+  if (!Number.isInteger(args["max-runs"]) || args["max-runs"] < 1) throw new UsageError("--max-runs must be a whole number of at least 1");
   const options: EmulatorOptions = {
     ...(args.token !== undefined ? { token: args.token } : {}),
     deployments: (args.deployment ?? []).map(parseDeployment),
@@ -58,6 +65,7 @@ export async function runServe(args: ServeArgs): Promise<number> {
     faults: { ...DEFAULT_FAULTS, latencyMs: args.latency, rate429: args["rate-429"], rate500: args["rate-500"], rateHang: args["rate-hang"] },
     maxBodyBytes: args["max-body"],
     webhookAttempts: 4,
+    maxRuns: args["max-runs"],
   };
   const emulator = await startEmulator(options, { host: args.host, port: args.port }).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot listen on ${args.host}:${args.port}: ${error.code ?? error.message}`);

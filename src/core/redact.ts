@@ -42,11 +42,27 @@ export function redactUrlCredentials(url: string): string {
     .replace(/([?&](?:token|key|api_key|apikey|access_token|secret)=)[^&#\s]+/gi, `$1${MASK}`);
 }
 
-/** Masks every occurrence of known secret values (tokens the tool was given). */
+/** Below this length a secret is masked where it stands alone, not inside longer words ("ab" in "table"). */
+const SHORT_SECRET = 4;
+
+/**
+ * Masks known secret values (tokens the tool was given), whatever their
+ * length: a long one wherever it occurs, a short one wherever it is not part
+ * of a longer word, which is how an echo of it reads ("token ab", "Bearer ab",
+ * `"ab"`). Longer secrets first, so one that contains another is masked whole.
+ */
 export function maskKnownSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
   let out = text;
-  for (const secret of secrets) if (secret && secret.length >= 4) out = out.split(secret).join(MASK);
+  const known = [...new Set(secrets.filter((s): s is string => Boolean(s)))].sort((a, b) => b.length - a.length);
+  for (const secret of known) {
+    if (secret.length >= SHORT_SECRET) out = out.split(secret).join(MASK);
+    else out = out.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(secret)}(?![A-Za-z0-9])`, "g"), MASK);
+  }
   return out;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 export function excerptOf(line: string, maxLength = 200): string {

@@ -1,12 +1,15 @@
 /**
- * The few GitHub REST endpoints `pr` needs, over undici. Every failure is one
- * line saying what was attempted and what GitHub answered; auth and
- * permission problems are usage errors, the rest runtime failures.
+ * The few GitHub REST endpoints `pr` needs, over undici, retried by
+ * github-retry's policy (5xx, dropped connections, rate limits) within one
+ * bounded budget. Every failure is one line saying what was attempted and
+ * what GitHub answered; auth and permission problems are usage errors, rate
+ * limits and the rest runtime failures.
  */
-import { request } from "undici";
+import { type Dispatcher, request } from "undici";
 import { RuntimeFailure, UsageError } from "../core/errors.js";
 import { maskKnownSecrets } from "../core/redact.js";
 import { TOOL } from "../core/tool-info.js";
+import { type RateLimit, rateLimitOf, RetryPolicy, type RetryPolicyOptions } from "./github-retry.js";
 
 export interface PullRequest {
   number: number;
@@ -23,6 +26,8 @@ export interface GitHubClientOptions {
   owner: string;
   name: string;
   timeoutMs?: number;
+  /** Retry budget and back-off (tests shorten them and record the waits). */
+  retry?: Partial<RetryPolicyOptions>;
 }
 
 interface Answer {
@@ -33,9 +38,14 @@ interface Answer {
 
 export class GitHubClient {
   private readonly repoPath: string;
+  private readonly policy: RetryPolicy;
+  /** Requests GitHub can safely receive twice, and those it cannot (creating a pull request). */
+  private readonly dispatchers: { replayable: Dispatcher; once: Dispatcher };
 
   constructor(private readonly options: GitHubClientOptions) {
     this.repoPath = `/repos/${encodeURIComponent(options.owner)}/${encodeURIComponent(options.name)}`;
+    this.policy = new RetryPolicy(options.retry);
+    this.dispatchers = { replayable: this.policy.dispatcher(true), once: this.policy.dispatcher(false) };
   }
 
   async defaultBranch(): Promise<string> {
@@ -54,7 +64,7 @@ export class GitHubClient {
   }
 
   async createPull(input: { head: string; base: string; title: string; body: string; draft: boolean }): Promise<PullRequest> {
-    return pullOf(await this.call("POST", `${this.repoPath}/pulls`, input, "creating the pull request"));
+    return pullOf(await this.call("POST", `${this.repoPath}/pulls`, input, "creating the pull request", false));
   }
 
   async updatePull(number: number, input: { title?: string; body?: string; base?: string; state?: "closed" }): Promise<PullRequest> {
@@ -74,16 +84,29 @@ export class GitHubClient {
     );
   }
 
-  private async call(method: "GET" | "POST" | "PATCH", path: string, body: unknown, what: string): Promise<unknown> {
-    const answer = await this.send(method, path, body, what);
-    if (answer.status >= 200 && answer.status < 300) return answer.json;
-    throw this.failure(answer, what);
+  /** Labels, reviewers and PATCHes are replayable: asking twice changes nothing. */
+  private async call(method: "GET" | "POST" | "PATCH", path: string, body: unknown, what: string, replayable = true): Promise<unknown> {
+    for (let retry = 1; ; retry++) {
+      const answer = await this.send(method, path, body, what, replayable);
+      if (answer.status >= 200 && answer.status < 300) return answer.json;
+      const limit = rateLimitOf(answer.status, answer.headers, githubMessage(answer.json));
+      // A secondary limit told only in the body: the transport could not see it, so wait here.
+      const toldOnlyInBody = limit !== undefined && rateLimitOf(answer.status, answer.headers) === undefined;
+      const wait = toldOnlyInBody ? this.policy.options.secondaryLimitWaitMs : undefined;
+      if (wait !== undefined && retry <= this.policy.options.maxRetries && this.policy.reserve(wait)) {
+        this.policy.options.onWait?.(`HTTP ${answer.status}, secondary rate limit`, wait);
+        await this.policy.options.sleep(wait);
+        continue;
+      }
+      throw this.failure(answer, what, limit);
+    }
   }
 
-  private async send(method: string, path: string, body: unknown, what: string): Promise<Answer> {
+  private async send(method: string, path: string, body: unknown, what: string, replayable: boolean): Promise<Answer> {
     const timeout = this.options.timeoutMs ?? 30_000;
     try {
       const response = await request(`${this.options.apiUrl}${path}`, {
+        dispatcher: replayable ? this.dispatchers.replayable : this.dispatchers.once,
         method: method as "GET",
         headers: {
           accept: "application/vnd.github+json",
@@ -110,11 +133,11 @@ export class GitHubClient {
     }
   }
 
-  private failure(answer: Answer, what: string): Error {
+  private failure(answer: Answer, what: string, limit: RateLimit | undefined): Error {
     const said = this.mask(githubMessage(answer.json));
     const head = `GitHub API: ${what} failed (HTTP ${answer.status}${said ? `: ${said}` : ""})`;
     if (answer.status === 401) return new UsageError(`${head}; check GITHUB_TOKEN or GH_TOKEN`);
-    if (answer.status === 403 && answer.headers["x-ratelimit-remaining"] === "0") return new RuntimeFailure(`${head}; the rate limit is used up, try later`);
+    if (limit) return new RuntimeFailure(`${head}; ${this.rateLimitAdvice(limit)}`);
     if (answer.status === 403) {
       return new UsageError(
         `${head}; the token needs contents: write and pull-requests: write` +
@@ -123,6 +146,15 @@ export class GitHubClient {
     }
     if (answer.status === 404) return new UsageError(`${head}; check the repository name and that the token can see it`);
     return new RuntimeFailure(head);
+  }
+
+  /** Why no more waiting was done, and when a rerun can work. */
+  private rateLimitAdvice(limit: RateLimit): string {
+    const name = limit.kind === "primary" ? "the API rate limit is used up" : "GitHub's secondary rate limit was hit";
+    const bounds = `pr waits at most ${Math.round(this.policy.options.budgetMs / 1000)}s in all and retries a request ${this.policy.options.maxRetries} times`;
+    if (limit.waitMs === undefined) return `${name} (${bounds}); wait a few minutes, then rerun`;
+    const until = new Date(Date.now() + limit.waitMs).toISOString().replace(/\.\d+Z$/, "Z");
+    return `${name} (GitHub asks to wait ${Math.ceil(limit.waitMs / 1000)}s; ${bounds}); rerun after ${until}`;
   }
 
   private mask(text: string): string {

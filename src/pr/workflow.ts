@@ -152,7 +152,13 @@ export async function openOrUpdatePr(settings: PrSettings): Promise<PrOutcome> {
   if (!originUrl) throw new UsageError(`the repository has no remote named ${REMOTE} to push the branch to`);
   if (settings.branch === position.branch) throw new UsageError(`--branch ${settings.branch} is the checked-out branch; the fix needs a branch of its own`);
   git.useToken(originUrl, token);
-  const github = new GitHubClient({ apiUrl: repo.apiUrl, token, owner: repo.owner, name: repo.name });
+  const github = new GitHubClient({
+    apiUrl: repo.apiUrl,
+    token,
+    owner: repo.owner,
+    name: repo.name,
+    retry: { onWait: (reason, ms) => settings.log(`GitHub API answered ${reason}; asking again in ${Math.ceil(ms / 1000)}s`) },
+  });
   const outcome: PrOutcome = { operation: "unchanged", branch: settings.branch, pushed: false, changedFiles: 0, warnings: [] };
 
   // Asked first: a bad token or repository fails here, before anything is written.
@@ -202,7 +208,7 @@ export async function openOrUpdatePr(settings: PrSettings): Promise<PrOutcome> {
   if (open) {
     const rebase = settings.base !== undefined && settings.base !== open.base;
     if (open.title !== settings.title || !sameText(open.body, body) || rebase) {
-      await github.updatePull(open.number, { title: settings.title, body, ...(rebase ? { base: settings.base } : {}) });
+      await afterPush(github.updatePull(open.number, { title: settings.title, body, ...(rebase ? { base: settings.base } : {}) }), "update");
       outcome.operation = "updated";
     } else {
       outcome.operation = outcome.pushed ? "updated" : "unchanged";
@@ -211,11 +217,23 @@ export async function openOrUpdatePr(settings: PrSettings): Promise<PrOutcome> {
     settings.log(`pull request #${open.number} ${outcome.operation}: ${open.url}`);
     return outcome;
   }
-  const created = await github.createPull({ head: settings.branch, base, title: settings.title, body, draft: settings.draft });
+  const created = await afterPush(github.createPull({ head: settings.branch, base, title: settings.title, body, draft: settings.draft }), "open");
   Object.assign(outcome, { operation: "created", number: created.number, url: created.url });
   await decorate(settings, github, created.number, true, outcome);
   settings.log(`created pull request #${created.number}: ${created.url}`);
   return outcome;
+}
+
+/** The branch is on origin by now: a failure says so, since a rerun picks up from there. */
+async function afterPush<T>(step: Promise<T>, verb: "open" | "update"): Promise<T> {
+  try {
+    return await step;
+  } catch (error) {
+    const note = `; the branch is pushed; rerun to ${verb} the PR`;
+    if (error instanceof UsageError) throw new UsageError(`${error.message}${note}`);
+    if (error instanceof RuntimeFailure) throw new RuntimeFailure(`${error.message}${note}`);
+    throw error;
+  }
 }
 
 /** Nothing left to change: report the open pull request, or close it when asked. */

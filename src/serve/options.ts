@@ -42,7 +42,12 @@ export interface EmulatorOptions {
   maxBodyBytes: number;
   /** Webhook delivery attempts per update. */
   webhookAttempts: number;
+  /** Most run records kept (default DEFAULT_MAX_RUNS); finished runs are dropped first. */
+  maxRuns?: number;
 }
+
+/** Enough for any test session, small enough to keep a long-running emulator's memory flat. */
+export const DEFAULT_MAX_RUNS = 10_000;
 
 export const DEFAULT_FAULTS: FaultInjection = { latencyMs: 0, rate429: 0, rate500: 0, rateHang: 0, first429: 0, first500: 0 };
 

@@ -3,13 +3,17 @@
  * record, wire names in snake_case) moving through
  * queued → started → running → uploading → success, or to the end a
  * deployment's rule asks for, with webhook updates on the way.
+ *
+ * The store is bounded (`maxRuns`): past it, the run that finished longest
+ * ago is dropped, or, when none has finished, the oldest run still in flight
+ * (its timer is cleared, so it neither moves nor calls its webhook again).
  */
 import { randomUUID } from "node:crypto";
 import { MIGRATION_FLAG } from "../knowledge/migration.js";
-import type { DeploymentRule, EmulatorOptions } from "./options.js";
+import { isTerminalRunStatus, RUN_CALL_ID_FIELDS } from "../knowledge/run-record.js";
+import { DEFAULT_MAX_RUNS, type DeploymentRule, type EmulatorOptions } from "./options.js";
 import type { QueueRequest } from "./validation.js";
 import { WebhookSender } from "./webhooks.js";
-import { isTerminal } from "../knowledge/run-status.js";
 
 export type RunRecord = Record<string, unknown> & { id: string; status: string; live_status: string | null; progress: number };
 
@@ -26,20 +30,25 @@ const HAPPY_PATH: Step[] = [
   { status: "success", liveStatus: "Done", progress: 1 },
 ];
 
-
 /** ISO 8601 with an explicit offset, as the service sends it. */
 export function timestamp(date: Date = new Date()): string {
   return date.toISOString().replace("Z", "+00:00");
 }
 
 export class RunStore {
+  /** In queue order. */
   private readonly runs = new Map<string, RunRecord>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Ids of ended runs, in the order they ended: the eviction queue. */
+  private readonly finished = new Set<string>();
+  /** One pending timer per run in flight: its next step. */
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly maxRuns: number;
   private number = 0;
   readonly webhooks: WebhookSender;
 
   constructor(private readonly options: EmulatorOptions) {
     this.webhooks = new WebhookSender(options.webhookAttempts);
+    this.maxRuns = options.maxRuns ?? DEFAULT_MAX_RUNS;
   }
 
   get size(): number {
@@ -76,7 +85,9 @@ export class RunStore {
       gpu: request.gpu ?? deployment.gpu,
       machine_version: "v4",
       machine_type: "comfy-deploy-serverless",
-      executor_function_call_id: null,
+      // The spec's name and the vendor's (which the V2 JS SDK requires), always equal.
+      [RUN_CALL_ID_FIELDS.spec]: null,
+      [RUN_CALL_ID_FIELDS.vendor]: null,
       user_id: "user_emulator",
       org_id: null,
       live_status: "Queued",
@@ -95,19 +106,31 @@ export class RunStore {
       flags,
     };
     this.runs.set(id, record);
-    this.schedule(record, deployment, flags.includes(MIGRATION_FLAG));
+    while (this.runs.size > this.maxRuns) this.evictOne();
+    this.schedule(record, this.stepsFor(deployment, flags.includes(MIGRATION_FLAG)), 0);
     return record;
   }
 
-  private schedule(record: RunRecord, deployment: DeploymentRule, migrationCheck: boolean): void {
-    const steps = this.stepsFor(deployment, migrationCheck);
-    steps.forEach((step, index) => {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        this.advance(record, step);
-      }, this.options.stepMs * (index + 1));
-      this.timers.add(timer);
-    });
+  /** Steps are chained, one timer at a time, so a run in flight holds one timer, not one per state. */
+  private schedule(record: RunRecord, steps: readonly Step[], index: number): void {
+    const step = steps[index];
+    if (!step) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(record.id);
+      this.advance(record, step);
+      this.schedule(record, steps, index + 1);
+    }, this.options.stepMs);
+    this.timers.set(record.id, timer);
+  }
+
+  private evictOne(): void {
+    const id = first(this.finished) ?? first(this.runs.keys());
+    if (id === undefined) return;
+    this.runs.delete(id);
+    this.finished.delete(id);
+    const timer = this.timers.get(id);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(id);
   }
 
   private stepsFor(deployment: DeploymentRule, migrationCheck: boolean): Step[] {
@@ -140,19 +163,22 @@ export class RunStore {
     if (step.status === "started") {
       record.started_at = timestamp(now);
       record.gpu_event_id = randomUUID();
-      record.executor_function_call_id = `fc-${randomUUID().replace(/-/g, "").slice(0, 24)}`;
+      const callId = `fc-${randomUUID().replace(/-/g, "").slice(0, 24)}`;
+      record[RUN_CALL_ID_FIELDS.spec] = callId;
+      record[RUN_CALL_ID_FIELDS.vendor] = callId;
       record.cold_start_duration = 1.8;
       record.cold_start_duration_total = 2.4;
     }
     if (step.status === "success") record.outputs = outputsFor(record);
-    if (isTerminal(step.status)) {
+    const final = isTerminalRunStatus(step.status);
+    if (final) {
+      this.finished.add(record.id);
       record.ended_at = timestamp(now);
       const started = Date.parse(String(record.started_at ?? record.queued_at));
       const queued = Date.parse(String(record.queued_at));
       record.run_duration = round((now.getTime() - started) / 1000);
       record.duration = round((now.getTime() - queued) / 1000);
     }
-    const final = isTerminal(step.status);
     if (record.webhook && (final || record.webhook_intermediate_status)) {
       void this.webhooks.deliver(String(record.webhook), record, final).then((ok) => {
         if (final) record.webhook_status = ok ? "success" : "failed";
@@ -161,7 +187,7 @@ export class RunStore {
   }
 
   close(): void {
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
   }
 }
@@ -189,4 +215,9 @@ function outputsFor(record: RunRecord): unknown[] {
       node_id: "9",
     },
   ];
+}
+
+function first<T>(items: Iterable<T>): T | undefined {
+  for (const item of items) return item;
+  return undefined;
 }

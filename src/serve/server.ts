@@ -4,28 +4,21 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readJsonBody } from "./body.js";
+import { keepLast } from "./bounded-log.js";
+import { HttpError, unprocessable } from "./http-error.js";
 import { type DeploymentRule, type EmulatorOptions } from "./options.js";
 import { type RunRecord, RunStore } from "./runs.js";
-import { jsonInvalid, queueRequestSchema, runIdSchema, type ValidationItem, validationItems } from "./validation.js";
+import { NOT_AN_OBJECT, queueRequestSchema, runIdSchema, validationItems } from "./validation.js";
 
 export interface Emulator {
   /** e.g. http://127.0.0.1:4010/api */
   baseUrl: string;
   port: number;
   store: RunStore;
-  /** Requests received, for tests: method, path and the Authorization scheme (never the token). */
+  /** The most recent requests received (a bounded log), for tests: method and path, never a header. */
   requests: Array<{ method: string; path: string }>;
   close(): Promise<void>;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(`HTTP ${status}`);
-  }
 }
 
 const API_PREFIX = "/api";
@@ -35,7 +28,7 @@ export async function startEmulator(options: EmulatorOptions, listen: { host: st
   const requests: Emulator["requests"] = [];
   let served = 0;
   const server: Server = createServer((req, res) => {
-    requests.push({ method: req.method ?? "GET", path: req.url ?? "/" });
+    keepLast(requests, { method: req.method ?? "GET", path: req.url ?? "/" });
     const index = served++;
     handle(req, res, index).catch((error: unknown) => {
       if (error instanceof HttpError) send(res, error.status, error.body, error.headers);
@@ -78,29 +71,15 @@ export async function startEmulator(options: EmulatorOptions, listen: { host: st
     if (options.token !== undefined && match[1] !== options.token) throw new HttpError(401, { detail: "Invalid token" });
   }
 
-  async function readJson(req: IncomingMessage): Promise<unknown> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > options.maxBodyBytes) throw new HttpError(413, { detail: `Request body larger than ${options.maxBodyBytes} bytes` });
-      chunks.push(chunk as Buffer);
-    }
-    const text = Buffer.concat(chunks).toString("utf8");
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      throw unprocessable(jsonInvalid((error as Error).message));
-    }
+  function readJson(req: IncomingMessage): Promise<unknown> {
+    return readJsonBody(req, options.maxBodyBytes);
   }
 
   function queueRun(body: unknown): RunRecord {
     const parsed = queueRequestSchema.safeParse(body);
     if (!parsed.success) {
-      const loc = typeof body === "object" && body !== null && !Array.isArray(body) ? [] : undefined;
-      throw unprocessable(
-        loc ? validationItems(parsed.error, "body") : [{ loc: ["body"], msg: "Input should be a valid dictionary", type: "dict_type" }],
-      );
+      const isObject = typeof body === "object" && body !== null && !Array.isArray(body);
+      throw unprocessable(isObject ? validationItems(parsed.error, "body") : [NOT_AN_OBJECT]);
     }
     const deployment = deploymentFor(parsed.data.deployment_id);
     return store.queue(parsed.data, deployment);
@@ -155,10 +134,6 @@ function routeOf(path: string, url: URL, legacy: boolean): { name: RouteName; me
   const match = /^\/api\/run\/([^/]+)$/.exec(path);
   if (match) return { name: "get", method: "GET", runId: decodeURIComponent(match[1]!) };
   return undefined;
-}
-
-function unprocessable(detail: ValidationItem[]): HttpError {
-  return new HttpError(422, { detail });
 }
 
 /** What V1's GET /run?run_id= answered: the fields its SDK kept. */

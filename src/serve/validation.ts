@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { GPU_TYPES } from "../knowledge/migration.js";
+import { webhookUrlProblem } from "./webhooks.js";
 
 export interface ValidationItem {
   loc: Array<string | number>;
@@ -14,7 +15,13 @@ export interface ValidationItem {
 export const queueRequestSchema = z.object({
   deployment_id: z.string({ required_error: "Field required" }).uuid(),
   inputs: z.record(z.unknown()).default({}),
-  webhook: z.string().optional(),
+  webhook: z
+    .string()
+    .superRefine((value, ctx) => {
+      const problem = webhookUrlProblem(value);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem.msg, params: { type: problem.type } });
+    })
+    .optional(),
   webhook_intermediate_status: z.boolean().optional(),
   gpu: z.enum(GPU_TYPES).optional(),
   flags: z.array(z.string()).optional(),
@@ -38,6 +45,8 @@ function describe(issue: z.ZodIssue): { msg: string; type: string } {
       return issue.validation === "uuid"
         ? { msg: "Input should be a valid UUID", type: "uuid_parsing" }
         : { msg: issue.message, type: "string_pattern_mismatch" };
+    case "custom":
+      return { msg: issue.message, type: typeof issue.params?.type === "string" ? issue.params.type : "value_error" };
     case "invalid_enum_value":
       return { msg: `Input should be ${issue.options.map((o) => `'${String(o)}'`).join(", ")}`, type: "enum" };
     default:
@@ -51,6 +60,13 @@ function fastApiTypeName(expected: string): string {
   if (expected === "boolean") return "boolean";
   return expected;
 }
+
+/** A body that is not a JSON object (a list, a string, or bytes of another content type), as FastAPI reports it. */
+export const NOT_AN_OBJECT: ValidationItem = {
+  loc: ["body"],
+  msg: "Input should be a valid dictionary or object to extract fields from",
+  type: "model_attributes_type",
+};
 
 export function jsonInvalid(message: string, position = 0): ValidationItem[] {
   return [{ loc: ["body", position], msg: `JSON decode error: ${message}`, type: "json_invalid" }];

@@ -1,7 +1,9 @@
 /** check and serve as a user runs them: exit codes per verdict, dry runs, secrets, usage errors. */
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, runCli } from "../helpers/cli.js";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CLI, runCli, runCliAsync } from "../helpers/cli.js";
 
 const DEPLOYMENT = "0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11";
 const FAILING = "6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
@@ -100,5 +102,61 @@ describe("check usage errors", () => {
     const run = runCli(["check", "--deployment-id", DEPLOYMENT], { env: { COMFYDEPLOY_API_KEY: "" } });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("set COMFYDEPLOY_API_KEY");
+  });
+});
+
+const fakes: Server[] = [];
+afterEach(async () => {
+  for (const server of fakes.splice(0)) {
+    server.closeAllConnections();
+    await new Promise<void>((done) => server.close(() => done()));
+  }
+});
+
+async function fakeApi(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer(handler);
+  fakes.push(server);
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+}
+
+describe("check under hostile answers", () => {
+  it("429 with Retry-After: 86400 and --wait 2 ends long before the Retry-After: UNKNOWN, exit 4, with the reason", async () => {
+    const baseUrl = await fakeApi((req, res) => {
+      req.resume();
+      res.writeHead(429, { "retry-after": "86400", "content-type": "application/json" }).end('{"detail":"Too Many Requests"}');
+    });
+    const started = Date.now();
+    const run = await runCliAsync(["check", "--deployment-id", DEPLOYMENT, "--base-url", baseUrl, "--wait", "2", "--format", "json"], {
+      env: { COMFYDEPLOY_API_KEY: TOKEN },
+    });
+    const seconds = (Date.now() - started) / 1000;
+    expect(run.status, run.stderr).toBe(4);
+    const report = JSON.parse(run.stdout) as { verdict: string; reason: string; httpStatus: number };
+    expect([report.verdict, report.httpStatus]).toEqual(["UNKNOWN", 429]);
+    expect(report.reason).toContain("Retry-After");
+    // Bounded by --wait (2 s) plus start-up, nowhere near the 30 s back-off cap or the day asked for.
+    expect(seconds).toBeLessThan(15);
+  }, 60_000);
+
+  it.each(["k", "Q7", "z9x"])("a %j token is masked even when the server echoes it", async (token) => {
+    const baseUrl = await fakeApi((req, res) => {
+      req.resume();
+      const sent = /^Bearer (.*)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
+      res.writeHead(200, { "content-type": "application/json" }).end(`{"error": "token ${sent} is not allowed here"}`);
+    });
+    const run = await runCliAsync(["check", "--deployment-id", DEPLOYMENT, "--base-url", baseUrl, "--token", token], { env: { COMFYDEPLOY_API_KEY: "" } });
+    expect(run.status).toBe(3);
+    expect(run.stdout).toContain("token *** is not allowed");
+    const echoed = new RegExp(`(^|[^A-Za-z0-9])${token}([^A-Za-z0-9]|$)`);
+    expect(run.stdout + run.stderr).not.toMatch(echoed);
+  });
+});
+
+describe("serve usage errors", () => {
+  it.each([["0"], ["-5"], ["1.5"], ["many"]])("--max-runs %s exits 2", (value) => {
+    const run = runCli(["serve", "--port", "0", "--max-runs", value]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("--max-runs");
   });
 });

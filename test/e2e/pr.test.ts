@@ -43,6 +43,9 @@ interface Failure {
   pattern: RegExp;
   status: number;
   body: unknown;
+  headers?: Record<string, string>;
+  /** Answer this many times, then let requests through (default: always). */
+  times?: number;
 }
 
 class FakeGitHub {
@@ -81,12 +84,15 @@ class FakeGitHub {
     const url = new URL(req.url!, this.url);
     const method = req.method!;
     this.calls.push({ method, path: `${url.pathname}${url.search}`, body, authorized: req.headers.authorization === `Bearer ${TOKEN}` });
-    const send = (status: number, json: unknown): void => {
-      res.writeHead(status, { "content-type": "application/json" });
+    const send = (status: number, json: unknown, headers: Record<string, string> = {}): void => {
+      res.writeHead(status, { "content-type": "application/json", ...headers });
       res.end(JSON.stringify(json));
     };
-    const failure = this.failures.find((f) => (f.method === "*" || f.method === method) && f.pattern.test(url.pathname));
-    if (failure) return send(failure.status, failure.body);
+    const failure = this.failures.find((f) => (f.method === "*" || f.method === method) && f.pattern.test(url.pathname) && f.times !== 0);
+    if (failure) {
+      if (failure.times !== undefined) failure.times--;
+      return send(failure.status, failure.body, failure.headers);
+    }
     if (req.headers.authorization !== `Bearer ${TOKEN}`) return send(401, { message: "Bad credentials" });
 
     const repo = `/repos/${OWNER}/${NAME}`;
@@ -492,5 +498,69 @@ describe("pr failures leave the checkout as it was", () => {
     expect(noToken.status).toBe(2);
     expect(noToken.stderr).toContain("GITHUB_TOKEN or GH_TOKEN");
     expect(github.calls).toEqual([]);
+  });
+});
+
+describe("pr against a GitHub that fails for a while", () => {
+  beforeEach(() => github.reset());
+
+  it("a 502 on a read is retried and the run goes on", async () => {
+    const repos = demoRepos();
+    github.failures.push({ method: "GET", pattern: /\/pulls$/, status: 502, body: { message: "Server Error" }, times: 1 });
+    const run = await runPr(repos, []);
+    expectNoToken(run);
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ operation: "created", number: 1 });
+    expect(github.calls.filter((c) => c.method === "GET" && c.path.startsWith(`/repos/${OWNER}/${NAME}/pulls?`))).toHaveLength(2);
+    expect(run.stderr).toContain("GitHub API answered HTTP 502; asking again in 1s");
+  });
+
+  it("a secondary rate limit beyond the retry budget: exit 3 with rate-limit advice (not the permissions advice), nothing written", async () => {
+    const repos = demoRepos();
+    github.failures.push({
+      method: "*",
+      pattern: /./,
+      status: 403,
+      headers: { "retry-after": "86400" },
+      body: { message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again." },
+    });
+    const before = checkoutState(repos);
+    const run = await runPr(repos, []);
+    expectNoToken(run);
+    expect(run.status).toBe(3);
+    const error = run.stderr.trim().split("\n").slice(-1)[0]!;
+    expect(error).toContain("secondary rate limit");
+    expect(error).toMatch(/rerun/i);
+    expect(error).not.toContain("contents: write");
+    expect(github.calls).toHaveLength(1);
+    expect(checkoutState(repos)).toEqual(before);
+    expect(remoteTip(repos, BRANCH)).toBeUndefined();
+  });
+
+  it("creating the pull request fails after the push: the error says so, and a rerun opens it", async () => {
+    const repos = demoRepos();
+    github.failures.push({ method: "POST", pattern: /\/pulls$/, status: 502, body: { message: "Server Error" } });
+    const failed = await runPr(repos, []);
+    expectNoToken(failed);
+    expect(failed.status).toBe(3);
+    expect(failed.stderr.trim().split("\n").slice(-1)[0]).toContain("the branch is pushed; rerun to open the PR");
+    const pushed = remoteTip(repos, BRANCH);
+    expect(pushed).toMatch(/^[0-9a-f]{40}$/);
+    expect(github.pulls).toEqual([]);
+
+    github.failures = [];
+    const rerun = await runPr(repos, []);
+    expect(rerun.status, rerun.stderr).toBe(0);
+    expect(JSON.parse(rerun.stdout)).toMatchObject({ operation: "created", number: 1, pushed: false, commit: pushed });
+    expect(github.pulls).toHaveLength(1);
+  });
+
+  it.each(["Q", "Q7", "Q7z"])("a %j GitHub token is masked wherever GitHub echoes it", async (token) => {
+    const repos = demoRepos();
+    github.failures.push({ method: "*", pattern: /./, status: 401, body: { message: `Bad credentials: ${token} is not a token` } });
+    const run = await runPr(repos, [], { GITHUB_TOKEN: token });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("Bad credentials: *** is not a token");
+    expect(run.stdout + run.stderr).not.toMatch(new RegExp(`(^|[^A-Za-z0-9])${token}([^A-Za-z0-9]|$)`));
   });
 });

@@ -12,7 +12,7 @@
  * failure); the V1 contracts it keeps are those of comfydeploy 0.0.19.
  */
 import { HOSTS, JS_SDK, JS_SDK_SHAPES } from "../../../src/knowledge/migration.js";
-import { TERMINAL_RUN_STATUSES } from "../../../src/knowledge/run-status.js";
+import { TERMINAL_RUN_STATUSES } from "../../../src/knowledge/run-record.js";
 
 /** The module's name in the package, without its extension. */
 export const COMPAT_MODULE_NAME = "comfydeploy-v1-compat";
