@@ -8,10 +8,20 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixedRepo, fixRepository, unmarkedFindings } from "./helpers/scenario-fix.js";
+import { runScenarioContract } from "./helpers/scenario-run.js";
+import { readScenarioSpec } from "./helpers/scenario-spec.js";
+import { typecheckScenario } from "./helpers/scenario-typecheck.js";
+import { formatDiagnostics } from "./helpers/typecheck.js";
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
 const SCENARIOS = join(FIXTURES, "scenarios");
 const EXPECTED = join(FIXTURES, "scenario-fixes");
+/**
+ * Scenarios whose V1 requests the scanner does not find yet (bases held in an
+ * object config, a vendored client on a white-label host: issue 13), so fix
+ * cannot move them and their contract on V2 breaks. Empty once scan finds them.
+ */
+const SCAN_GAPS = new Set(["discord-bot-cjs", "vendored-client"]);
 
 describe.each(readdirSync(SCENARIOS).sort())("fix on scenario %s", (name) => {
   let fixed: FixedRepo;
@@ -33,4 +43,19 @@ describe.each(readdirSync(SCENARIOS).sort())("fix on scenario %s", (name) => {
   it("leaves no site it claims unrewritten and unmarked", () => {
     expect(unmarkedFindings(fixed.after)).toEqual([]);
   });
+
+  const spec = readScenarioSpec(join(SCENARIOS, name));
+  if (spec.language === "typescript") {
+    it("type-checks against comfydeploy 2.0.0-beta.69 after fix (strict)", () => {
+      expect(formatDiagnostics(typecheckScenario(fixed.root, "v2"))).toBe("");
+    });
+  }
+
+  if (spec.language !== "python" && spec.contract.length > 0 && !SCAN_GAPS.has(name)) {
+    it("keeps its callers' contract after fix: the real V2 SDK against serve (no --legacy)", async () => {
+      const report = await runScenarioContract({ appDir: fixed.root, sdk: "v2", endpoints: "v2", spec });
+      expect(report.problems).toEqual([]);
+      expect(report.requests.map((r) => `${r.method} ${r.path.split("?")[0]}`)).not.toContain("POST /api/run");
+    });
+  }
 });

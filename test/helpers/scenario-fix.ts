@@ -4,15 +4,14 @@
  * for a person afterwards.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { cpSync, rmSync } from "node:fs";
 import type { Finding } from "../../src/core/finding.js";
 import { DEFAULT_HOSTS } from "../../src/core/urls.js";
 import { type FixPlan, planFixes, writeFixes } from "../../src/fix/runner.js";
 import { scan } from "../../src/scan/engine.js";
 import { TRANSFORM_IDS } from "../../transforms/index.js";
 import { DEFAULT_NODE_REF } from "../../transforms/node-pin/target.js";
+import { scratchDir } from "./demo-copy.js";
 
 export interface FixedRepo {
   root: string;
@@ -34,7 +33,8 @@ function git(root: string, ...args: string[]): string {
 }
 
 export async function fixRepository(source: string): Promise<FixedRepo> {
-  const root = mkdtempSync(join(tmpdir(), "cdm-scenario-"));
+  // Under the repository (test/.tmp), so the app's imports of zod and the SDK resolve as in the fixtures.
+  const root = scratchDir("scenario-fix-");
   try {
     cpSync(source, root, { recursive: true });
     git(root, "init", "-q");

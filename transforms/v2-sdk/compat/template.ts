@@ -75,7 +75,7 @@ export interface V1Run {
   id: string;
   status: string;
   outputs: V1RunOutputs;
-  live_status?: string | null;
+  live_status: string | null;
   progress: number;
 }
 
