@@ -64,6 +64,8 @@ const files: Record<"ts" | "esm" | "cjs", string> = { ts: "", esm: "", cjs: "" }
 beforeAll(async () => {
   // Under the repository, so zod and comfydeploy resolve from its node_modules.
   dir = scratchDir("compat-module-");
+  // Its own repository: test/.tmp is ignored by this one, and the scan lists files as git does.
+  execFileSync("git", ["init", "-q"], { cwd: dir });
   const flavours = [
     ["ts", `${COMPAT_MODULE_NAME}.ts`, sourceStyleOf("")],
     ["esm", `${COMPAT_MODULE_NAME}.mjs`, { quote: "single", semicolons: false, indent: "    ", trailingComma: false }],

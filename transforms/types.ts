@@ -82,8 +82,15 @@ export interface SupportImport {
 export interface FileFix {
   text: string;
   events: FixEvent[];
-  /** Why findings of the file were left as they are, when it is not plain from a marker. */
-  notes?: string[];
+  /** Sites left as they are on purpose where no marker can say so (JSON, lockfiles), and why. */
+  notes?: SiteNote[];
+}
+
+/** A finding a part leaves as it is, and why: fix lists these, so no site is dropped silently. */
+export interface SiteNote {
+  /** 1-based line in the part's input (the runner moves it onto the file's final text). */
+  line: number;
+  reason: string;
 }
 
 /** What a transform is, for --list-transforms, the docs and the registry's checks. */

@@ -165,7 +165,7 @@ function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean): string {
   }
   if (plan.notes.length > 0) {
     out.push(c.yellow("Left as it is, on purpose:"));
-    for (const n of plan.notes) out.push(`  ${n.file}: ${n.reason}`);
+    for (const n of plan.notes) out.push(`  ${n.file}:${n.line}: ${n.reason}`);
   }
   const envChanges = envChangesOf(plan);
   if (envChanges.length > 0) {

@@ -27,6 +27,8 @@ export interface NpmDependencyFacts {
   spec: string;
   /** Where it is declared: `dependencies`, `overrides`, `catalog`, a lockfile's section. */
   field: string;
+  /** What the entry does: a dependency, an override of every copy, an override for one package only, a catalog entry; absent in lockfiles. */
+  role?: "dependency" | "override" | "scoped-override" | "catalog";
   manager: NpmManager;
   /** package.json: the JSON path of the entry. */
   jsonPath?: readonly string[];

@@ -25,7 +25,7 @@ export function commentSyntaxFor(file: string): CommentSyntax | undefined {
   const ext = posix.extname(base);
   if (base === "dockerfile" || base.startsWith("dockerfile.") || base === "containerfile" || ext === ".dockerfile") return HASH;
   if (base === ".env" || base.startsWith(".env.") || base.endsWith(".env")) return HASH;
-  if (base === "gemfile" || base === "pipfile" || base === "makefile") return HASH;
+  if (base === "gemfile" || base === "pipfile" || base === "makefile" || base === ".gitmodules") return HASH;
   if ([".py", ".sh", ".bash", ".zsh", ".rb", ".yml", ".yaml", ".toml", ".cfg", ".ini", ".properties", ".txt", ".gemspec", ".r"].includes(ext)) {
     return ext === ".ini" || ext === ".cfg" ? { line: ";" } : ext === ".properties" ? HASH : HASH;
   }

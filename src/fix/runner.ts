@@ -11,11 +11,12 @@ import writeFileAtomic from "write-file-atomic";
 import { RuntimeFailure } from "../core/errors.js";
 import { nearestPackageDir } from "../files/package-dirs.js";
 import type { Finding } from "../core/finding.js";
+import { LineIndex } from "../core/location.js";
 import { isJsFile } from "../core/file-kinds.js";
 import { scan, type ScanOptions, type ScanResult } from "../scan/engine.js";
 import { isActivelySuppressed } from "../core/suppression.js";
-import type { FixEvent, NodeRefTarget, Transform, TransformId } from "../../transforms/types.js";
-import { crlfToLf, relocateFindings } from "./relocate.js";
+import type { FixEvent, NodeRefTarget, SiteNote, Transform, TransformId } from "../../transforms/types.js";
+import { crlfToLf, relocateFindings, spanMap } from "./relocate.js";
 import { SupportModules } from "./support-modules.js";
 import { parseError } from "./validate.js";
 
@@ -38,7 +39,7 @@ export interface FixPlan {
   /** Files with findings that were looked at but could not be fixed, with the reason. */
   skipped: Array<{ file: string; reason: string }>;
   /** Findings a transform left as they are on purpose, and why (e.g. a package kept on V1 while its code is). */
-  notes: Array<{ file: string; reason: string }>;
+  notes: Array<{ file: string } & SiteNote>;
   /** Files with findings the selected transforms apply to. */
   candidates: number;
   /** Files with findings that no selected transform handles. */
@@ -82,7 +83,7 @@ export async function planFixes(options: FixOptions): Promise<FixPlan> {
       const pkg = packageDirOf(options.root, file);
       run.v1Left.set(pkg, [...(run.v1Left.get(pkg) ?? []), file]);
     }
-    for (const reason of outcome.notes) plan.notes.push({ file, reason });
+    for (const note of outcome.notes) plan.notes.push({ file, ...note });
     if (outcome.kind === "skipped") plan.skipped.push({ file, reason: outcome.reason });
     if (outcome.kind === "changed") plan.changes.push(outcome.change);
   }
@@ -103,9 +104,9 @@ interface FileRun {
 
 type FileOutcome =
   | { kind: "untouched"; events: []; notes: [] }
-  | { kind: "skipped"; reason: string; events: FixEvent[]; notes: string[] }
-  | { kind: "unchanged"; events: FixEvent[]; notes: string[] }
-  | { kind: "changed"; change: PlannedChange; events: FixEvent[]; notes: string[] };
+  | { kind: "skipped"; reason: string; events: FixEvent[]; notes: SiteNote[] }
+  | { kind: "unchanged"; events: FixEvent[]; notes: SiteNote[] }
+  | { kind: "changed"; change: PlannedChange; events: FixEvent[]; notes: SiteNote[] };
 
 /** Every selected part that applies to a file, in order, each on what the one before it made; then validation. */
 async function fixFile(run: FileRun, file: string, findings: readonly Finding[]): Promise<FileOutcome> {
@@ -123,7 +124,8 @@ async function fixFile(run: FileRun, file: string, findings: readonly Finding[])
   const toLf = shape.crlf ? crlfToLf(stripBom(raw)) : undefined;
   let current = text;
   const events: FixEvent[] = [];
-  const notes: string[] = [];
+  // Each part's notes, with the text their lines refer to.
+  const notes: Array<{ note: SiteNote; text: string }> = [];
   try {
     for (const part of parts) {
       const fixed = await part.apply(current, {
@@ -135,19 +137,31 @@ async function fixFile(run: FileRun, file: string, findings: readonly Finding[])
         removeUnused: options.removeUnused ?? false,
         useSupportModule: (module) => run.supportModules.use(module, file),
       });
+      notes.push(...(fixed.notes ?? []).map((note) => ({ note, text: current })));
       current = fixed.text;
       events.push(...fixed.events);
-      notes.push(...(fixed.notes ?? []));
     }
   } catch (error) {
-    return { kind: "skipped", reason: `transform failed: ${firstLine(error)}`, events, notes };
+    return { kind: "skipped", reason: `transform failed: ${firstLine(error)}`, events, notes: notesOn(text, notes) };
   }
   // A file keeps ending (or not ending) with a newline, whatever the parts printed.
   if (current !== text && text.endsWith("\n") !== current.endsWith("\n")) current = text.endsWith("\n") ? `${current}\n` : current.replace(/\n+$/, "");
-  if (current === text) return { kind: "unchanged", events, notes };
+  if (current === text) return { kind: "unchanged", events, notes: notesOn(text, notes) };
+  // A file that did not parse before is not held to parsing after: fix's edits are local to the sites it found.
   const problem = parseError(file, current);
-  if (problem) return { kind: "skipped", reason: `left untouched: the rewritten file would not parse (${problem})`, events, notes };
-  return { kind: "changed", change: { file, before: raw, after: restore(current, shape), events }, events, notes };
+  if (problem && !parseError(file, text)) return { kind: "skipped", reason: `left untouched: the rewritten file would not parse (${problem})`, events, notes: notesOn(text, notes) };
+  return { kind: "changed", change: { file, before: raw, after: restore(current, shape), events }, events, notes: notesOn(current, notes) };
+}
+
+/** Notes with their lines moved onto the text the file ends with (later parts may have moved lines). */
+function notesOn(final: string, notes: ReadonlyArray<{ note: SiteNote; text: string }>): SiteNote[] {
+  const lines = new LineIndex(final);
+  return notes.map(({ note, text }) => {
+    if (text === final) return note;
+    const start = new LineIndex(text).lineStart(note.line);
+    const moved = spanMap(text, final)({ start, end: start });
+    return { ...note, line: moved ? lines.lineOf(moved.start) : note.line };
+  });
 }
 
 export async function writeFixes(root: string, changes: readonly PlannedChange[]): Promise<void> {

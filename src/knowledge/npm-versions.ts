@@ -20,6 +20,11 @@ const WITH_PRERELEASE: semver.RangeOptions = { includePrerelease: true };
 /** The whole range npm resolves through the `latest` dist-tag. */
 const LATEST_SPECS = new Set(["", "latest", "*", "x", "X"]);
 
+/** A spec npm resolves through the `latest` dist-tag (`latest`, `*`, an empty range), which is V1 today but may move. */
+export function resolvesThroughLatest(spec: string): boolean {
+  return LATEST_SPECS.has(spec.trim());
+}
+
 const NON_REGISTRY_PROTOCOL = /^(?:git\+|git:|github:|gitlab:|bitbucket:|gist:|file:|link:|portal:|workspace:|exec:|https?:|ssh:)/i;
 
 /**

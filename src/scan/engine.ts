@@ -158,6 +158,7 @@ async function scanWithPool(
     progress.parsed++;
   }
   applyInSourceSuppressions(findings, read, options.now ?? new Date());
+  withoutMarkerLines(findings, read);
 
   progress.phase = "done";
   report();
@@ -198,6 +199,26 @@ function applyInSourceSuppressions(findings: Finding[], read: (file: string) => 
     const text = read(file);
     if (text?.includes(SUPPRESSION_KEYWORD)) applySuppressions(fileFindings, parseSuppressions(text), today);
   }
+}
+
+/**
+ * A review marker's advice names V1 paths and hosts ("POST {base}/run
+ * becomes ..."): the marker is reported as review-marker, and no other rule
+ * reports its line.
+ */
+function withoutMarkerLines(findings: Finding[], read: (file: string) => string | undefined): void {
+  const markerLines = new Map<string, Set<number>>();
+  const linesOf = (file: string): Set<number> => {
+    let lines = markerLines.get(file);
+    if (!lines) {
+      const text = read(file) ?? "";
+      lines = new Set(text.includes(MARKER_TAG) ? text.split("\n").flatMap((line, i) => (line.includes(MARKER_TAG) ? [i + 1] : [])) : []);
+      markerLines.set(file, lines);
+    }
+    return lines;
+  };
+  const kept = findings.filter((f) => f.ruleId === "review-marker" || !linesOf(f.file).has(f.line));
+  findings.splice(0, findings.length, ...kept);
 }
 
 function cachedReader(root: string, fileSet: ReadonlySet<string>): (file: string) => string | undefined {

@@ -17,7 +17,7 @@ import { isJsFile } from "../../src/core/file-kinds.js";
 import { pinFileKind } from "../../src/scan/scanners/machine/node-pins.js";
 import { commentSyntaxFor } from "../../src/core/marker.js";
 import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
-import type { FileFix, FixContext, FixEvent, NodeRefTarget, TransformPart } from "../types.js";
+import type { FileFix, FixContext, FixEvent, NodeRefTarget, SiteNote, TransformPart } from "../types.js";
 
 const NODE = NODE_COMPONENT.repository;
 
@@ -31,6 +31,7 @@ class NodePinMigration {
   private readonly lines: string[];
   private readonly events: FixEvent[] = [];
   private readonly markers: LineMarker[] = [];
+  private readonly notes: SiteNote[] = [];
   private readonly target: NodeRefTarget;
 
   constructor(
@@ -52,7 +53,7 @@ class NodePinMigration {
     }
     // Line edits keep the line count, so markers go in last, bottom up.
     const marked = insertLineMarkers(this.lines.join("\n"), this.context.file, this.markers);
-    return { text: marked.text, events: [...this.events, ...marked.events].sort((a, b) => a.line - b.line) };
+    return { text: marked.text, events: [...this.events, ...marked.events].sort((a, b) => a.line - b.line), notes: this.notes };
   }
 
   private pin(finding: Finding): void {
@@ -129,7 +130,11 @@ class NodePinMigration {
   }
 
   private mark(finding: Finding, advice: string): void {
-    if (!commentSyntaxFor(this.context.file) || posix.extname(this.context.file).toLowerCase() === ".json") return;
+    // JSON holds no comments: fix says what it left there in its summary instead.
+    if (!commentSyntaxFor(this.context.file) || posix.extname(this.context.file).toLowerCase() === ".json") {
+      this.notes.push({ line: finding.line, reason: advice });
+      return;
+    }
     if (this.markers.some((m) => m.line === finding.line && m.ruleId === finding.ruleId)) return;
     this.markers.push({ line: statementLine(this.lines, finding.line), ruleId: finding.ruleId, advice, findingLine: finding.line });
   }

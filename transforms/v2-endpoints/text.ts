@@ -17,7 +17,7 @@ import { statementAround } from "../../src/lang/text/statements.js";
 import { TextFile } from "../../src/lang/text/text-file.js";
 import { findLegacyHostMentions, parseUrlText } from "../../src/core/urls.js";
 import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
-import type { FileFix, FixContext, FixEvent, TransformPart } from "../types.js";
+import type { FileFix, FixContext, FixEvent, SiteNote, TransformPart } from "../types.js";
 import { advice, ENDPOINT_TEXT, messages } from "./advice.js";
 import {
   applyEdits,
@@ -59,6 +59,7 @@ class TextEndpointMigration {
   private readonly edits: TextEdit[] = [];
   private readonly markers: LineMarker[] = [];
   private readonly events: FixEvent[] = [];
+  private readonly notes: SiteNote[] = [];
   /** Segments whose host stays because their /run request is left for review. */
   private readonly held: Array<[number, number]> = [];
 
@@ -79,7 +80,7 @@ class TextEndpointMigration {
     for (const finding of findings) if (finding.ruleId === "legacy-base-url") this.host(finding);
     // Markers last, on lines moved by the edits above them.
     const marked = insertLineMarkers(applyEdits(this.text, this.edits), this.context.file, this.markers, (line) => this.shiftedLine(line));
-    return { text: marked.text, events: [...this.events, ...marked.events].sort((a, b) => a.line - b.line) };
+    return { text: marked.text, events: [...this.events, ...marked.events].sort((a, b) => a.line - b.line), notes: this.notes };
   }
 
   // ---------------------------------------------------------------- hosts
@@ -87,7 +88,12 @@ class TextEndpointMigration {
   private host(finding: Finding): void {
     const { start, end } = spanOf(finding);
     const site = this.siteAt(start, end, false);
-    if (!site || this.held.some(([s, e]) => start >= s && start < e)) return;
+    if (!site) return;
+    if (this.held.some(([s, e]) => start >= s && start < e)) {
+      // Kept with its /run request, which fix left whole; JSON has no marker to say so.
+      if (this.json) this.notes.push({ line: finding.line, reason: `the V1 host stays with the /run request it belongs to, which fix could not rewrite: move both to ${HOSTS.v2.apiBase}` });
+      return;
+    }
     const url = this.text.slice(site.segment.start, Math.max(end, site.segment.start));
     const mention = findLegacyHostMentions(url, this.context.hosts)[0];
     if (!mention || mention.start !== 0 || mention.kind === "page") return;
@@ -229,7 +235,11 @@ class TextEndpointMigration {
   }
 
   private mark(finding: Finding, offset: number, text: string): void {
-    if (this.json) return;
+    // JSON holds no comments: fix says what it left there in its summary instead.
+    if (this.json) {
+      this.notes.push({ line: finding.line, reason: text });
+      return;
+    }
     const line = this.markerLine(offset);
     if (this.markers.some((m) => m.line === line && m.ruleId === finding.ruleId)) return;
     this.markers.push({ line, ruleId: finding.ruleId, advice: text, findingLine: finding.line });

@@ -67,6 +67,16 @@ export class TextFile {
   severityAt(offset: number): Severity {
     return this.isProse(offset) ? "warning" : "error";
   }
+
+  /**
+   * Prose fix leaves to a person (it may describe the old API on purpose):
+   * comments, and docs outside Markdown's fenced code, which fix rewrites
+   * like code.
+   */
+  isLeftToAPerson(offset: number): boolean {
+    if (this.isComment(offset)) return true;
+    return this.kind === "docs" && !(this.syntax === "markup" && /\.(md|mdx|markdown)$/i.test(this.file) && this.isInCodeBlock(offset));
+  }
 }
 
 function fencedBlocks(file: TextFile): Array<[number, number]> {

@@ -123,7 +123,9 @@ export class JsAnalyzer {
       report.addRange(mention.start, mention.end, {
         ruleId: "legacy-base-url",
         message: legacyHostMessage("api", mention.url),
+        // Documentation: fix leaves prose to a person.
         severity: "warning",
+        fix: "manual",
       });
     }
   }

@@ -57,6 +57,7 @@ export function scanPackageJson(input: FileScanInput): Finding[] {
     reportDependency(sink, spanOf(property), judgement, manifestMessage(entry), manifestFix(entry), {
       spec: candidate.spec,
       field: candidate.field,
+      role: candidate.role,
       manager: entry.manager,
       jsonPath: candidate.path,
       ...(aliased ? { alias: property.key } : {}),

@@ -45,6 +45,7 @@ export function scanPnpmWorkspace(input: FileScanInput): Finding[] {
     reportDependency(sink, entry.span, judgement, manifestMessage(manifestEntry), manifestFix(manifestEntry), {
       spec,
       field,
+      role: manifestEntry.role,
       manager: "pnpm",
       yamlPath: [...field.split("."), entry.key],
     });

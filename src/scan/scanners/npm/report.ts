@@ -89,9 +89,10 @@ export function manifestMessage(entry: ManifestEntry): string {
 }
 
 export function manifestFix(entry: ManifestEntry): FixClass {
-  if (entry.judgement.verdict === "review" || entry.role === "scoped-override") return "review";
   // Nothing imports it: removing it is the user's call (fix --remove-unused makes it).
-  return entry.unused ? "manual" : "auto";
+  if (entry.unused) return "manual";
+  if (entry.judgement.verdict === "review" || entry.role === "scoped-override") return "review";
+  return "auto";
 }
 
 export interface LockEntry {

@@ -65,7 +65,9 @@ function reportHostMentions(module: PyModule, hosts: HostSet, add: Add): void {
       add(comment.start + mention.start, comment.start + mention.end, {
         ruleId: "legacy-base-url",
         message: legacyHostMessage("api", mention.url),
+        // A comment: fix leaves prose to a person.
         severity: "warning",
+        fix: "manual",
       });
     }
   }
@@ -98,7 +100,7 @@ function reportInString(text: string, token: PyStringToken, hosts: HostSet, pros
     add(token.bodyStart + mention.start, token.bodyStart + mention.end, {
       ruleId: "legacy-base-url",
       message: legacyHostMessage(mention.kind === "bare" ? "bare" : "api", mention.url),
-      ...(prose ? { severity: "warning" as const } : {}),
+      ...(prose ? { severity: "warning" as const, fix: "manual" as const } : {}),
     });
   }
 }

@@ -252,7 +252,13 @@ class TextScan {
     this.sink.atOffset(
       start,
       end,
-      { ruleId, message, severity: severity ?? source.severityAt(start), ...(fix ? { fix } : {}), ...(facts ? { facts } : {}) },
+      {
+        ruleId,
+        message,
+        severity: severity ?? source.severityAt(start),
+        ...(source.isLeftToAPerson(start) ? { fix: "manual" as const } : fix ? { fix } : {}),
+        ...(facts ? { facts } : {}),
+      },
       excerpt,
     );
   }
