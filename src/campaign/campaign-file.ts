@@ -10,7 +10,7 @@ import { parseDocument } from "yaml";
 import { UsageError } from "../errors.js";
 import { FAIL_ON_CHOICES } from "./tool-api.js";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 /** Report files are named after repositories, so names are safe file names. */
 export const REPO_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const SLUG = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;

@@ -29,7 +29,7 @@ th { background:#eef0f5; font-size:13px; color:var(--muted); font-weight:600; }
 td.n { text-align:right; font-variant-numeric:tabular-nums; } td.zero { color:#9aa2b1; }
 .badge { display:inline-block; padding:1px 8px; border-radius:10px; font-size:12.5px; font-weight:600; white-space:nowrap; }
 .ready { background:#e3f4e8; color:var(--ok); } .not-ready { background:#fdecea; color:var(--bad); } .failed { background:#fff1d6; color:var(--warn); }
-.why { color:var(--muted); font-size:12.5px; margin-top:3px; } code { font-size:12.5px; }
+.why { color:var(--muted); font-size:12.5px; margin-top:3px; } .nowrap { white-space:nowrap; } code { font-size:12.5px; }
 a { color:var(--accent); }
 .chart { background:#fff; border:1px solid var(--line); border-radius:8px; padding:14px; }
 svg text { font:13px system-ui, sans-serif; fill:var(--ink); } svg .detail, svg .tick { fill:var(--muted); font-size:11.5px; }
@@ -77,10 +77,10 @@ ${body}
 function cutoffBanner(campaign: Campaign): string {
   const c = campaign.cutoff;
   const headline = c.passed
-    ? `The V1 cutoff (${c.date}) passed ${-c.daysLeft} ${plural(-c.daysLeft, "day", "days")} ago: there is no countdown left.`
+    ? `No countdown left: the cutoff passed ${-c.daysLeft} ${plural(-c.daysLeft, "day", "days")} ago`
     : c.daysLeft === 0
-      ? `The V1 cutoff is today (${c.date}).`
-      : `${c.daysLeft} ${plural(c.daysLeft, "day", "days")} left until the V1 cutoff (${c.date}).`;
+      ? "The cutoff is today"
+      : `${c.daysLeft} ${plural(c.daysLeft, "day", "days")} left until the cutoff`;
   return `<section class="cutoff ${c.passed ? "passed" : "ahead"}" id="cutoff"><strong>${esc(headline)}</strong>${esc(c.summary)}</section>`;
 }
 
@@ -113,10 +113,10 @@ function readinessTable(rows: readonly CampaignRow[]): string {
       count(row.findings.error, row.scanned),
       count(row.findings.warning, row.scanned),
       count(row.findings.info, row.scanned),
-      `<td>${row.nodePins ? esc(row.nodePins === "none" ? "nothing to change" : row.nodePins) : "–"}</td>`,
+      `<td>${row.nodePins ? esc(row.nodePins === "none" ? "ok" : row.nodePins) : "–"}</td>`,
       `<td>${pullCell(row)}</td>`,
       `<td>${row.check ? `${esc(row.check.verdict.replace("_", " "))}<div class="why">${esc(row.check.checkedAt.slice(0, 10))}</div>` : "–"}</td>`,
-      `<td>${esc(row.scannedAt.slice(0, 10))}${row.head ? `<div class="why"><code>${esc(row.head.slice(0, 8))}</code>${row.branch ? ` on ${esc(row.branch)}` : ""}</div>` : ""}</td>`,
+      `<td class="nowrap">${esc(row.scannedAt.slice(0, 10))}${row.head ? `<div class="why"><code>${esc(row.head.slice(0, 8))}</code>${row.branch ? ` on ${esc(row.branch)}` : ""}</div>` : ""}</td>`,
       `</tr>`,
     ].join("");
   });

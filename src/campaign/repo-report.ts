@@ -33,6 +33,8 @@ const pullRequestSchema = z
     /** A dry run: the files fix would change. */
     wouldChange: z.number().int().optional(),
     checkedAt: z.string().describe("When the state was last read or set (ISO 8601)."),
+    runKey: z.string().optional().describe("The runKey of the scan this step ran on."),
+    dryRun: z.boolean().optional().describe("Whether the step was a dry run (fix planned, nothing pushed)."),
     error: z.string().optional().describe("Why the state could not be refreshed."),
   })
   .describe("The repository's migration pull request.");
@@ -43,6 +45,7 @@ const checkSchema = z
     verdict: z.enum(["READY", "NOT_READY", "UNKNOWN", "ERROR"]),
     reason: z.string(),
     checkedAt: z.string(),
+    runKey: z.string().optional().describe("The runKey of the scan this check ran with."),
   })
   .describe("The last live check of the repository's deployment.");
 

@@ -71,7 +71,8 @@ export interface RunSettings {
   log: (line: string) => void;
 }
 
-export type RepoOutcome = "scanned" | "unchanged" | "failed";
+/** scanned: a new scan; updated: the last scan kept, a pull request step or live check added; unchanged: nothing to do. */
+export type RepoOutcome = "scanned" | "updated" | "unchanged" | "failed";
 
 class StageFailure extends Error {
   constructor(
@@ -101,39 +102,58 @@ export async function runRepository(target: Target, settings: RunSettings): Prom
   try {
     const tip = await remoteTip(settings.cacheDir, target, cloneToken);
     const runKey = runKeyOf(target, tip.head, settings);
-    if (!settings.force && previous?.status === "ok" && previous.runKey === runKey) {
-      if (settings.previousDir !== settings.reportsDir) await writeRepoReport(settings.reportsDir, previous);
-      return { report: previous, outcome: "unchanged" };
-    }
-    report = { ...base, status: "ok", runKey, head: tip.head, ...(tip.branch ? { branch: tip.branch } : {}), durationMs: 0 };
-
-    stage = "clone";
-    const checkout = await checkoutTip(settings.cacheDir, target, tip, cloneToken);
-    report.head = checkout.head;
-
-    stage = "scan";
-    const root = target.path ? join(checkout.dir, target.path) : checkout.dir;
-    if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new StageFailure("scan", `${target.path} is not a directory in ${target.url} at ${checkout.head.slice(0, 12)}`);
-    const { config } = await loadConfig(root);
-    config.legacyHosts.push(...settings.legacyHosts.map(normalizeHost));
-    const scanSettings = { root, hosts: hostSetFor(config), include: config.include, exclude: config.exclude };
-    const scanned = buildReport(await scan(scanSettings), { command: commandLine(["scan", target.path ?? "."]) });
-    report.scan = JSON.parse(renderScanJson(scanned)) as RepoReport["scan"];
-    report.nodePins = nodePinState(scanned);
-
+    // What the last report already covers at this commit: the scan, a pull request step, a live check.
+    const kept = !settings.force && previous?.status === "ok" && previous.runKey === runKey ? previous : undefined;
     const pull = settings.pullRequests;
-    if (pull) {
-      stage = pull.dryRun ? "fix" : "pr";
-      report.pullRequest = pull.dryRun ? await plannedPull(scanSettings) : await openPull(target, root, scanSettings, pull, settings, secrets);
-    } else if (previous?.pullRequest) {
-      report.pullRequest = previous.pullRequest;
+    const wantPull = pull !== undefined && !(kept?.pullRequest?.runKey === runKey && (kept.pullRequest.dryRun === pull.dryRun || !kept.pullRequest.dryRun));
+    const wantCheck = settings.check !== undefined && target.deploymentId !== undefined && kept?.check?.runKey !== runKey;
+    if (kept && !wantPull && !wantCheck) {
+      if (settings.previousDir !== settings.reportsDir) await writeRepoReport(settings.reportsDir, kept);
+      return { report: kept, outcome: "unchanged" };
+    }
+    report = kept
+      ? { ...kept }
+      : {
+          ...base,
+          status: "ok",
+          runKey,
+          head: tip.head,
+          ...(tip.branch ? { branch: tip.branch } : {}),
+          durationMs: 0,
+          ...(previous?.pullRequest ? { pullRequest: previous.pullRequest } : {}),
+          ...(previous?.check ? { check: previous.check } : {}),
+        };
+
+    if (!kept || wantPull) {
+      stage = "clone";
+      const checkout = await checkoutTip(settings.cacheDir, target, tip, cloneToken);
+      report.head = checkout.head;
+
+      stage = "scan";
+      const root = target.path ? join(checkout.dir, target.path) : checkout.dir;
+      if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new StageFailure("scan", `${target.path} is not a directory in ${target.url} at ${checkout.head.slice(0, 12)}`);
+      const { config } = await loadConfig(root);
+      config.legacyHosts.push(...settings.legacyHosts.map(normalizeHost));
+      const scanSettings = { root, hosts: hostSetFor(config), include: config.include, exclude: config.exclude };
+      if (!kept) {
+        const scanned = buildReport(await scan(scanSettings), { command: commandLine(["scan", target.path ?? "."]) });
+        report.scan = JSON.parse(renderScanJson(scanned)) as RepoReport["scan"];
+        report.nodePins = nodePinState(scanned);
+      }
+      if (pull && wantPull) {
+        stage = pull.dryRun ? "fix" : "pr";
+        const state = pull.dryRun ? await plannedPull(scanSettings) : await openPull(target, root, scanSettings, pull, settings, secrets);
+        report.pullRequest = { ...state, runKey, dryRun: pull.dryRun };
+      }
     }
 
-    if (settings.check && target.deploymentId) {
+    if (wantCheck) {
       stage = "check";
-      report.check = await liveCheck(target.deploymentId, settings.check);
-    } else if (previous?.check) {
-      report.check = previous.check;
+      report.check = { ...(await liveCheck(target.deploymentId!, settings.check!)), runKey };
+    }
+    if (kept) {
+      await writeRepoReport(settings.reportsDir, report);
+      return { report, outcome: "updated" };
     }
   } catch (error) {
     const reason = oneLine(maskKnownSecrets(error instanceof Error ? error.message : String(error), secrets));
@@ -142,8 +162,10 @@ export async function runRepository(target: Target, settings: RunSettings): Prom
       ...base,
       runKey: report?.runKey ?? "",
       durationMs: 0,
+      ...(previous?.pullRequest ? { pullRequest: previous.pullRequest } : {}),
+      ...(previous?.check ? { check: previous.check } : {}),
       ...report,
-      ...(!report?.pullRequest && previous?.pullRequest ? { pullRequest: previous.pullRequest } : {}),
+      startedAt: base.startedAt,
       status: "failed",
       failure: { stage: failedAt, reason },
     };
@@ -153,15 +175,13 @@ export async function runRepository(target: Target, settings: RunSettings): Prom
   return { report, outcome: report.status === "ok" ? "scanned" : "failed" };
 }
 
-/** Everything that changes a report: when it is equal, the last report still holds. */
+/** Everything that changes a scan: when it is equal, the last report's scan still holds. */
 function runKeyOf(target: Target, head: string, settings: RunSettings): string {
   const inputs = {
     head,
     tool: TOOL.version,
     path: target.path ?? "",
     legacyHosts: [...settings.legacyHosts].sort(),
-    pullRequests: settings.pullRequests ? { ...settings.pullRequests } : null,
-    check: settings.check && target.deploymentId ? { deploymentId: target.deploymentId, baseUrl: settings.check.baseUrl } : null,
   };
   return createHash("sha256").update(JSON.stringify(inputs)).digest("hex").slice(0, 32);
 }

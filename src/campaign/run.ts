@@ -37,10 +37,13 @@ function describe(report: RepoReport, outcome: RepoOutcome): string {
   if (outcome === "failed") return `FAILED at ${report.failure?.stage ?? "?"}: ${report.failure?.reason ?? "unknown reason"}`;
   const s = report.scan?.summary;
   const counts = s ? `${s.total} finding${s.total === 1 ? "" : "s"} (${s.bySeverity.error} error${s.bySeverity.error === 1 ? "" : "s"}, ${s.bySeverity.warning} warning${s.bySeverity.warning === 1 ? "" : "s"})` : "no scan";
-  const pr = report.pullRequest && outcome === "scanned" && report.pullRequest.state !== "none"
+  const fresh = outcome === "scanned" || outcome === "updated";
+  const pr = report.pullRequest && fresh && report.pullRequest.state !== "none"
     ? `; pull request ${report.pullRequest.number !== undefined ? `#${report.pullRequest.number} ` : ""}${report.pullRequest.operation ?? report.pullRequest.state}${report.pullRequest.wouldChange !== undefined ? ` (fix would change ${report.pullRequest.wouldChange} files)` : ""}`
     : "";
-  const check = report.check && outcome === "scanned" ? `; live check ${report.check.verdict}` : "";
+  const check = report.check && fresh ? `; live check ${report.check.verdict}` : "";
   const head = report.head ? ` at ${report.head.slice(0, 8)}` : "";
-  return outcome === "unchanged" ? `unchanged${head}, ${counts} (last report kept)` : `${counts}${head}${pr}${check}, ${(report.durationMs / 1000).toFixed(1)} s`;
+  if (outcome === "unchanged") return `unchanged${head}, ${counts} (last report kept)`;
+  if (outcome === "updated") return `unchanged${head}, ${counts} (last scan kept)${pr}${check}`;
+  return `${counts}${head}${pr}${check}, ${(report.durationMs / 1000).toFixed(1)} s`;
 }

@@ -16,8 +16,8 @@ export interface Bar {
 
 /** Horizontal bars, longest first as given; the scale starts at zero. */
 export function barChart(bars: readonly Bar[], options: { title: string; width?: number }): string {
-  const width = options.width ?? 760;
-  const labelWidth = 300;
+  const width = options.width ?? 1080;
+  const labelWidth = 380;
   const rowHeight = 34;
   const top = 8;
   const height = top + bars.length * rowHeight + 8;
@@ -47,8 +47,8 @@ export interface Point {
 
 /** A line over time, with a dot and its number at every point. */
 export function lineChart(points: readonly Point[], options: { title: string; width?: number; height?: number }): string {
-  const width = options.width ?? 760;
-  const height = options.height ?? 240;
+  const width = options.width ?? 1080;
+  const height = options.height ?? 260;
   const left = 48;
   const right = 24;
   const top = 20;
@@ -57,7 +57,8 @@ export function lineChart(points: readonly Point[], options: { title: string; wi
   const first = Math.min(...times);
   const last = Math.max(...times);
   const span = last - first || 1;
-  const max = Math.max(1, ...points.map((p) => p.value));
+  // Headroom above the highest point for its label.
+  const max = Math.max(1, Math.ceil(Math.max(...points.map((p) => p.value)) * 1.15));
   const x = (t: number): number => (points.length === 1 ? left + (width - left - right) / 2 : left + ((t - first) / span) * (width - left - right));
   const y = (v: number): number => top + (1 - v / max) * (height - top - bottom);
   const coordinates = points.map((p, i) => [x(times[i]!), y(p.value)] as const);

@@ -183,7 +183,7 @@ async function run(args: CampaignArgs, token: string | undefined): Promise<numbe
   const count = (outcome: string): number => results.filter((r) => r.outcome === outcome).length;
   const lines = [
     `campaign run: ${plural(results.length, "repository", "repositories")}${shard ? ` (shard ${shard.index}/${shard.total})` : ""}: ` +
-      `${count("scanned")} scanned, ${count("unchanged")} unchanged, ${count("failed")} failed`,
+      `${count("scanned")} scanned, ${count("updated")} updated, ${count("unchanged")} unchanged, ${count("failed")} failed`,
     `reports: ${reportsDir}`,
   ];
   if (!shard && args.merge) {
