@@ -67,8 +67,8 @@ export function lineChart(points: readonly Point[], options: { title: string; wi
     `<line class="axis" x1="${left}" y1="${top}" x2="${left}" y2="${y(0)}"></line>`,
     `<text class="tick" x="${left - 6}" y="${y(max) + 4}" text-anchor="end">${max}</text>`,
     `<text class="tick" x="${left - 6}" y="${y(0) + 4}" text-anchor="end">0</text>`,
-    `<text class="tick" x="${x(first)}" y="${height - 12}" text-anchor="${points.length === 1 ? "middle" : "start"}">${escapeXml(day(points[times.indexOf(first)]!.at))}</text>`,
-    points.length > 1 ? `<text class="tick" x="${x(last)}" y="${height - 12}" text-anchor="end">${escapeXml(day(points[times.lastIndexOf(last)]!.at))}</text>` : "",
+    `<text class="tick" x="${x(first)}" y="${height - 12}" text-anchor="${points.length === 1 ? "middle" : "start"}">${escapeXml(when(points[times.indexOf(first)]!.at, span))}</text>`,
+    points.length > 1 ? `<text class="tick" x="${x(last)}" y="${height - 12}" text-anchor="end">${escapeXml(when(points[times.lastIndexOf(last)]!.at, span))}</text>` : "",
   ].join("");
   const line = coordinates.length > 1 ? `<polyline class="line" points="${coordinates.map(([cx, cy]) => `${round(cx)},${round(cy)}`).join(" ")}"></polyline>` : "";
   const dots = coordinates
@@ -87,6 +87,11 @@ function svg(width: number, height: number, title: string, body: string): string
 
 function day(iso: string): string {
   return iso.slice(0, 10);
+}
+
+/** The date, and the time of day too when the points are less than two days apart. */
+function when(iso: string, spanMs: number): string {
+  return spanMs < 2 * 24 * 3600 * 1000 ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : day(iso);
 }
 
 function round(n: number): number {
