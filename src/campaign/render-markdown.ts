@@ -40,7 +40,7 @@ export function renderCampaignMarkdown(campaign: Campaign): string {
 }
 
 function tableRow(row: CampaignRow): string {
-  const name = /^https?:\/\//.test(row.url) ? `[${cell(row.name)}](${row.url.replace(/\.git$/, "")})` : cell(row.name);
+  const name = /^https?:\/\/[^\s<>()]+$/.test(row.url) ? `[${cell(row.name)}](${row.url.replace(/\.git$/, "")})` : cell(row.name);
   const readiness = `${ICON[row.readiness]} ${LABEL[row.readiness]}${row.failure ? ` (${cell(`${row.failure.stage}: ${row.failure.reason}`)})` : ""}`;
   const count = (n: number): string => (row.scanned ? String(n) : "–");
   const pr = row.pullRequest && row.pullRequest.state !== "none"
@@ -58,9 +58,9 @@ function sincePrevious(campaign: Campaign): string {
   return delta === 0 ? ", unchanged since the previous run" : `, ${delta < 0 ? "−" : "+"}${Math.abs(delta)} since the previous run`;
 }
 
-/** Table cells: one line, no pipes. */
+/** Table cells: one line, no pipes, no HTML. */
 function cell(text: string): string {
-  return text.replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
+  return text.replace(/\r?\n/g, " ").replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 function titleOf(rule: string): string {

@@ -91,7 +91,7 @@ export function campaignCommand(yargs: Argv): Argv<CampaignArgs> {
     .option("legacy-host", { describe: "run: another host that serves the V1 API (repeatable)", type: "string", array: true })
     .example("$0 campaign run campaign.yml --out campaign-out", "Scan every repository and write the dashboard to campaign-out/")
     .example("$0 campaign plan campaign.yml --shards 4", "The CI matrix: four shards")
-    .example("$0 campaign run campaign.yml --shard 2/4 --no-merge", "One shard, in a matrix job")
+    .example("$0 campaign run campaign.yml --shard 2/4", "One shard, in a matrix job (no dashboard: merge does that)")
     .example("$0 campaign merge campaign-out", "campaign.json, campaign.md and campaign.html from the reports in campaign-out/repos/")
     .example("$0 campaign run --github-org acme --github-topic comfy", "Every repository of an organisation with a topic")
     .example("$0 campaign run campaign.yml --open-prs --dry-run", "Count what fix would change before opening pull requests")

@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { campaignFileJsonSchema, parseCampaignFile } from "../../src/campaign/campaign-file.js";
 import { campaignJsonSchema } from "../../src/campaign/campaign-model.js";

@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDeployment } from "../../src/serve/options.js";
 import type { Emulator } from "../../src/serve/server.js";
@@ -85,14 +85,14 @@ describe("the smallest campaign file, exactly as the README shows it", () => {
     // ../bots/discord-bot is a local clone; https://github.com/acme/ is rewritten by git to the bare origins on disk.
     git(estate.dir, "clone", "-q", estate.origin("bots"), join(estate.dir, "bots", "discord-bot"));
     mkdirSync(join(estate.dir, "ops"));
-    const yaml = [
-      "# campaign.yml",
-      "repositories:",
-      "  - url: https://github.com/acme/web-app.git   # or a local path to a git repository",
-      "  - url: ../bots/discord-bot",
-      "    path: packages/bot                          # optional: scan this subdirectory",
-      "",
-    ].join("\n");
+    // The README's example, verbatim.
+    const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Campaigns"));
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+    expect(yaml).toContain("url: https://github.com/acme/web-app.git");
+    expect(yaml).toContain("url: ../bots/discord-bot\n    path: packages/bot");
+    expect(section).toContain("campaign run campaign.yml --out campaign-out");
+    expect(section).toContain("campaign merge campaign-out");
     estate.campaignFile(yaml, join("ops", "campaign.yml"));
     const offline = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: `url.file://${join(estate.dir, "origins")}/.insteadOf`, GIT_CONFIG_VALUE_0: "https://github.com/acme/" };
     const ops = join(estate.dir, "ops");
