@@ -4,6 +4,7 @@
  * interrupted run resumes where it stopped; repositories sharing one clone
  * (a monorepo listed with several paths) take turns.
  */
+import { readdir, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { type RepoOutcome, type RunSettings, runRepository } from "./repo-run.js";
@@ -46,4 +47,15 @@ function describe(report: RepoReport, outcome: RepoOutcome): string {
   if (outcome === "unchanged") return `unchanged${head}, ${counts} (last report kept)`;
   if (outcome === "updated") return `unchanged${head}, ${counts} (last scan kept)${pr}${check}`;
   return `${counts}${head}${pr}${check}, ${(report.durationMs / 1000).toFixed(1)} s`;
+}
+
+/**
+ * After a run over the whole campaign: reports of repositories the campaign
+ * no longer lists would linger on the dashboard, so they go. Returns their names.
+ */
+export async function pruneReports(reportsDir: string, keep: readonly Target[]): Promise<string[]> {
+  const names = new Set(keep.map((t) => `${t.name}.json`));
+  const stale = (await readdir(reportsDir).catch(() => [] as string[])).filter((f) => f.endsWith(".json") && !names.has(f));
+  await Promise.all(stale.map((f) => rm(join(reportsDir, f), { force: true })));
+  return stale.map((f) => f.slice(0, -".json".length));
 }

@@ -12,7 +12,7 @@ import { DEFAULT_CAMPAIGN_FILE, loadCampaign } from "../campaign/load.js";
 import { CAMPAIGN_FILES, mergeCampaign } from "../campaign/merge.js";
 import { REPOS_DIR, type RepoReport } from "../campaign/repo-report.js";
 import type { RunSettings } from "../campaign/repo-run.js";
-import { defaultCacheDir, runCampaign } from "../campaign/run.js";
+import { defaultCacheDir, pruneReports, runCampaign } from "../campaign/run.js";
 import { renderStatusText, refreshPullRequests } from "../campaign/status.js";
 import { parseShard, planMatrix, shardOf } from "../campaign/targets.js";
 import { FAIL_ON_CHOICES, type FailOn, loadCheckTools, loadPrTools } from "../campaign/tool-api.js";
@@ -179,6 +179,7 @@ async function run(args: CampaignArgs, token: string | undefined): Promise<numbe
   const targets = shard ? shardOf(campaign.targets, shard.index, shard.total) : campaign.targets;
   if (targets.length === 0) log(`shard ${args.shard} has no repositories (the campaign has ${campaign.targets.length})`);
   const results = await runCampaign(targets, args.concurrency, settings);
+  if (!shard) for (const name of await pruneReports(reportsDir, targets)) log(`removed the report of ${name}: the campaign no longer lists it`);
   const reports = results.map((r) => r.report);
   const count = (outcome: string): number => results.filter((r) => r.outcome === outcome).length;
   const lines = [

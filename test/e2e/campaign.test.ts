@@ -5,7 +5,7 @@
  * API on 127.0.0.1. No network.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -266,6 +266,13 @@ describe("a campaign over an estate", () => {
     const cleanFile = clean.campaignFile(`repositories:\n  - url: ${clean.origin("clean-api")}\n`);
     const ok = await campaign(clean, ["run", cleanFile, "--out", join(clean.dir, "out")]);
     expect(ok.status, ok.stderr).toBe(0);
+    // A repository dropped from the campaign leaves the dashboard with its report.
+    const gone = { ...report(join(clean.dir, "out"), "clean-api"), name: "retired-app" };
+    writeFileSync(join(clean.dir, "out", "repos", "retired-app.json"), JSON.stringify(gone));
+    const again = await campaign(clean, ["run", cleanFile, "--out", join(clean.dir, "out")]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toContain("removed the report of retired-app: the campaign no longer lists it");
+    expect(readdirSync(join(clean.dir, "out", "repos"))).toEqual(["clean-api.json"]);
 
     const worker = newEstate(["comfy-worker"]);
     const workerFile = worker.campaignFile(`repositories:\n  - url: ${worker.origin("comfy-worker")}\nfailOn: warning\n`);
@@ -460,5 +467,27 @@ describe("the clone cache", () => {
     expect(readdirSync(cache)).toEqual([clone]);
     expect(git(join(cache, clone!), "rev-parse", "HEAD")).toBe(head);
     expect(execFileSync("git", ["rev-list", "--count", "HEAD"], { cwd: join(cache, clone!), encoding: "utf8" }).trim()).toBe("1");
+  });
+
+  it("scans the entry's base branch, and records a base that does not exist as a failed clone", async () => {
+    const estate = newEstate(["clean-api"]);
+    const work = estate.work("clean-api");
+    git(work, "checkout", "-q", "-b", "develop");
+    writeFileSync(join(work, "next.ts"), 'export const API = "https://www.comfydeploy.com/api";\n');
+    git(work, "add", "-A");
+    git(work, "commit", "-qm", "next");
+    git(work, "push", "-q", "origin", "develop");
+    const develop = git(work, "rev-parse", "HEAD");
+    const file = estate.campaignFile(
+      `repositories:\n  - url: ${estate.origin("clean-api")}\n    name: on-develop\n    base: develop\n  - url: ${estate.origin("clean-api")}\n    name: on-release\n    base: release\n  - url: ${estate.origin("clean-api")}\n    name: on-default\n`,
+    );
+    const out = join(estate.dir, "out");
+    const run = await campaign(estate, ["run", file, "--out", out]);
+    expect(run.status).toBe(3);
+    expect(report(out, "on-develop")).toMatchObject({ status: "ok", branch: "develop", head: develop });
+    expect(report(out, "on-develop").scan!.summary.total).toBeGreaterThan(0);
+    expect(report(out, "on-default")).toMatchObject({ status: "ok", branch: "main" });
+    expect(report(out, "on-default").scan!.summary.total).toBe(0);
+    expect(report(out, "on-release")).toMatchObject({ status: "failed", failure: { stage: "clone", reason: expect.stringContaining("branch release not found") } });
   });
 });
