@@ -15,7 +15,7 @@ import type { RunSettings } from "../campaign/repo-run.js";
 import { defaultCacheDir, pruneReports, runCampaign } from "../campaign/run.js";
 import { renderStatusText, refreshPullRequests } from "../campaign/status.js";
 import { parseShard, planMatrix, shardOf } from "../campaign/targets.js";
-import { FAIL_ON_CHOICES, type FailOn, loadCheckTools, loadPrTools } from "../campaign/tool-api.js";
+import { FAIL_ON_CHOICES, type FailOn, loadCheckTools, loadPrTools, normalizeHost } from "../campaign/tool-api.js";
 
 export const CAMPAIGN_ACTIONS = ["plan", "run", "merge", "status"] as const;
 type Action = (typeof CAMPAIGN_ACTIONS)[number];
@@ -158,7 +158,8 @@ async function run(args: CampaignArgs, token: string | undefined): Promise<numbe
     reportsDir,
     previousDir: resolve(args.previous ?? reportsDir),
     force: Boolean(args.force),
-    legacyHosts: [...(campaign.file.legacyHosts ?? []), ...(args["legacy-host"] ?? [])],
+    // Checked here, so a bad host is one usage error rather than a failure in every repository.
+    legacyHosts: [...(campaign.file.legacyHosts ?? []), ...(args["legacy-host"] ?? [])].map(normalizeHost),
     ...(args["open-prs"]
       ? {
           pullRequests: {

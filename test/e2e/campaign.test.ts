@@ -321,6 +321,7 @@ describe("bad campaign files and usage: exit 2 with the key at fault named", () 
       [["run", file, "--dry-run"], /--dry-run goes with --open-prs/],
       [["run", file, "--open-prs"], /--open-prs needs a GitHub token/],
       [["run", file, "--check"], /--check needs an API key: set COMFYDEPLOY_API_KEY/],
+      [["run", file, "--legacy-host", "not a host!"], /not a host name: not a host!/],
       [["merge", join(estate.dir, "nothing-here")], /no reports: .* does not exist/],
       [["status", join(estate.dir, "nothing-here")], /set GITHUB_TOKEN or GH_TOKEN/],
       [["launch"], /Invalid values/],
