@@ -67,6 +67,15 @@ const COMMANDS: CommandEntry[] = [
     },
   },
   {
+    name: "campaign",
+    command: "campaign <action> [target]",
+    describe: "Many repositories at once: plan a CI matrix, run (clone, scan, optionally open pull requests), merge into a dashboard, refresh pull request states",
+    load: async () => {
+      const m = await import("./commands/campaign.js");
+      return { builder: m.campaignCommand, run: m.runCampaignCommand };
+    },
+  },
+  {
     name: "serve",
     command: "serve",
     describe: "Run a local emulator of the V2 service (and optionally V1) for tests and offline trials",

@@ -13,6 +13,9 @@ import { cutoffStatus, type CutoffStatus } from "../knowledge/cutoff.js";
 import { ENDPOINTS } from "../knowledge/migration.js";
 import { isTerminalRunStatus } from "../knowledge/run-record.js";
 
+/** The environment variable that holds the API key for the live check. */
+export const TOKEN_ENV = "COMFYDEPLOY_API_KEY";
+
 export type Verdict = "READY" | "NOT_READY" | "UNKNOWN" | "ERROR";
 
 export interface CheckOptions {

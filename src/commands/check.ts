@@ -1,14 +1,13 @@
 /** `check`: queue a test run with the migration flag on V2 and report readiness. */
 import type { Argv } from "yargs";
 import { UsageError } from "../core/errors.js";
-import { queueRequestOf, runCheck } from "../check/live-check.js";
+import { queueRequestOf, runCheck, TOKEN_ENV } from "../check/live-check.js";
 import { renderCheckJson, renderCheckMarkdown, renderCheckText, VERDICT_EXIT } from "../check/render.js";
 import { CUTOFF_DATE, GPU_TYPES, HOSTS, MIGRATION_FLAG } from "../knowledge/migration.js";
 import { writeOutput } from "../core/output.js";
 import { maskKnownSecrets } from "../core/redact.js";
 import { isUuid } from "../core/uuid.js";
 
-export const TOKEN_ENV = "COMFYDEPLOY_API_KEY";
 
 export interface CheckArgs {
   "deployment-id"?: string;

@@ -13,14 +13,13 @@ import { writeOutput } from "../core/output.js";
 import { Git } from "../pr/git.js";
 import { BOT_IDENTITY, parseIdentity } from "../pr/identity.js";
 import { outcomeJson, writeStepOutputs } from "../pr/outcome.js";
+import { DEFAULT_BRANCH, DEFAULT_TITLE } from "../pr/defaults.js";
 import type { PrSettings } from "../pr/workflow.js";
 import { maskKnownSecrets } from "../core/redact.js";
-import { TOKEN_ENV } from "./check.js";
-import { commandLine } from "./command-line.js";
+import { TOKEN_ENV } from "../check/live-check.js";
+import { commandLine } from "../core/command-line.js";
 import { isUuid } from "../core/uuid.js";
 
-export const DEFAULT_BRANCH = "comfydeploy-migrate/v2";
-export const DEFAULT_TITLE = "Migrate ComfyDeploy V1 API use to V2";
 
 export interface PrArgs {
   path: string;

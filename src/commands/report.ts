@@ -13,8 +13,8 @@ import { buildReport, repoLinkFrom } from "../report/model.js";
 import { maskKnownSecrets } from "../core/redact.js";
 import { scan } from "../scan/engine.js";
 import { isUuid } from "../core/uuid.js";
-import { commandLine } from "./command-line.js";
-import { TOKEN_ENV } from "./check.js";
+import { commandLine } from "../core/command-line.js";
+import { TOKEN_ENV } from "../check/live-check.js";
 
 export interface ReportArgs {
   path: string;

@@ -13,7 +13,7 @@ import { buildReport, repoLinkFrom, type Report } from "../report/model.js";
 import { renderSarif } from "../report/sarif.js";
 import { renderText } from "../report/text.js";
 import { type ScanProgress, scan } from "../scan/engine.js";
-import { commandLine } from "./command-line.js";
+import { commandLine } from "../core/command-line.js";
 
 export const SCAN_FORMATS = ["text", "json", "markdown", "sarif"] as const;
 type ScanFormat = (typeof SCAN_FORMATS)[number];

@@ -24,6 +24,7 @@ import type { PrOutcome } from "./outcome.js";
 import { type GitHubRepository, resolveRepository } from "./repository.js";
 
 export const REMOTE = "origin";
+export { DEFAULT_BRANCH, DEFAULT_TITLE } from "./defaults.js";
 
 export interface PrSettings {
   /** Absolute path of the directory to fix (the repository or a directory in it). */

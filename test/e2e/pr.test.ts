@@ -5,138 +5,16 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CLI, REPO_ROOT } from "../helpers/cli.js";
+import { FakeGitHub } from "../helpers/fake-github.js";
 
 const TOKEN = "ghs_e2eFakeInstallationToken0123456789";
 const OWNER = "acme";
 const NAME = "demo";
 const BRANCH = "comfydeploy-migrate/v2";
-
-// ---------- the fake GitHub API ----------
-
-interface RecordedCall {
-  method: string;
-  path: string;
-  body: unknown;
-  authorized: boolean;
-}
-
-interface FakePull {
-  number: number;
-  head: string;
-  base: string;
-  title: string;
-  body: string;
-  draft: boolean;
-  state: "open" | "closed";
-  labels: string[];
-  reviewers: string[];
-}
-
-interface Failure {
-  method: string;
-  pattern: RegExp;
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-  /** Answer this many times, then let requests through (default: always). */
-  times?: number;
-}
-
-class FakeGitHub {
-  calls: RecordedCall[] = [];
-  pulls: FakePull[] = [];
-  failures: Failure[] = [];
-  private server: Server | undefined;
-  url = "";
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((done) => this.server!.listen(0, "127.0.0.1", done));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((done) => this.server?.close(() => done()));
-  }
-
-  reset(): void {
-    this.calls = [];
-    this.pulls = [];
-    this.failures = [];
-  }
-
-  writes(): RecordedCall[] {
-    return this.calls.filter((c) => c.method !== "GET");
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString("utf8");
-    const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
-    const url = new URL(req.url!, this.url);
-    const method = req.method!;
-    this.calls.push({ method, path: `${url.pathname}${url.search}`, body, authorized: req.headers.authorization === `Bearer ${TOKEN}` });
-    const send = (status: number, json: unknown, headers: Record<string, string> = {}): void => {
-      res.writeHead(status, { "content-type": "application/json", ...headers });
-      res.end(JSON.stringify(json));
-    };
-    const failure = this.failures.find((f) => (f.method === "*" || f.method === method) && f.pattern.test(url.pathname) && f.times !== 0);
-    if (failure) {
-      if (failure.times !== undefined) failure.times--;
-      return send(failure.status, failure.body, failure.headers);
-    }
-    if (req.headers.authorization !== `Bearer ${TOKEN}`) return send(401, { message: "Bad credentials" });
-
-    const repo = `/repos/${OWNER}/${NAME}`;
-    const pullJson = (p: FakePull) => ({
-      number: p.number,
-      html_url: `https://github.example/${OWNER}/${NAME}/pull/${p.number}`,
-      title: p.title,
-      body: p.body,
-      draft: p.draft,
-      state: p.state,
-      head: { ref: p.head },
-      base: { ref: p.base },
-    });
-    if (method === "GET" && url.pathname === repo) return send(200, { full_name: `${OWNER}/${NAME}`, default_branch: "main" });
-    if (method === "GET" && url.pathname === `${repo}/pulls`) {
-      const head = url.searchParams.get("head");
-      const state = url.searchParams.get("state") ?? "open";
-      return send(200, this.pulls.filter((p) => `${OWNER}:${p.head}` === head && p.state === state).map(pullJson));
-    }
-    if (method === "POST" && url.pathname === `${repo}/pulls`) {
-      const b = body as { head: string; base: string; title: string; body: string; draft?: boolean };
-      const pull: FakePull = { number: this.pulls.length + 1, head: b.head, base: b.base, title: b.title, body: b.body, draft: Boolean(b.draft), state: "open", labels: [], reviewers: [] };
-      this.pulls.push(pull);
-      return send(201, pullJson(pull));
-    }
-    const one = /^\/repos\/[^/]+\/[^/]+\/(pulls|issues)\/(\d+)(\/labels|\/requested_reviewers)?$/.exec(url.pathname);
-    const pull = one ? this.pulls.find((p) => p.number === Number(one[2])) : undefined;
-    if (one && !pull) return send(404, { message: "Not Found" });
-    if (method === "PATCH" && one?.[1] === "pulls" && !one[3]) {
-      const b = body as Partial<FakePull>;
-      Object.assign(pull!, { ...(b.title ? { title: b.title } : {}), ...(b.body !== undefined ? { body: b.body } : {}), ...(b.state ? { state: b.state } : {}) });
-      return send(200, pullJson(pull!));
-    }
-    if (method === "POST" && one?.[3] === "/labels") {
-      pull!.labels.push(...((body as { labels: string[] }).labels ?? []));
-      return send(200, pull!.labels.map((name) => ({ name })));
-    }
-    if (method === "POST" && one?.[3] === "/requested_reviewers") {
-      pull!.reviewers.push(...((body as { reviewers: string[] }).reviewers ?? []));
-      return send(201, pullJson(pull!));
-    }
-    return send(404, { message: `Not Found: ${method} ${url.pathname}` });
-  }
-}
 
 // ---------- repositories ----------
 
@@ -217,7 +95,8 @@ function expectNoToken(run: Run): void {
   expect(run.stdout + run.stderr).not.toContain(Buffer.from(`x-access-token:${TOKEN}`).toString("base64"));
 }
 
-const github = new FakeGitHub();
+const github = new FakeGitHub(TOKEN);
+github.addRepository({ owner: OWNER, name: NAME, defaultBranch: "main" });
 beforeAll(() => github.start());
 afterAll(async () => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });

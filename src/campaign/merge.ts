@@ -1,0 +1,59 @@
+/**
+ * `campaign merge`: every repos/<name>.json under the output directory (from
+ * one run, or downloaded from each CI shard) becomes campaign.json,
+ * campaign.md and campaign.html, and the history file gains a point for the
+ * burn-down.
+ */
+import { join } from "node:path";
+import { writeOutput } from "../core/output.js";
+import { buildCampaign, type Campaign, failsAt } from "./campaign-model.js";
+import { readHistory, withPoint, writeHistory } from "./history.js";
+import { renderCampaignHtml } from "./render-html.js";
+import { renderCampaignMarkdown } from "./render-markdown.js";
+import { readAllReports, REPOS_DIR, type RepoReport } from "./repo-report.js";
+import type { FailOn } from "./tool-api.js";
+
+export const CAMPAIGN_FILES = { json: "campaign.json", markdown: "campaign.md", html: "campaign.html", history: "history.json" } as const;
+
+export interface MergeOptions {
+  outDir: string;
+  failOn: FailOn;
+  /** Default: history.json in outDir. */
+  historyFile?: string;
+  now?: Date;
+}
+
+export interface MergeResult {
+  campaign: Campaign;
+  reports: RepoReport[];
+  files: string[];
+  /** Repositories whose run failed. */
+  failed: number;
+  /** Repositories with findings at or above failOn. */
+  failing: number;
+}
+
+export async function mergeCampaign(options: MergeOptions): Promise<MergeResult> {
+  const reports = await readAllReports(join(options.outDir, REPOS_DIR));
+  const historyFile = options.historyFile ?? join(options.outDir, CAMPAIGN_FILES.history);
+  const withoutHistory = buildCampaign(reports, options.failOn, [], options.now);
+  const history = withPoint(await readHistory(historyFile), withoutHistory, reports);
+  const campaign: Campaign = { ...withoutHistory, history };
+
+  const files = {
+    json: join(options.outDir, CAMPAIGN_FILES.json),
+    markdown: join(options.outDir, CAMPAIGN_FILES.markdown),
+    html: join(options.outDir, CAMPAIGN_FILES.html),
+  };
+  await writeOutput(`${JSON.stringify(campaign, null, 2)}\n`, files.json);
+  await writeOutput(renderCampaignMarkdown(campaign), files.markdown);
+  await writeOutput(renderCampaignHtml(campaign), files.html);
+  await writeHistory(historyFile, history);
+  return {
+    campaign,
+    reports,
+    files: [files.json, files.markdown, files.html, historyFile],
+    failed: reports.filter((r) => r.status === "failed").length,
+    failing: reports.filter((r) => failsAt(r, options.failOn)).length,
+  };
+}
