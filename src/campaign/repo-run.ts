@@ -234,6 +234,7 @@ async function openPull(
     teamReviewers: [],
     draft: pull.draft,
     closeIfClean: false,
+    verify: true,
     author: BOT_IDENTITY,
     committer: BOT_IDENTITY,
     repo: `${target.github.owner}/${target.github.name}`,

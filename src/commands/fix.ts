@@ -10,6 +10,7 @@ import { treeState } from "../files/git-state.js";
 import { nodeRefTarget } from "../../transforms/node-pin/target.js";
 import { envChangesOf } from "../fix/env-changes.js";
 import type { FixPlan } from "../fix/runner.js";
+import type { Verification } from "../fix/verify.js";
 import { TRANSFORM_IDS, TRANSFORM_METAS } from "../../transforms/index.js";
 import type { TransformId, TransformMeta } from "../../transforms/types.js";
 import { writeOutput } from "../core/output.js";
@@ -28,6 +29,7 @@ export interface FixArgs {
   exclude?: string[];
   "all-files"?: boolean;
   "remove-unused"?: boolean;
+  verify?: boolean;
   "legacy-host"?: string[];
   config?: string;
   color?: boolean;
@@ -54,6 +56,10 @@ export function fixCommand(yargs: Argv): Argv<FixArgs> {
     .option("all-files", { describe: "Also look at files .gitignore excludes (and node_modules); only .git is skipped", type: "boolean" })
     .option("exclude", { describe: "Never touch files matching this glob (repeatable)", type: "string", array: true })
     .option("remove-unused", { describe: "Remove comfydeploy from package.json files whose package imports it nowhere (default: report only)", type: "boolean" })
+    .option("verify", {
+      describe: "After writing, run the project's own checks on the changed files: tsc -p <nearest tsconfig> (when its dependencies are installed), node --check, Python syntax",
+      type: "boolean",
+    })
     .option("legacy-host", { describe: "Another host that serves the V1 API (repeatable); its URLs are marked, not rewritten", type: "string", array: true })
     .option("config", { describe: "Config file (default: comfydeploy-migrate.config.json or package.json key)", type: "string" })
     .option("color", { describe: "Colour the diff (default: when stdout is a terminal)", type: "boolean" })
@@ -99,14 +105,23 @@ export async function runFix(args: FixArgs): Promise<number> {
   const failOn: FailOn = args["fail-on"] ?? config.failOn ?? "error";
 
   if (args["dry-run"]) {
-    await writeOutput(renderDiff(plan, color) + renderSummary(plan, true, color), undefined);
+    const verifyNote = args.verify ? "--verify runs the project's checks on written files: it does nothing with --dry-run.\n" : "";
+    await writeOutput(renderDiff(plan, color) + renderSummary(plan, true, color) + verifyNote, undefined);
     return remainingAfterPlan(plan).some((severity) => meetsThreshold(severity, failOn)) ? EXIT.findings : EXIT.ok;
   }
   await writeFixes(root, plan.changes);
   await writeOutput(renderSummary(plan, false, color), undefined);
+  const verification = args.verify ? await verify(root, plan) : undefined;
   const after = await scan({ root, hosts, include, exclude, allFiles });
-  const remaining = after.findings.filter((f) => !isActivelySuppressed(f));
+  const remaining = [...after.findings, ...(verification?.findings ?? [])].filter((f) => !isActivelySuppressed(f));
   return remaining.some((f) => meetsThreshold(f.severity, failOn)) ? EXIT.findings : EXIT.ok;
+}
+
+async function verify(root: string, plan: FixPlan): Promise<Verification> {
+  const [{ verifyChanges }, { verificationLines }] = await Promise.all([import("../fix/verify.js"), import("../fix/verify-report.js")]);
+  const verification = await verifyChanges(root, plan.changes.map((c) => c.file));
+  await writeOutput(`${verificationLines(verification).join("\n")}\n`, undefined);
+  return verification;
 }
 
 /** Without writing, what would still be reported: findings in files no transform changed, plus markers. */

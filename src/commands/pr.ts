@@ -38,6 +38,7 @@ export interface PrArgs {
   "deployment-id"?: string;
   "base-url": string;
   wait: number;
+  verify: boolean;
   transform?: TransformId[];
   "node-ref"?: string;
   include?: string[];
@@ -64,6 +65,11 @@ export function prCommand(yargs: Argv): Argv<PrArgs> {
     .option("deployment-id", { describe: `Add the live check of this deployment to the body (queues a real, billed run; key from ${TOKEN_ENV})`, type: "string" })
     .option("base-url", { describe: "V2 API base for the live check", type: "string", default: HOSTS.v2.apiBase })
     .option("wait", { describe: "The live check's budget in seconds (queueing, retries, following the run)", type: "number", default: 300 })
+    .option("verify", {
+      describe: "Run the project's own checks (tsc, node --check, Python syntax) on the changed files and report them in the body; --no-verify skips them",
+      type: "boolean",
+      default: true,
+    })
     .option("transform", { alias: "t", describe: "Run only this transform (repeatable; default: all)", choices: TRANSFORM_IDS, array: true })
     .option("node-ref", { describe: "Tag or commit to pin the ComfyUI node at; v2.1.0 or later (default: v2.1.0)", type: "string" })
     .option("include", { describe: "Only fix files matching this glob (repeatable)", type: "string", array: true })
@@ -157,6 +163,7 @@ async function settingsFrom(
     teamReviewers: reviewers.filter((r) => r.includes("/")),
     draft: Boolean(args.draft),
     closeIfClean: Boolean(args["close-if-clean"]),
+    verify: args.verify,
     author,
     committer,
     ...(args.repo !== undefined ? { repo: args.repo } : {}),

@@ -5,6 +5,8 @@
  * the scan report takes whatever is left (it summarises itself to fit).
  */
 import { renderCheckMarkdown } from "../check/render.js";
+import type { Verification } from "../fix/verify.js";
+import { verificationMarkdown } from "../fix/verify-report.js";
 import type { CheckResult } from "../check/live-check.js";
 import type { FixEvent } from "../../transforms/types.js";
 import { GITHUB_BODY_LIMIT, renderMarkdown } from "../report/markdown.js";
@@ -34,6 +36,8 @@ export interface BodyInputs {
   /** The command line that produced the pull request. */
   command: string;
   tool: { name: string; version: string };
+  /** `fix --verify` on the written tree, file paths repository-relative. */
+  verification?: Verification;
   /** Dry runs cannot scan a tree they do not write: say the remaining findings are an estimate. */
   estimated?: boolean;
 }
@@ -54,7 +58,7 @@ export function renderPrBody(inputs: BodyInputs): string {
   ].join("\n");
   const changes = changesSection(inputs);
   const review = reviewSection(inputs);
-  const check = inputs.check ? checkSection(inputs.check) : "";
+  const check = (inputs.check ? checkSection(inputs.check) : "") + verificationSection(inputs);
   const footer = [
     "",
     "---",
@@ -102,6 +106,11 @@ function reviewSection(inputs: BodyInputs): string {
   const items = inputs.reviewItems.map((m) => `- [ ] ${lineLink(inputs.remaining, m.file, m.line)}: ${text(m.text)}`);
   const intro = `Resolve each marker, then delete it (\`scan --fail-on warning\` stays red while any is left):\n\n`;
   return `${head}${intro}${within(items, REVIEW_BUDGET, (n) => `- [ ] … and ${plural(n, "more marker")}: run \`npx comfydeploy-migrate scan --fail-on warning\` on this branch to list them`)}\n\n`;
+}
+
+function verificationSection(inputs: BodyInputs): string {
+  if (!inputs.verification) return "";
+  return `${verificationMarkdown(inputs.verification, (file, line) => lineLink(inputs.remaining, file, line))}\n`;
 }
 
 function checkSection(check: LiveCheckSection): string {

@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { RuntimeFailure } from "../core/errors.js";
 import { type PlannedChange, writeFixes } from "../fix/runner.js";
+import { type Verification, verifyChanges } from "../fix/verify.js";
 import { scan, type ScanOptions, type ScanResult } from "../scan/engine.js";
 import type { CheckoutPosition, Git } from "./git.js";
 import { type GitIdentity, identityEnv } from "./identity.js";
@@ -16,6 +17,8 @@ export interface FixCommit {
   tree: string;
   /** The scan of the fixed work tree, taken before switching back. */
   after: ScanResult;
+  /** The project's own checks on the changed files, when asked for. */
+  verification?: Verification;
 }
 
 export interface FixCommitInputs {
@@ -28,6 +31,8 @@ export interface FixCommitInputs {
   message: string;
   author: GitIdentity;
   committer: GitIdentity;
+  /** Run the project's own checks on the written files before committing (`fix --verify`). */
+  verify: boolean;
 }
 
 /** The commit, or undefined when git sees no change once the files are written (e.g. eol attributes). */
@@ -38,6 +43,7 @@ export async function commitFixes(inputs: FixCommitInputs): Promise<FixCommit | 
   try {
     await writeFixes(inputs.root, inputs.changes);
     const after = await scan(inputs.scanOptions);
+    const verification = inputs.verify ? await verifyChanges(inputs.root, inputs.changes.map((c) => c.file)) : undefined;
     // The tree was clean, so every change under the fixed path is the fix's own, new files (the compat module) included.
     await git.run(["add", "--all", "--", "."]);
     const staged = await git.run(["diff", "--cached", "--quiet"], { allow: [1] });
@@ -47,7 +53,7 @@ export async function commitFixes(inputs: FixCommitInputs): Promise<FixCommit | 
     });
     const commit = await git.output(["rev-parse", "--verify", "HEAD"]);
     const tree = await git.output(["rev-parse", "--verify", "HEAD^{tree}"]);
-    return { commit, tree, after };
+    return { commit, tree, after, ...(verification ? { verification } : {}) };
   } finally {
     undoOnSignal.dispose();
     await git.restore(position).catch((error: unknown) => {

@@ -8,6 +8,7 @@ import { runCheck } from "../check/live-check.js";
 import { RuntimeFailure, UsageError } from "../core/errors.js";
 import type { Finding } from "../core/finding.js";
 import { normalize, planFixes, type FixPlan } from "../fix/runner.js";
+import type { Verification } from "../fix/verify.js";
 import type { NodeRefTarget, TransformId } from "../../transforms/types.js";
 import { buildReport, type RepoLink } from "../report/model.js";
 import { findReviewMarkers } from "../scan/review-markers.js";
@@ -46,6 +47,8 @@ export interface PrSettings {
   apiUrl?: string;
   token?: string;
   fix: { hosts: HostSet; include: string[]; exclude: string[]; transforms: TransformId[]; nodeRef: NodeRefTarget };
+  /** Run the project's own checks on the changed files and report them in the body (`--no-verify` turns it off). */
+  verify: boolean;
   check?: { deploymentId: string; baseUrl: string; token: string; flag: string; waitSeconds: number };
   /** The command line that reproduces this run. */
   command: string;
@@ -132,6 +135,7 @@ export async function previewPr(settings: PrSettings): Promise<string> {
   } else {
     const steps = [
       ...(settings.check ? [`queue a live check run of deployment ${settings.check.deploymentId} (billed) for the body`] : []),
+      ...(settings.verify ? ["run the project's own checks on the changed files (tsc, node --check, Python syntax) for the body"] : []),
       `commit the fix on top of ${position.commit.slice(0, 7)} (the checked-out branch does not move)`,
       `fetch ${REMOTE} ${settings.branch}; force-push the commit there only when its tree differs`,
       `update the open pull request from ${settings.branch}, or create one into ${base ?? "the default branch"}${settings.draft ? " as a draft" : ""}`,
@@ -184,6 +188,7 @@ export async function openOrUpdatePr(settings: PrSettings): Promise<PrOutcome> {
     message: `${settings.title}\n\n${TOOL.name} ${TOOL.version} fix: ${plural(plan.changes.length, "file")} changed, ${plural(rewrites, "site")} rewritten, ${plural(markers, "review marker")} added.`,
     author: settings.author,
     committer: settings.committer,
+    verify: settings.verify,
   });
   if (!fixCommit) return finishClean(settings, github, open, outcome);
   outcome.changedFiles = plan.changes.length;
@@ -203,6 +208,7 @@ export async function openOrUpdatePr(settings: PrSettings): Promise<PrOutcome> {
   const link: RepoLink = { url: `${repo.serverUrl}/${repo.owner}/${repo.name}`, commit: outcome.commit! };
   const body = renderPrBody({
     ...bodyParts(settings, prefix, plan, fixCommit.after, fixCommit.after.findings.filter((f) => f.ruleId === "review-marker"), link),
+    ...(fixCommit.verification ? { verification: inRepoVerification(fixCommit.verification, prefix) } : {}),
     ...(check ? { check: { kind: "result" as const, result: check } } : {}),
   });
 
@@ -307,6 +313,10 @@ function bodyParts(
   };
   const remaining = buildReport(rest, { command: settings.scanCommand, ...(link ? { repo: link } : {}) });
   return { changes, reviewItems, remaining, command: settings.command, tool: { name: TOOL.name, version: TOOL.version } };
+}
+
+function inRepoVerification(verification: Verification, prefix: string): Verification {
+  return { ...verification, findings: verification.findings.map((f) => ({ ...f, file: `${prefix}${f.file}` })) };
 }
 
 function countEvents(plan: FixPlan, kind: "rewrite" | "marker"): number {

@@ -20,6 +20,7 @@ export const RULE_IDS = [
   "other-host-v1-shape",
   "unreadable-file",
   "review-marker",
+  "verify-failed",
 ] as const;
 
 export type RuleId = (typeof RULE_IDS)[number];
@@ -136,6 +137,15 @@ const rules: Omit<Rule, "docs">[] = [
     fix: "manual",
     explanation: "fix left a TODO(comfydeploy-migrate) marker where it could not rewrite safely. Resolve it and delete the marker.",
     example: `// TODO(comfydeploy-migrate): v1-sdk-call: runSync has no V2 equivalent`,
+  },
+  {
+    id: "verify-failed",
+    title: "The project's own check fails on a file fix changed",
+    severity: "error",
+    fix: "manual",
+    explanation:
+      "fix --verify (the default in pr) ran the repository's own checks after rewriting: tsc on the nearest tsconfig, node --check, a Python syntax check. This error is in a file fix changed: read the rewrite and its review markers before merging.",
+    example: `src/lib/comfy.ts:12: tsc: TS2339 Property 'getRun' does not exist on type 'ComfyDeploy'`,
   },
 ];
 

@@ -165,6 +165,9 @@ describe("pr: created, updated, unchanged", () => {
     expect(created.body).toMatch(/\*\*\d+ files? changed\*\*: \d+ sites? rewritten, \d+ review markers? added\./);
     expect(created.body).toContain("## Needs review");
     expect(created.body).toContain("## Remaining findings after the fix");
+    // The demo app has no node_modules: the body says its type check did not run, and which command runs it.
+    expect(created.body).toContain("## Verification");
+    expect(created.body).toContain("- ⚠️ not run: `npx tsc --noEmit -p tsconfig.json` — the project's dependencies are not installed");
     expect(created.body).toContain("npx comfydeploy-migrate pr . --repo acme/demo");
     expect(created.body).toMatch(/Created by comfydeploy-migrate \d+\.\d+\.\d+/);
     expect(created.body.length).toBeLessThan(65_536);
@@ -307,10 +310,15 @@ describe("pr --dry-run", () => {
     expect(run.stdout).toMatch(/fix {9}would change \d+ files?/);
     expect(run.stdout).toContain("----- pull request body");
     expect(run.stdout).toContain("## What changed");
+    expect(run.stdout).toContain("run the project's own checks on the changed files");
     expect(github.calls).toEqual([]);
     expect(remoteTip(repos, BRANCH)).toBeUndefined();
     expect(checkoutState(repos)).toEqual(before);
     expect(existsSync(repos.output)).toBe(false);
+
+    const unverified = await runPr(repos, ["--dry-run", "--no-verify"], { GITHUB_TOKEN: "" });
+    expect(unverified.status, unverified.stderr).toBe(0);
+    expect(unverified.stdout).not.toContain("run the project's own checks");
   });
 });
 

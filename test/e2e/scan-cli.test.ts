@@ -22,6 +22,17 @@ function scanJson(args: string[]): { status: number | null; report: Report; stde
   return { status: result.status, report: JSON.parse(result.stdout) as Report, stderr: result.stderr };
 }
 
+describe("the published report schema", () => {
+  it("names exactly the catalog's rule ids", () => {
+    const enums: string[][] = [];
+    JSON.stringify(schema, (key, value: unknown) => {
+      if (key === "enum" && Array.isArray(value) && value.includes("review-marker")) enums.push(value as string[]);
+      return value;
+    });
+    expect(enums).toEqual([[...RULE_IDS]]);
+  });
+});
+
 describe("scan on the demo app", () => {
   let result: ReturnType<typeof scanJson>;
   beforeAll(() => {
