@@ -53,6 +53,23 @@ interface RunUse {
   fix?: FixClass;
 }
 
+/** Words of a sentence telling the reader to configure a base: "leave it blank to use", "falls back to", "set it to". */
+const CONFIGURING_WORDS = /\b(?:leave|left|unset|blank|empty|defaults?|fall(?:s|ing)?\s+back|fallback|set\s+(?:it|this|the\s+\w+)\s+to|point\s+\S+\s+at|override|base\s*url|api\s*base)\b/i;
+
+/**
+ * A bare host in a docs sentence that configures it ("Optional: leave it
+ * blank to use https://…"): users copy these, so it is the API base too.
+ * The sentence may span lines; links to the vendor's site stay quiet.
+ */
+function configuresInProse(text: string, start: number, end: number): boolean {
+  const before = text.slice(Math.max(0, start - 300), start);
+  const after = text.slice(end, end + 300);
+  const from = Math.max(before.search(/(?:[.!?|]\s|\n\s*\n)(?![\s\S]*(?:[.!?|]\s|\n\s*\n))/) + 1, 0);
+  const sentenceEnd = after.search(/[.!?|](?:\s|$)|\n\s*\n/);
+  const sentence = before.slice(from) + " " + after.slice(0, sentenceEnd < 0 ? after.length : sentenceEnd);
+  return CONFIGURING_WORDS.test(sentence);
+}
+
 /** Source code in a language with no scanner of its own: where requests are built on a base (not config, data or docs). */
 const PROGRAM_EXTENSIONS = /\.(?:go|cs|fs|vb|java|kt|kts|scala|groovy|php|rs|swift|dart|c|cc|cpp|h|hpp|m|ex|exs|erl|lua|pl|pm|r|jl|cr|nim|zig|clj|hs|ml|sh|bash|zsh|ps1|rb)$/i;
 
@@ -183,6 +200,7 @@ class TextScan {
   private isConfiguredBareHost(start: number, end: number): boolean {
     const { source } = this;
     const shape = valueShapeAt(source.text, start, end);
+    if (source.kind === "docs" && !source.isInCodeBlock(start) && configuresInProse(source.text, start, end)) return true;
     if (shape === undefined) return false;
     if (source.kind === "docs") return shape === "setting" && source.isInCodeBlock(start);
     return source.isComment(start) ? shape === "setting" : true;
