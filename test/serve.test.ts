@@ -282,7 +282,7 @@ describe("request bodies: content type and encoding (as strict as the service)",
 
   it("a JSON body with no content type (or an empty one) is 422 at loc [body], as FastAPI's strict content-type check answers it", async () => {
     emulator = await startTestEmulator();
-    for (const headers of [{}, { "content-type": "" }]) {
+    for (const headers of [{}, { "content-type": "" }] as Array<Record<string, string>>) {
       const answer = await raw(body, headers);
       expect(answer.status).toBe(422);
       expect(answer.json!.detail).toEqual([
