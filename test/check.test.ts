@@ -205,6 +205,22 @@ describe("--wait is the whole budget", () => {
     const result = await within(5000, runCheck(options(baseUrl, { waitSeconds: 0.5, maxBackoffMs: 30_000, maxRetries: 50 })));
     expect(result.verdict).toBe("UNKNOWN");
     expect(result.reason).toContain("503");
+    expect(result.httpStatus).toBe(503);
+  });
+
+  it("when the budget runs out during a retry, the reason still names the API's last answer", async () => {
+    // 503 with Retry-After: 0 (retried at once), then the retry never gets an answer: --wait runs out mid-request.
+    let posts = 0;
+    const baseUrl = await fakeApi((req, res) => {
+      req.resume();
+      if (posts++ === 0) res.writeHead(503, { "retry-after": "0" }).end();
+    });
+    const result = await within(5000, runCheck(options(baseUrl, { waitSeconds: 0.5, requestTimeoutMs: 30_000, maxBackoffMs: 30_000 })));
+    expect(posts).toBe(2);
+    expect(result.verdict).toBe("UNKNOWN");
+    expect(result.reason).toContain("--wait");
+    expect(result.reason).toContain("HTTP 503");
+    expect(result.httpStatus).toBe(503);
   });
 
   it("a request in flight gets no more than what is left of the budget", async () => {

@@ -204,10 +204,18 @@ async function follow(options: CheckOptions, budget: Budget, runId: string): Pro
  */
 async function send(options: CheckOptions, budget: Budget, method: "GET" | "POST", url: string, body?: unknown): Promise<HttpAnswer> {
   const firstQueueRequest = method === "POST"; // the queue request is the check's only POST
+  // What the API answered last, so a budget that runs out mid-retry still says why it was retrying.
+  let lastStatus: number | undefined;
+  const ranOut = (when: string): CheckError =>
+    new CheckError(
+      "UNKNOWN",
+      `--wait (${budget.seconds}s) ran out ${when}${lastStatus !== undefined ? ` (its last answer: HTTP ${lastStatus})` : ""}`,
+      lastStatus !== undefined ? { httpStatus: lastStatus } : {},
+    );
   for (let attempt = 0; ; attempt++) {
     const left = budget.deadline - Date.now();
     const unbounded = firstQueueRequest && attempt === 0;
-    if (!unbounded && left <= 0) throw new CheckError("UNKNOWN", `--wait (${budget.seconds}s) ran out before the API answered`);
+    if (!unbounded && left <= 0) throw ranOut("before the API answered");
     const timeoutMs = unbounded ? options.requestTimeoutMs : Math.min(options.requestTimeoutMs, left);
     let response: Awaited<ReturnType<typeof request>>;
     let text: string;
@@ -227,11 +235,10 @@ async function send(options: CheckOptions, budget: Budget, method: "GET" | "POST
       });
       text = await response.body.text();
     } catch (error) {
-      if (timeoutMs < options.requestTimeoutMs && isTimeout(error)) {
-        throw new CheckError("UNKNOWN", `--wait (${budget.seconds}s) ran out while waiting for the API to answer`);
-      }
+      if (timeoutMs < options.requestTimeoutMs && isTimeout(error)) throw ranOut("while waiting for the API to answer");
       throw error;
     }
+    lastStatus = response.statusCode;
     const retryable = response.statusCode === 429 || response.statusCode >= 500;
     if (!retryable || attempt >= options.maxRetries) {
       if (retryable) {
@@ -251,7 +258,8 @@ async function send(options: CheckOptions, budget: Budget, method: "GET" | "POST
         { httpStatus: response.statusCode },
       );
     }
-    if (wait > remaining) {
+    // A wait that uses up the rest of the budget leaves no time to ask again.
+    if (wait >= remaining) {
       throw new CheckError("UNKNOWN", `the API answered HTTP ${response.statusCode} until --wait (${budget.seconds}s) ran out`, {
         httpStatus: response.statusCode,
       });
