@@ -238,6 +238,37 @@ describe("--wait is the whole budget", () => {
   });
 });
 
+describe("the result never carries the token, even when the API echoes it", () => {
+  // Placed so that a 120- or 200-character excerpt would cut the token after its first 10 characters.
+  const cut = (at: number): string => `${"x".repeat(at - 10)}${TEST_TOKEN} and more`;
+  const json = (res: import("node:http").ServerResponse, status: number, body: string) =>
+    res.writeHead(status, { "content-type": "application/json" }).end(body);
+
+  it.each([
+    ["a queue answer that is not JSON", (_req: unknown, res: import("node:http").ServerResponse) => json(res, 200, cut(120))],
+    ["a queue answer without run_id", (_req: unknown, res: import("node:http").ServerResponse) => json(res, 200, JSON.stringify({ echo: cut(200 - 10) }))],
+    ["a 422 without detail items", (_req: unknown, res: import("node:http").ServerResponse) => json(res, 422, cut(200))],
+    [
+      "a 422 whose detail echoes it",
+      (_req: unknown, res: import("node:http").ServerResponse) =>
+        json(res, 422, JSON.stringify({ detail: [{ loc: ["header", TEST_TOKEN], msg: `token ${TEST_TOKEN} is not valid`, type: "value_error" }] })),
+    ],
+    ["a malformed run record", queuesThen((_req, res) => json(res, 200, cut(120)))],
+    ["a run record without a status", queuesThen((_req, res) => json(res, 200, JSON.stringify({ echo: cut(200 - 10) })))],
+    ["a failed run whose live_status echoes it", queuesThen((_req, res) => json(res, 200, JSON.stringify({ status: "failed", live_status: `auth ${TEST_TOKEN}` })))],
+  ] as const)("%s", async (_name, handler) => {
+    const baseUrl = await fakeApi((req, res) => {
+      req.resume();
+      handler(req, res);
+    });
+    const result = await runCheck(options(baseUrl));
+    expect(result.verdict).not.toBe("READY");
+    const everything = JSON.stringify(result) + renderCheckText(result) + renderCheckJson(result);
+    expect(everything).not.toContain(TEST_TOKEN.slice(0, 10));
+    expect(everything).toContain("***");
+  });
+});
+
 describe("the run id stays in every report once a run exists", () => {
   it("when reading the run resets the connection", async () => {
     const baseUrl = await fakeApi(queuesThen((req) => req.socket.resetAndDestroy()));

@@ -7,11 +7,17 @@
  * requests in flight all stop when it runs out (UNKNOWN, with the reason).
  * Only the first queue request always gets its full time-out, so that
  * `--wait 0` still queues the run and reports its id.
+ *
+ * The result never carries the token, even when the API echoes it: answers
+ * are masked before they are cut into excerpts (a cut token would no longer
+ * match), and the result is masked once more before it is returned, since it
+ * reaches pull request bodies and campaign reports as well as the terminal.
  */
 import { request } from "undici";
 import { cutoffStatus, type CutoffStatus } from "../knowledge/cutoff.js";
 import { ENDPOINTS } from "../knowledge/migration.js";
 import { isTerminalRunStatus } from "../knowledge/run-record.js";
+import { maskKnownSecrets } from "../core/redact.js";
 
 /** The environment variable that holds the API key for the live check. */
 export const TOKEN_ENV = "COMFYDEPLOY_API_KEY";
@@ -57,6 +63,7 @@ export interface CheckResult {
 interface HttpAnswer {
   status: number;
   json: unknown;
+  /** The answer's text with the token masked, for excerpts. */
   text: string;
 }
 
@@ -98,12 +105,28 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     cutoff: cutoffStatus(options.now, options.cutoff),
   };
   const budget: Budget = { deadline: Date.now() + options.waitSeconds * 1000, seconds: options.waitSeconds };
+  let result: CheckResult;
   try {
-    return { ...base, ...(await check(options, budget)) };
+    result = { ...base, ...(await check(options, budget)) };
   } catch (error) {
-    if (error instanceof CheckError) return { ...base, ...error.extra, verdict: error.verdict, reason: error.message };
-    return { ...base, verdict: "ERROR", reason: networkReason(error) };
+    if (error instanceof CheckError) result = { ...base, ...error.extra, verdict: error.verdict, reason: error.message };
+    else result = { ...base, verdict: "ERROR", reason: networkReason(error) };
   }
+  return masked(result, options.token);
+}
+
+/** Every text of the result that came from the API, with the token masked. */
+function masked(result: CheckResult, token: string): CheckResult {
+  const mask = (text: string): string => maskKnownSecrets(text, [token]);
+  return {
+    ...result,
+    reason: mask(result.reason),
+    ...(result.status !== undefined ? { status: mask(result.status) } : {}),
+    ...(typeof result.liveStatus === "string" ? { liveStatus: mask(result.liveStatus) } : {}),
+    ...(result.detail
+      ? { detail: result.detail.map((d) => ({ loc: d.loc.map((part) => (typeof part === "string" ? mask(part) : part)), msg: mask(d.msg), type: mask(d.type) })) }
+      : {}),
+  };
 }
 
 async function check(options: CheckOptions, budget: Budget): Promise<Partial<CheckResult>> {
@@ -218,7 +241,7 @@ async function send(options: CheckOptions, budget: Budget, method: "GET" | "POST
     if (!unbounded && left <= 0) throw ranOut("before the API answered");
     const timeoutMs = unbounded ? options.requestTimeoutMs : Math.min(options.requestTimeoutMs, left);
     let response: Awaited<ReturnType<typeof request>>;
-    let text: string;
+    let raw: string;
     try {
       response = await request(url, {
         method,
@@ -233,7 +256,7 @@ async function send(options: CheckOptions, budget: Budget, method: "GET" | "POST
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      text = await response.body.text();
+      raw = await response.body.text();
     } catch (error) {
       if (timeoutMs < options.requestTimeoutMs && isTimeout(error)) throw ranOut("while waiting for the API to answer");
       throw error;
@@ -246,7 +269,8 @@ async function send(options: CheckOptions, budget: Budget, method: "GET" | "POST
           httpStatus: response.statusCode,
         });
       }
-      return { status: response.statusCode, json: parseJson(text, response.statusCode), text };
+      const text = maskKnownSecrets(raw, [options.token]);
+      return { status: response.statusCode, json: parseJson(raw, text, response.statusCode), text };
     }
     const retryAfter = retryAfterMs(response.headers["retry-after"]);
     const wait = Math.min(options.maxBackoffMs, retryAfter ?? 500 * 2 ** attempt);
@@ -268,10 +292,11 @@ async function send(options: CheckOptions, budget: Budget, method: "GET" | "POST
   }
 }
 
-function parseJson(text: string, status: number): unknown {
-  if (text === "") return undefined;
+/** `raw` parsed; `text` (masked) for the error. */
+function parseJson(raw: string, text: string, status: number): unknown {
+  if (raw === "") return undefined;
   try {
-    return JSON.parse(text);
+    return JSON.parse(raw);
   } catch {
     if (status >= 200 && status < 300) throw new CheckError("ERROR", `the API answered HTTP ${status} with malformed JSON: ${text.slice(0, 120)}`);
     return undefined;
