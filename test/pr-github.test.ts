@@ -16,6 +16,8 @@ interface Answer {
   body?: unknown;
   /** Reset the connection instead of answering. */
   reset?: boolean;
+  /** Send these bytes as they are instead of `body` as JSON. */
+  raw?: string;
 }
 
 const TOKEN = "ghs_fakeRetryToken0123456789";
@@ -40,7 +42,7 @@ async function fakeGitHub(script: Answer[]): Promise<{ url: string; calls: Array
       const answer = script[Math.min(calls.length, script.length) - 1]!;
       if (answer.reset) return req.socket.resetAndDestroy();
       res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
-      res.end(answer.body === undefined ? "" : JSON.stringify(answer.body));
+      res.end(answer.raw ?? (answer.body === undefined ? "" : JSON.stringify(answer.body)));
     });
   });
   await new Promise<void>((done) => server!.listen(0, "127.0.0.1", done));
@@ -192,5 +194,16 @@ describe("secondary rate limits", () => {
     expect(error.message).toContain("contents: write");
     expect(waits).toEqual([]);
     expect(api.calls).toHaveLength(1);
+  });
+});
+
+describe("the token in GitHub's answers", () => {
+  it("is masked before a non-JSON answer is cut into an excerpt (a cut token would not be recognised)", async () => {
+    // An HTML error page from a proxy that echoes the request, with the token where a 200-character excerpt cuts it.
+    const api = await fakeGitHub([{ status: 400, raw: `<html>${"x".repeat(200 - 6 - 10)}${TOKEN} rejected</html>` }]);
+    const error = await failureOf(client(api.url, []).createPull({ head: "fix", base: "main", title: "t", body: "b", draft: false }));
+    expect(error).toBeInstanceOf(RuntimeFailure);
+    expect(error.message).toContain("HTTP 400");
+    expect(error.message).not.toContain(TOKEN.slice(0, 10));
   });
 });

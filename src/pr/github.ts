@@ -124,7 +124,8 @@ export class GitHubClient {
       try {
         json = text === "" ? undefined : JSON.parse(text);
       } catch {
-        json = { message: text.slice(0, 200) };
+        // Masked before it is cut: a token cut in two would no longer be recognised.
+        json = { message: this.mask(text).slice(0, 200) };
       }
       return { status: response.statusCode, json, headers: response.headers };
     } catch (error) {
