@@ -18,6 +18,7 @@ export interface PullRequest {
   body: string;
   base: string;
   draft: boolean;
+  labels: string[];
 }
 
 export interface GitHubClientOptions {
@@ -164,7 +165,9 @@ export class GitHubClient {
 }
 
 function pullOf(value: unknown): PullRequest {
-  const pr = value as { number?: unknown; html_url?: unknown; title?: unknown; body?: unknown; base?: { ref?: unknown }; draft?: unknown } | undefined;
+  const pr = value as
+    | { number?: unknown; html_url?: unknown; title?: unknown; body?: unknown; base?: { ref?: unknown }; draft?: unknown; labels?: unknown }
+    | undefined;
   if (typeof pr?.number !== "number" || typeof pr.html_url !== "string") throw new RuntimeFailure("GitHub API: unexpected pull request answer (no number or html_url)");
   return {
     number: pr.number,
@@ -173,6 +176,7 @@ function pullOf(value: unknown): PullRequest {
     body: typeof pr.body === "string" ? pr.body : "",
     base: typeof pr.base?.ref === "string" ? pr.base.ref : "",
     draft: pr.draft === true,
+    labels: Array.isArray(pr.labels) ? pr.labels.map((l: { name?: unknown }) => l?.name).filter((n): n is string => typeof n === "string") : [],
   };
 }
 
