@@ -109,6 +109,20 @@ describe("retries", () => {
     expect(waits[0]!).toBeLessThanOrEqual(32_000);
   });
 
+  it("a primary limit that resets after the budget fails at once: exit 3, with when to rerun, not the permissions advice", async () => {
+    const reset = Math.ceil(Date.now() / 1000) + 3600;
+    const api = await fakeGitHub([
+      { status: 403, headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) }, body: { message: "API rate limit exceeded" } },
+    ]);
+    const waits: number[] = [];
+    const error = await failureOf(client(api.url, waits).defaultBranch());
+    expect(error).toBeInstanceOf(RuntimeFailure);
+    expect(error.message).toContain("rate limit is used up");
+    expect(error.message).toContain(`rerun after ${new Date(reset * 1000 + 1000).toISOString().slice(0, 16)}`);
+    expect(error.message).not.toContain("contents: write");
+    expect([waits, api.calls.length]).toEqual([[], 1]);
+  });
+
   it("labels and reviewer requests are retried on 5xx (asking twice changes nothing)", async () => {
     const api = await fakeGitHub([{ status: 502 }, { status: 200, body: [{ name: "migration" }] }]);
     await client(api.url, []).addLabels(7, ["migration"]);
