@@ -208,7 +208,7 @@ async function fixFile(run: FileRun, file: string, findings: readonly Finding[])
 
 /** A file the parsers cannot take: left as it is, with an unreadable-file warning instead of a marker. */
 function unreadable(error: unknown): FileOutcome {
-  const why = error instanceof UnparsableFile ? error.message : "nested too deeply to parse";
+  const why = error instanceof UnparsableFile ? error.message : "an expression nested too deeply for the parser (e.g. a long operator chain)";
   return { kind: "skipped", reason: `${why}; fix leaves it unchanged`, unreadable: true, events: [], notes: [] };
 }
 
