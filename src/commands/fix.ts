@@ -108,9 +108,8 @@ export async function runFix(args: FixArgs): Promise<number> {
   const progress = fixProgress();
   let written = 0;
   const interrupt = dryRun ? undefined : onInterrupt(() => interruptedMessage(written, startedClean));
-  let plan: FixPlan;
   try {
-    plan = await planFixes({
+    const plan = await planFixes({
       root,
       hosts,
       include,
@@ -123,26 +122,25 @@ export async function runFix(args: FixArgs): Promise<number> {
       onWritten: () => written++,
       ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
       ...(progress.onFileDone ? { onFileDone: progress.onFileDone } : {}),
-    });
+    }).finally(() => progress.end());
+    const color = args.color ?? Boolean(process.stdout.isTTY);
+    const failOn: FailOn = args["fail-on"] ?? config.failOn ?? "error";
+
+    if (dryRun) {
+      const verifyNote = args.verify ? "--verify runs the project's checks on written files: it does nothing with --dry-run.\n" : "";
+      await writeOutput(renderDiff(plan, color) + renderSummary(plan, true, color) + verifyNote, undefined);
+      return remainingAfterPlan(plan).some((severity) => meetsThreshold(severity, failOn)) ? EXIT.findings : EXIT.ok;
+    }
+    await writeOutput(renderSummary(plan, false, color), undefined);
+    const verification = args.verify ? await verify(root, plan) : undefined;
+    // Only files that had findings or were written can have findings now: the check costs what the fix did, not the tree.
+    const touched = new Set([...plan.scan.findings.map((f) => f.file), ...plan.changes.map((c) => c.file)]);
+    const after = await scan({ root, hosts, include, exclude, allFiles, onlyFiles: touched, ...(touched.size < SCAN_THREADS_FROM ? { workers: false } : {}) });
+    const remaining = [...after.findings, ...(verification?.findings ?? [])].filter((f) => !isActivelySuppressed(f));
+    return remaining.some((f) => meetsThreshold(f.severity, failOn)) ? EXIT.findings : EXIT.ok;
   } finally {
-    progress.end();
     interrupt?.dispose();
   }
-  const color = args.color ?? Boolean(process.stdout.isTTY);
-  const failOn: FailOn = args["fail-on"] ?? config.failOn ?? "error";
-
-  if (dryRun) {
-    const verifyNote = args.verify ? "--verify runs the project's checks on written files: it does nothing with --dry-run.\n" : "";
-    await writeOutput(renderDiff(plan, color) + renderSummary(plan, true, color) + verifyNote, undefined);
-    return remainingAfterPlan(plan).some((severity) => meetsThreshold(severity, failOn)) ? EXIT.findings : EXIT.ok;
-  }
-  await writeOutput(renderSummary(plan, false, color), undefined);
-  const verification = args.verify ? await verify(root, plan) : undefined;
-  // Only files that had findings or were written can have findings now: the check costs what the fix did, not the tree.
-  const touched = new Set([...plan.scan.findings.map((f) => f.file), ...plan.changes.map((c) => c.file)]);
-  const after = await scan({ root, hosts, include, exclude, allFiles, onlyFiles: touched, ...(touched.size < SCAN_THREADS_FROM ? { workers: false } : {}) });
-  const remaining = [...after.findings, ...(verification?.findings ?? [])].filter((f) => !isActivelySuppressed(f));
-  return remaining.some((f) => meetsThreshold(f.severity, failOn)) ? EXIT.findings : EXIT.ok;
 }
 
 /** Below this many files the check after writing runs in-process (TypeScript is loaded already; worker start-up is not free). */
