@@ -161,7 +161,7 @@ async function fixFile(run: FileRun, file: string, findings: readonly Finding[])
   const decoded = decodeUtf8(bytes);
   if (!("text" in decoded)) {
     const reason = `not valid UTF-8 (line ${decoded.badLine}); fix leaves it unchanged: convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8) and run fix again`;
-    return { kind: "skipped", reason, unreadable: true, events: [], notes: [] };
+    return unreadable(reason, findings);
   }
   const raw = decoded.text;
   const { text, shape } = normalize(raw);
@@ -187,7 +187,7 @@ async function fixFile(run: FileRun, file: string, findings: readonly Finding[])
       events.push(...fixed.events);
     }
   } catch (error) {
-    if (error instanceof UnparsableFile || isStackOverflow(error)) return unreadable(error);
+    if (error instanceof UnparsableFile || isStackOverflow(error)) return unreadable(unparsable(error), findings);
     return { kind: "skipped", reason: `transform failed: ${firstLine(error)}`, events, notes: notesOn(text, notes) };
   }
   // A file keeps ending (or not ending) with a newline, whatever the parts printed.
@@ -199,17 +199,26 @@ async function fixFile(run: FileRun, file: string, findings: readonly Finding[])
     problem = parseError(file, current);
     if (problem && parseError(file, text)) problem = undefined;
   } catch (error) {
-    if (isStackOverflow(error)) return unreadable(error);
+    if (isStackOverflow(error)) return unreadable(unparsable(error), findings);
     throw error;
   }
   if (problem) return { kind: "skipped", reason: `left untouched: the rewritten file would not parse (${problem})`, events, notes: notesOn(text, notes) };
   return { kind: "changed", change: { file, before: raw, after: restore(current, shape), events }, events, notes: notesOn(current, notes) };
 }
 
-/** A file the parsers cannot take: left as it is, with an unreadable-file warning instead of a marker. */
-function unreadable(error: unknown): FileOutcome {
+/**
+ * A file fix cannot read or parse: left as it is, with an unreadable-file
+ * warning instead of a marker, and each of its sites named as left.
+ */
+function unreadable(reason: string, findings: readonly Finding[]): FileOutcome {
+  const lines = [...new Set(findings.map((f) => f.line))].sort((a, b) => a - b);
+  const notes = lines.map((line) => ({ line, reason: "left as it is: fix cannot rewrite this file (see its unreadable-file warning)" }));
+  return { kind: "skipped", reason, unreadable: true, events: [], notes };
+}
+
+function unparsable(error: unknown): string {
   const why = error instanceof UnparsableFile ? error.message : "an expression nested too deeply for the parser (e.g. a long operator chain)";
-  return { kind: "skipped", reason: `${why}; fix leaves it unchanged`, unreadable: true, events: [], notes: [] };
+  return `${why}; fix leaves it unchanged`;
 }
 
 /** Notes with their lines moved onto the text the file ends with (later parts may have moved lines). */
