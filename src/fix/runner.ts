@@ -104,19 +104,24 @@ export async function planFixes(options: FixOptions): Promise<FixPlan> {
     const findings = byFile.get(file)!;
     const sdkFindings = isJsFile(file) && findings.some((f) => f.ruleId.startsWith("v1-sdk"));
     const outcome = await fixFile(run, file, findings);
+    const written = outcome.kind !== "changed" || (await write(outcome.change));
     if (outcome.kind === "untouched") plan.untouched++;
     else plan.candidates++;
     // JS/TS code left on the V1 SDK keeps its package on V1 too (sdk-dependency reads this; it runs after the code).
     const leftOnV1 =
       sdkFindings &&
-      (outcome.kind === "untouched" || outcome.kind === "skipped" || !selected.some((t) => t.id === "v2-sdk") || outcome.events.some((e) => e.leavesV1));
+      (!written ||
+        outcome.kind === "untouched" ||
+        outcome.kind === "skipped" ||
+        !selected.some((t) => t.id === "v2-sdk") ||
+        outcome.events.some((e) => e.leavesV1));
     if (leftOnV1) {
       const pkg = packageDirOf(options.root, file);
       run.v1Left.set(pkg, [...(run.v1Left.get(pkg) ?? []), file]);
     }
     for (const note of outcome.notes) plan.notes.push({ file, ...note });
     if (outcome.kind === "skipped") plan.skipped.push({ file, reason: outcome.reason, ...(outcome.unreadable ? { ruleId: "unreadable-file" as const } : {}) });
-    if (outcome.kind === "changed" && (await write(outcome.change))) {
+    if (outcome.kind === "changed" && written) {
       plan.changes.push(outcome.change);
       if (options.write && isJsFile(file)) originals.set(file, outcome.change.before);
     }
