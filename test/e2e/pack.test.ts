@@ -85,6 +85,8 @@ describe("npm pack", () => {
     expect(version.stdout).toBe(
       `comfydeploy-migrate ${OWN.version}\njscodeshift ${installed("jscodeshift")}\ntypescript ${ts}\nts-morph ${installed("ts-morph")}\nnode ${process.versions.node}\n`,
     );
+    // After a command name too, as linters take it, instead of running the command.
+    expect(spawnSync(bin, ["scan", "--version"], { encoding: "utf8" }).stdout).toBe(version.stdout);
 
     const scan = spawnSync(bin, ["scan", "demo", "--format", "json"], { cwd: app, encoding: "utf8" });
     expect(scan.status, scan.stderr).toBe(1);
