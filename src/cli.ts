@@ -4,7 +4,7 @@ import yargs, { type Argv, type CommandModule } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { EXIT, RuntimeFailure, UsageError } from "./core/errors.js";
 import { redactSecrets } from "./core/redact.js";
-import { engineVersions, TOOL } from "./core/tool-info.js";
+import { TOOL, versionText } from "./core/tool-info.js";
 
 const NAME = TOOL.name;
 
@@ -112,9 +112,8 @@ async function commandModules(argv: readonly string[], setExit: (code: number) =
 }
 
 async function main(argv: string[]): Promise<number> {
-  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
-    const engines = await engineVersions();
-    process.stdout.write(`${NAME} ${TOOL.version}\njscodeshift ${engines.jscodeshift}\ntypescript ${engines.typescript}\nnode ${engines.node}\n`);
+  if (asksForVersion(argv)) {
+    process.stdout.write(await versionText());
     return EXIT.ok;
   }
   let exitCode: number = EXIT.ok;
@@ -125,7 +124,7 @@ async function main(argv: string[]): Promise<number> {
     .demandCommand(1, "Name a command; see --help.")
     .strict()
     .version(false)
-    .option("version", { alias: "V", describe: "Show the tool, jscodeshift, TypeScript and Node versions", type: "boolean" })
+    .option("version", { alias: "V", describe: "Show the tool's version, then jscodeshift's, the scanner's TypeScript (from ts-morph) and Node's", type: "boolean" })
     .help()
     .alias("help", "h")
     .epilogue(
@@ -138,6 +137,12 @@ async function main(argv: string[]): Promise<number> {
     })
     .parseAsync();
   return exitCode;
+}
+
+/** `--version` or `-V` as the first argument, or after a command name (`scan --version`), as linters accept it. */
+function asksForVersion(argv: readonly string[]): boolean {
+  const isFlag = (arg: string | undefined): boolean => arg === "--version" || arg === "-V";
+  return isFlag(argv[0]) || (argv.length === 2 && COMMANDS.some((c) => c.name === argv[0]) && isFlag(argv[1]));
 }
 
 main(hideBin(process.argv)).then(

@@ -1,12 +1,11 @@
 /** The scan command end to end: exit codes, JSON contract, errors, skipping and redaction. */
-import { mkdtempSync, readFileSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RULE_IDS } from "../../src/rules/catalog.js";
 import { REPO_ROOT, runCli } from "../helpers/cli.js";
-import { tempRepo } from "../helpers/temp-repo.js";
+import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 
 const schema = JSON.parse(readFileSync(join(REPO_ROOT, "schema", "scan-report.schema.json"), "utf8"));
 const validate = new Ajv({ allErrors: true }).compile(schema);
@@ -66,7 +65,7 @@ describe("scan on the demo app", () => {
   });
 
   it("writes the report to --output and nothing to stdout", () => {
-    const out = join(mkdtempSync(join(tmpdir(), "cdm-out-")), "nested", "report.json");
+    const out = join(tempDir("cdm-out-"), "nested", "report.json");
     const run = runCli(["scan", "fixtures/demo-app", "--format", "json", "--output", out, "--fail-on", "none"]);
     expect(run.status).toBe(0);
     expect(run.stdout).toBe("");
