@@ -13,7 +13,8 @@ import type { FixPlan } from "../fix/runner.js";
 import type { Verification } from "../fix/verify.js";
 import { TRANSFORM_IDS, TRANSFORM_METAS } from "../../transforms/index.js";
 import type { TransformId, TransformMeta } from "../../transforms/types.js";
-import { writeOutput } from "../core/output.js";
+import { appendStepSummary, writeOutput } from "../core/output.js";
+import { findRepoRoot } from "../files/repo-root.js";
 import { isActivelySuppressed } from "../core/suppression.js";
 import { scan } from "../scan/engine.js";
 
@@ -107,6 +108,7 @@ export async function runFix(args: FixArgs): Promise<number> {
   if (args["dry-run"]) {
     const verifyNote = args.verify ? "--verify runs the project's checks on written files: it does nothing with --dry-run.\n" : "";
     await writeOutput(renderDiff(plan, color) + renderSummary(plan, true, color) + verifyNote, undefined);
+    await stepSummary(root, plan, undefined);
     return remainingAfterPlan(plan).some((severity) => meetsThreshold(severity, failOn)) ? EXIT.findings : EXIT.ok;
   }
   await writeFixes(root, plan.changes);
@@ -114,7 +116,15 @@ export async function runFix(args: FixArgs): Promise<number> {
   const verification = args.verify ? await verify(root, plan) : undefined;
   const after = await scan({ root, hosts, include, exclude, allFiles });
   const remaining = [...after.findings, ...(verification?.findings ?? [])].filter((f) => !isActivelySuppressed(f));
+  await stepSummary(root, plan, remaining.map((f) => f.severity));
   return remaining.some((f) => meetsThreshold(f.severity, failOn)) ? EXIT.findings : EXIT.ok;
+}
+
+/** On GitHub Actions, what fix did (or would do) goes to the job summary, paths from the repository root. */
+async function stepSummary(root: string, plan: FixPlan, remaining: Array<"error" | "warning" | "info"> | undefined): Promise<void> {
+  if (!process.env.GITHUB_STEP_SUMMARY) return;
+  const [{ renderFixMarkdown }, { prefix }] = await Promise.all([import("../fix/summary-markdown.js"), findRepoRoot(root)]);
+  await appendStepSummary(renderFixMarkdown(plan, { dryRun: remaining === undefined, prefix, ...(remaining ? { remaining } : {}) }));
 }
 
 async function verify(root: string, plan: FixPlan): Promise<Verification> {
