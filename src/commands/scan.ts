@@ -48,7 +48,7 @@ export function scanCommand(yargs: Argv): Argv<ScanArgs> {
     .option("format", {
       alias: "f",
       describe:
-        "Format of the report on stdout (or --output): text, json (stable contract, see schema/), markdown, sarif, github (workflow commands: annotations on the PR diff). Default: github when GITHUB_ACTIONS=true, else text",
+        "Format of the report on stdout (or --output): text, json (stable contract, see schema/), markdown, sarif, github (workflow commands: annotations on the PR diff). Default: github on stdout when GITHUB_ACTIONS=true, else text",
       choices: SCAN_FORMATS,
     })
     .option("output", { alias: "o", describe: "Write the --format report to this file instead of stdout", type: "string" })
@@ -146,7 +146,8 @@ export async function runScan(args: ScanArgs): Promise<number> {
   const report = buildReport(result, { command: commandLine(), repoRoot, ...(baseline ? { baseline } : {}), ...(repo ? { repo } : {}) });
 
   const color = args.output === undefined && (args.color ?? Boolean(process.stdout.isTTY));
-  const format: ScanFormat = args.format ?? (process.env.GITHUB_ACTIONS === "true" ? "github" : "text");
+  // On Actions, stdout is the job log: workflow commands there become annotations on the diff.
+  const format: ScanFormat = args.format ?? (process.env.GITHUB_ACTIONS === "true" && args.output === undefined ? "github" : "text");
   await writeOutput(RENDERERS[format](report, color), args.output);
   const extra: Array<[ScanFormat, string | undefined]> = [
     ["json", args.json],

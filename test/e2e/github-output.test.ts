@@ -49,6 +49,9 @@ describe("--format github", () => {
     const asked = runCli(["scan", dir, "--format", "json"], { env: { GITHUB_ACTIONS: "true" } });
     expect(JSON.parse(asked.stdout).summary.total).toBeGreaterThan(0);
     expect(runCli(["scan", dir]).stdout).not.toContain("::error");
+    const toFile = join(scratch(), "report.txt");
+    runCli(["scan", dir, "--output", toFile], { env: { GITHUB_ACTIONS: "true" } });
+    expect(readFileSync(toFile, "utf8")).toMatch(/^src\/a,b:c\.ts$/m);
   });
 });
 
