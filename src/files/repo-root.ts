@@ -60,8 +60,8 @@ export async function findRepoRoot(dir: string): Promise<RepoRoot> {
 }
 
 /**
- * A remote URL as a URI without user name or password (a token in an https
- * remote must never reach a report). scp-like `git@host:owner/repo` becomes
+ * A remote URL as a URI without user name, password or query (a token in an
+ * https remote must never reach a report). scp-like `git@host:owner/repo` becomes
  * `ssh://host/owner/repo`; a local path becomes a file URI.
  */
 export function withoutCredentials(remote: string): string | undefined {
@@ -71,6 +71,8 @@ export function withoutCredentials(remote: string): string | undefined {
     const url = new URL(remote);
     url.username = "";
     url.password = "";
+    url.search = "";
+    url.hash = "";
     return url.href;
   } catch {
     return remote.startsWith("/") ? new URL(`file://${remote}`).href : undefined;

@@ -139,6 +139,7 @@ describe("remote URLs in reports", () => {
   it.each([
     [`https://x-access-token:${TOKEN}@github.com/acme/app.git`, "https://github.com/acme/app.git"],
     ["https://user@github.example.com/acme/app", "https://github.example.com/acme/app"],
+    [`https://github.example.com/acme/app.git?access_token=${TOKEN}`, "https://github.example.com/acme/app.git"],
     [`ssh://git:${TOKEN}@github.com/acme/app.git`, "ssh://github.com/acme/app.git"],
     ["git@github.com:acme/app.git", "ssh://github.com/acme/app.git"],
     ["/srv/git/app.git", "file:///srv/git/app.git"],
