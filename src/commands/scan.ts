@@ -44,7 +44,7 @@ export interface ScanArgs {
 
 export function scanCommand(yargs: Argv): Argv<ScanArgs> {
   return yargs
-    .positional("paths", { describe: "Directories and files to scan (default: .); paths in reports are relative to the git top level", type: "string", array: true })
+    .positional("paths", { describe: "Directories and files to scan; paths in reports are relative to the git top level", type: "string", array: true, default: ["."], defaultDescription: "." })
     .option("format", {
       alias: "f",
       describe:

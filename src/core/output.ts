@@ -4,9 +4,26 @@ import { dirname, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { RuntimeFailure } from "./errors.js";
 
+let stdoutGuarded = false;
+
+/**
+ * `scan … | head`: when the reader goes away, the rest of stdout is dropped
+ * quietly (no EPIPE stack trace) and the run ends with its own exit code.
+ */
+function guardStdout(): void {
+  if (stdoutGuarded) return;
+  stdoutGuarded = true;
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  });
+}
+
 export async function writeOutput(content: string, file: string | undefined): Promise<void> {
   if (file === undefined || file === "-") {
-    await new Promise<void>((done, fail) => process.stdout.write(content, (error) => (error ? fail(error) : done())));
+    guardStdout();
+    await new Promise<void>((done, fail) =>
+      process.stdout.write(content, (error) => (error && (error as NodeJS.ErrnoException).code !== "EPIPE" ? fail(error) : done())),
+    );
     return;
   }
   const target = resolve(file);
