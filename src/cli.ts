@@ -23,7 +23,7 @@ interface CommandEntry {
 const COMMANDS: CommandEntry[] = [
   {
     name: "scan",
-    command: "scan [path]",
+    command: "scan [paths..]",
     describe: "Find every V1 use: legacy host and endpoints, V1 SDKs, old SDK versions, node pins, worker images",
     load: async () => {
       const m = await import("./commands/scan.js");

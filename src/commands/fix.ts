@@ -15,7 +15,8 @@ import type { FixPlan } from "../fix/runner.js";
 import type { Verification } from "../fix/verify.js";
 import { TRANSFORM_IDS, TRANSFORM_METAS } from "../../transforms/index.js";
 import type { TransformId, TransformMeta } from "../../transforms/types.js";
-import { writeOutput } from "../core/output.js";
+import { appendStepSummary, writeOutput } from "../core/output.js";
+import { findRepoRoot } from "../files/repo-root.js";
 import { isActivelySuppressed } from "../core/suppression.js";
 import { scan } from "../scan/engine.js";
 
@@ -129,6 +130,7 @@ export async function runFix(args: FixArgs): Promise<number> {
     if (dryRun) {
       const verifyNote = args.verify ? "--verify runs the project's checks on written files: it does nothing with --dry-run.\n" : "";
       await writeOutput(renderDiff(plan, color) + renderSummary(plan, true, color) + verifyNote, undefined);
+      await stepSummary(root, plan, undefined);
       return remainingAfterPlan(plan).some((severity) => meetsThreshold(severity, failOn)) ? EXIT.findings : EXIT.ok;
     }
     await writeOutput(renderSummary(plan, false, color), undefined);
@@ -137,6 +139,7 @@ export async function runFix(args: FixArgs): Promise<number> {
     const touched = new Set([...plan.scan.findings.map((f) => f.file), ...plan.changes.map((c) => c.file)]);
     const after = await scan({ root, hosts, include, exclude, allFiles, onlyFiles: touched, ...(touched.size < SCAN_THREADS_FROM ? { workers: false } : {}) });
     const remaining = [...after.findings, ...(verification?.findings ?? [])].filter((f) => !isActivelySuppressed(f));
+    await stepSummary(root, plan, remaining.map((f) => f.severity));
     return remaining.some((f) => meetsThreshold(f.severity, failOn)) ? EXIT.findings : EXIT.ok;
   } finally {
     interrupt?.dispose();
@@ -152,6 +155,13 @@ function interruptedMessage(written: number, startedClean: boolean): string {
   return startedClean
     ? `${done} To undo the run: ${ROLLBACK_COMMAND}`
     : `${done} The tree had uncommitted changes before fix, so review 'git status' before undoing anything.`;
+}
+
+/** On GitHub Actions, what fix did (or would do) goes to the job summary, paths from the repository root. */
+async function stepSummary(root: string, plan: FixPlan, remaining: Array<"error" | "warning" | "info"> | undefined): Promise<void> {
+  if (!process.env.GITHUB_STEP_SUMMARY) return;
+  const [{ renderFixMarkdown }, { prefix }] = await Promise.all([import("../fix/summary-markdown.js"), findRepoRoot(root)]);
+  await appendStepSummary(renderFixMarkdown(plan, { dryRun: remaining === undefined, prefix, ...(remaining ? { remaining } : {}) }));
 }
 
 async function verify(root: string, plan: FixPlan): Promise<Verification> {

@@ -1,12 +1,13 @@
 /** `scan`: find every V1 use in a repository and report it in one or more formats. */
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../core/config.js";
-import { EXIT, UsageError } from "../core/errors.js";
+import { EXIT } from "../core/errors.js";
 import { changedSince } from "../files/changed-files.js";
-import { writeOutput } from "../core/output.js";
+import { findRepoRoot, fromRepoRoot } from "../files/repo-root.js";
+import { resolveTargets, selectedFiles } from "../files/scan-targets.js";
+import { appendStepSummary, writeOutput } from "../core/output.js";
 import { loadBaseline } from "../report/baseline.js";
+import { renderGithub } from "../report/github.js";
 import { renderJson } from "../report/json.js";
 import { renderMarkdown } from "../report/markdown.js";
 import { buildReport, repoLinkFrom, type Report } from "../report/model.js";
@@ -15,12 +16,12 @@ import { renderText } from "../report/text.js";
 import { type ScanProgress, scan } from "../scan/engine.js";
 import { commandLine } from "../core/command-line.js";
 
-export const SCAN_FORMATS = ["text", "json", "markdown", "sarif"] as const;
+export const SCAN_FORMATS = ["text", "json", "markdown", "sarif", "github"] as const;
 type ScanFormat = (typeof SCAN_FORMATS)[number];
 
 export interface ScanArgs {
-  path: string;
-  format: ScanFormat;
+  paths?: string[];
+  format?: ScanFormat;
   output?: string;
   json?: string;
   markdown?: string;
@@ -43,12 +44,12 @@ export interface ScanArgs {
 
 export function scanCommand(yargs: Argv): Argv<ScanArgs> {
   return yargs
-    .positional("path", { describe: "Directory to scan", type: "string", default: "." })
+    .positional("paths", { describe: "Directories and files to scan; paths in reports are relative to the git top level", type: "string", array: true, default: ["."], defaultDescription: "." })
     .option("format", {
       alias: "f",
-      describe: "Format of the report on stdout (or --output): text, json (stable contract, see schema/), markdown, sarif",
+      describe:
+        "Format of the report on stdout (or --output): text, json (stable contract, see schema/), markdown, sarif, github (workflow commands: annotations on the PR diff). Default: github on stdout when GITHUB_ACTIONS=true, else text",
       choices: SCAN_FORMATS,
-      default: "text" as const,
     })
     .option("output", { alias: "o", describe: "Write the --format report to this file instead of stdout", type: "string" })
     .option("json", { describe: "Also write a JSON report to this file", type: "string" })
@@ -91,6 +92,7 @@ export function scanCommand(yargs: Argv): Argv<ScanArgs> {
     .option("color", { describe: "Colour the text report (default: when stdout is a terminal)", type: "boolean" })
     .example("$0 scan", "Scan the current directory, text report")
     .example("$0 scan ./app --format json -o v1-report.json", "Write the JSON report to a file")
+    .example("$0 scan src/client.ts lib/", "Only these files and directories")
     .example("$0 scan --sarif results.sarif --markdown report.md --json report.json", "Several reports in one run, text on stdout")
     .example("$0 scan --baseline v1-report.json --since origin/main", "PR check: only changed files, only new findings")
     .example("$0 scan --online", "Also settle ComfyUI node pins at commits the tag table does not know")
@@ -103,26 +105,31 @@ const RENDERERS: Record<ScanFormat, (report: Report, color: boolean) => string> 
   json: (report) => renderJson(report),
   markdown: (report) => renderMarkdown(report),
   sarif: (report) => renderSarif(report),
+  github: (report) => renderGithub(report),
 };
 
 export async function runScan(args: ScanArgs): Promise<number> {
-  const root = resolve(args.path);
-  const rootStat = await stat(root).catch(() => undefined);
-  if (!rootStat) throw new UsageError(`path not found: ${args.path}`);
-  if (!rootStat.isDirectory()) throw new UsageError(`not a directory: ${args.path}`);
+  const targets = await resolveTargets(args.paths ?? []);
+  const root = targets.root;
 
   const { config } = await loadConfig(root, args.config);
   config.legacyHosts.push(...(args["legacy-host"] ?? []).map(normalizeHost));
   const failOn: FailOn = args["fail-on"] ?? config.failOn ?? "error";
   const baseline = args.baseline ? await loadBaseline(args.baseline) : undefined;
-  const onlyFiles = args.since ? await changedSince(root, args.since) : undefined;
+  const include = [...config.include, ...(args.include ?? [])];
+  const exclude = [...config.exclude, ...(args.exclude ?? [])];
+  const since = args.since ? await changedSince(root, args.since) : undefined;
+  const selection = await selectedFiles(targets, { include, exclude, ...(args["all-files"] ? { respectIgnore: false } : {}) }, since);
+  const repoRoot = await findRepoRoot(root);
+  for (const file of selection.ignored) process.stderr.write(`comfydeploy-migrate: ${fromRepoRoot(repoRoot, file)} is ignored (.gitignore, --include or --exclude): not scanned\n`);
+  const onlyFiles = selection.only;
   const showProgress = args.progress ?? Boolean(process.stderr.isTTY);
 
   const result = await scan({
     root,
     hosts: hostSetFor(config),
-    include: [...config.include, ...(args.include ?? [])],
-    exclude: [...config.exclude, ...(args.exclude ?? [])],
+    include,
+    exclude,
     ...(onlyFiles ? { onlyFiles } : {}),
     ...(args["all-files"] ? { allFiles: true } : {}),
     ...(args.ripgrep === false ? { ripgrep: false } : {}),
@@ -136,16 +143,19 @@ export async function runScan(args: ScanArgs): Promise<number> {
     for (const problem of online.problems) process.stderr.write(`comfydeploy-migrate: --online: ${problem}\n`);
   }
   const repo = repoLinkFrom(args["repo-url"], process.env);
-  const report = buildReport(result, { command: commandLine(), ...(baseline ? { baseline } : {}), ...(repo ? { repo } : {}) });
+  const report = buildReport(result, { command: commandLine(), repoRoot, ...(baseline ? { baseline } : {}), ...(repo ? { repo } : {}) });
 
   const color = args.output === undefined && (args.color ?? Boolean(process.stdout.isTTY));
-  await writeOutput(RENDERERS[args.format](report, color), args.output);
+  // On Actions, stdout is the job log: workflow commands there become annotations on the diff.
+  const format: ScanFormat = args.format ?? (process.env.GITHUB_ACTIONS === "true" && args.output === undefined ? "github" : "text");
+  await writeOutput(RENDERERS[format](report, color), args.output);
   const extra: Array<[ScanFormat, string | undefined]> = [
     ["json", args.json],
     ["markdown", args.markdown],
     ["sarif", args.sarif],
   ];
-  for (const [format, file] of extra) if (file) await writeOutput(RENDERERS[format](report, false), file);
+  for (const [extraFormat, file] of extra) if (file) await writeOutput(RENDERERS[extraFormat](report, false), file);
+  await appendStepSummary(renderMarkdown(report));
 
   const failing = report.findings.some((f) => meetsThreshold(f.severity, failOn));
   return failing ? EXIT.findings : EXIT.ok;
