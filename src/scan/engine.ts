@@ -15,7 +15,7 @@ import { JsPool, type JsWork } from "./js-pool.js";
 import { looksBinary, prefilterNeedles } from "./needles.js";
 import { findRipgrep, forEachLimit, MAX_FILE_BYTES, prefilterPass, RIPGREP_MIN_FILES, ripgrepMatches } from "./prefilter-pass.js";
 import { assignFingerprints } from "../core/fingerprint.js";
-import { applySuppressions, parseSuppressions, SUPPRESSION_KEYWORD } from "../core/suppression.js";
+import { applySuppressions, isDirective, parseSuppressions, SUPPRESSION_KEYWORD, unusedIgnoreFinding } from "../core/suppression.js";
 import { findReviewMarkers } from "./review-markers.js";
 import { MARKER_TAG } from "../core/marker.js";
 import type { FileScanner, RepoFacts } from "./scanner.js";
@@ -41,6 +41,8 @@ export interface ScanOptions {
   now?: Date;
   /** false: never use ripgrep for the prefilter, even when it is installed. */
   ripgrep?: boolean;
+  /** Report ignore comments that cover no finding as `unused-ignore` findings. */
+  reportUnusedIgnores?: boolean;
 }
 
 export interface ScanProgress {
@@ -116,7 +118,9 @@ async function scanWithPool(
       report();
     },
   });
+  const ignoreFiles = new Set<string>();
   for (const { file, content } of hits) {
+    if (content.includes(SUPPRESSION_KEYWORD)) ignoreFiles.add(file);
     if (content.includes(MARKER_TAG)) findings.push(...findReviewMarkers(file, decode(content)));
     if (isJsFile(file)) jsCandidates.push({ file, text: decode(content) });
     else textCandidates.push({ file, bytes: content, scanners: scannersFor(file) });
@@ -157,7 +161,8 @@ async function scanWithPool(
     findings.push(...scanTextFile(candidate, hosts, repo));
     progress.parsed++;
   }
-  applyInSourceSuppressions(findings, read, options.now ?? new Date());
+  const unused = applyInSourceSuppressions(findings, ignoreFiles, read, options.now ?? new Date());
+  if (options.reportUnusedIgnores) findings.push(...unused);
   withoutMarkerLines(findings, read);
 
   progress.phase = "done";
@@ -191,14 +196,21 @@ function scanTextFile(candidate: { file: string; bytes: Buffer; scanners: FileSc
   return out;
 }
 
-function applyInSourceSuppressions(findings: Finding[], read: (file: string) => string | undefined, now: Date): void {
+/** Applies ignore comments to the findings of their files; returns the comments that covered nothing, as findings. */
+function applyInSourceSuppressions(findings: Finding[], ignoreFiles: ReadonlySet<string>, read: (file: string) => string | undefined, now: Date): Finding[] {
   const today = now.toISOString().slice(0, 10);
   const byFile = new Map<string, Finding[]>();
   for (const f of findings) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
-  for (const [file, fileFindings] of byFile) {
+  const unused: Finding[] = [];
+  for (const file of new Set([...byFile.keys(), ...ignoreFiles])) {
     const text = read(file);
-    if (text?.includes(SUPPRESSION_KEYWORD)) applySuppressions(fileFindings, parseSuppressions(text), today);
+    if (!text?.includes(SUPPRESSION_KEYWORD)) continue;
+    const prose = fileKind(file) === "docs";
+    for (const s of applySuppressions(byFile.get(file) ?? [], parseSuppressions(text), today)) {
+      if (isDirective(s, prose)) unused.push(unusedIgnoreFinding(file, s));
+    }
   }
+  return unused;
 }
 
 /**
