@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import pc from "picocolors";
 import type { Argv } from "yargs";
-import { FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../core/config.js";
+import { CONFIG_OPTION_HELP, FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../core/config.js";
 import { EXIT, UsageError } from "../core/errors.js";
 import { treeState } from "../files/git-state.js";
 import { nodeRefTarget } from "../../transforms/node-pin/target.js";
@@ -13,7 +13,8 @@ import type { FixPlan } from "../fix/runner.js";
 import type { Verification } from "../fix/verify.js";
 import { TRANSFORM_IDS, TRANSFORM_METAS } from "../../transforms/index.js";
 import type { TransformId, TransformMeta } from "../../transforms/types.js";
-import { writeOutput } from "../core/output.js";
+import { colorEnabled, writeOutput } from "../core/output.js";
+import { fixNextStep } from "./next-step.js";
 import { isActivelySuppressed } from "../core/suppression.js";
 import { scan } from "../scan/engine.js";
 
@@ -61,8 +62,7 @@ export function fixCommand(yargs: Argv): Argv<FixArgs> {
       type: "boolean",
     })
     .option("legacy-host", { describe: "Another host that serves the V1 API (repeatable); its URLs are marked, not rewritten", type: "string", array: true })
-    .option("config", { describe: "Config file (default: comfydeploy-migrate.config.json or package.json key)", type: "string" })
-    .option("color", { describe: "Colour the diff (default: when stdout is a terminal)", type: "boolean" })
+    .option("config", { describe: CONFIG_OPTION_HELP, type: "string" })
     .example("$0 fix --dry-run", "Show the diff without writing")
     .example("$0 fix", "Rewrite in place (needs a clean git tree)")
     .example("$0 fix -t v2-endpoints -t node-pin", "Only raw HTTP endpoints and node pins")
@@ -100,19 +100,20 @@ export async function runFix(args: FixArgs): Promise<number> {
   const exclude = [...config.exclude, ...(args.exclude ?? [])];
   const allFiles = Boolean(args["all-files"]);
   const removeUnused = Boolean(args["remove-unused"]);
-  const plan = await planFixes({ root, hosts, include, exclude, allFiles, transforms: args.transform ?? [...TRANSFORM_IDS], nodeRef, removeUnused });
-  const color = args.color ?? Boolean(process.stdout.isTTY);
+  const rules = config.rules;
+  const plan = await planFixes({ root, hosts, include, exclude, allFiles, rules, transforms: args.transform ?? [...TRANSFORM_IDS], nodeRef, removeUnused });
+  const color = colorEnabled(args.color);
   const failOn: FailOn = args["fail-on"] ?? config.failOn ?? "error";
 
   if (args["dry-run"]) {
     const verifyNote = args.verify ? "--verify runs the project's checks on written files: it does nothing with --dry-run.\n" : "";
-    await writeOutput(renderDiff(plan, color) + renderSummary(plan, true, color) + verifyNote, undefined);
+    await writeOutput(renderDiff(plan, color) + renderSummary(plan, true, color, args.path) + verifyNote, undefined);
     return remainingAfterPlan(plan).some((severity) => meetsThreshold(severity, failOn)) ? EXIT.findings : EXIT.ok;
   }
   await writeFixes(root, plan.changes);
-  await writeOutput(renderSummary(plan, false, color), undefined);
+  await writeOutput(renderSummary(plan, false, color, args.path), undefined);
   const verification = args.verify ? await verify(root, plan) : undefined;
-  const after = await scan({ root, hosts, include, exclude, allFiles });
+  const after = await scan({ root, hosts, include, exclude, allFiles, rules });
   const remaining = [...after.findings, ...(verification?.findings ?? [])].filter((f) => !isActivelySuppressed(f));
   return remaining.some((f) => meetsThreshold(f.severity, failOn)) ? EXIT.findings : EXIT.ok;
 }
@@ -154,7 +155,7 @@ function renderDiff(plan: FixPlan, color: boolean): string {
     .join("");
 }
 
-function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean): string {
+function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean, path: string): string {
   const c = pc.createColors(color);
   const rewrites = plan.changes.reduce((n, ch) => n + ch.events.filter((e) => e.kind === "rewrite").length, 0);
   const markers = plan.changes.reduce((n, ch) => n + ch.events.filter((e) => e.kind === "marker").length, 0);
@@ -188,6 +189,8 @@ function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean): string {
     for (const change of envChanges) out.push(`  ${change.variable}=${change.value}  (read in ${change.files.join(", ")})`);
   }
   if (markers > 0) out.push(`Review markers read "TODO(comfydeploy-migrate)"; 'scan --fail-on warning' keeps CI red until they are resolved.`);
+  const next = fixNextStep(rewrites, markers, dryRun, path);
+  if (next) out.push(c.bold(next));
   return `${out.join("\n")}\n`;
 }
 

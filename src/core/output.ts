@@ -1,6 +1,7 @@
-/** Writing reports: stdout, or a file written atomically (never half a report). */
+/** Writing reports: stdout, or a file written atomically (never half a report); whether the terminal gets colour. */
 import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import pc from "picocolors";
 import writeFileAtomic from "write-file-atomic";
 import { RuntimeFailure } from "./errors.js";
 
@@ -16,4 +17,13 @@ export async function writeOutput(content: string, file: string | undefined): Pr
   } catch (error) {
     throw new RuntimeFailure(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+}
+
+/**
+ * Whether output to the terminal is coloured: `--color` / `--no-color` when
+ * given, else picocolors' own detection (stdout a terminal and TERM not dumb,
+ * or CI or FORCE_COLOR set; never when NO_COLOR is set to any non-empty value).
+ */
+export function colorEnabled(flag: boolean | undefined): boolean {
+  return flag ?? pc.isColorSupported;
 }

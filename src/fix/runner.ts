@@ -20,7 +20,7 @@ import { crlfToLf, relocateFindings, spanMap } from "./relocate.js";
 import { SupportModules } from "./support-modules.js";
 import { parseError } from "./validate.js";
 
-export interface FixOptions extends Pick<ScanOptions, "root" | "hosts" | "include" | "exclude" | "onProgress" | "allFiles"> {
+export interface FixOptions extends Pick<ScanOptions, "root" | "hosts" | "include" | "exclude" | "onProgress" | "allFiles" | "rules"> {
   transforms: readonly TransformId[];
   nodeRef: NodeRefTarget;
   /** Remove SDK dependencies no code of their package imports. */

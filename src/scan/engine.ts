@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { posix, sep } from "node:path";
-import { CONFIG_FILE } from "../core/config.js";
+import { isConfigFile, type RuleSettings } from "../core/config.js";
+import { applyRuleSettings } from "../core/rule-settings.js";
 import { compareFindings, type Finding, type SkippedFile } from "../core/finding.js";
 import { listFiles } from "../files/list-files.js";
 import { nearestPackageDir } from "../files/package-dirs.js";
@@ -43,6 +44,8 @@ export interface ScanOptions {
   ripgrep?: boolean;
   /** Report ignore comments that cover no finding as `unused-ignore` findings. */
   reportUnusedIgnores?: boolean;
+  /** Per-rule settings from the config file: off, severity, paths. */
+  rules?: RuleSettings;
 }
 
 export interface ScanProgress {
@@ -76,7 +79,7 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
     ...(options.allFiles ? { respectIgnore: false } : {}),
   });
   // The tool's own config names V1 hosts on purpose.
-  const allFiles = listing.files.filter((file) => file !== CONFIG_FILE);
+  const allFiles = listing.files.filter((file) => !isConfigFile(file));
   progress.listed = allFiles.length;
   progress.phase = "prefilter";
   report();
@@ -161,8 +164,9 @@ async function scanWithPool(
     findings.push(...scanTextFile(candidate, hosts, repo));
     progress.parsed++;
   }
+  if (options.rules) findings.splice(0, findings.length, ...applyRuleSettings(findings, options.rules));
   const unused = applyInSourceSuppressions(findings, ignoreFiles, read, options.now ?? new Date());
-  if (options.reportUnusedIgnores) findings.push(...unused);
+  if (options.reportUnusedIgnores) findings.push(...(options.rules ? applyRuleSettings(unused, options.rules) : unused));
   withoutMarkerLines(findings, read);
 
   progress.phase = "done";
