@@ -25,7 +25,8 @@ const ruleObjectSchema = z
 
 const ruleSettingSchema = z
   .union([z.enum(["off", ...SEVERITIES]), ruleObjectSchema])
-  .describe('"off", a severity, or { severity, off, paths }.');
+  .describe('"off", a severity, or { severity, off, paths }.')
+  .meta({ id: "ruleSetting" });
 
 const rulesSchema = z
   .strictObject(Object.fromEntries(RULE_IDS.map((id) => [id, ruleSettingSchema.optional()])) as Record<(typeof RULE_IDS)[number], z.ZodOptional<typeof ruleSettingSchema>>)
@@ -51,7 +52,12 @@ export type RuleSettingInput = z.infer<typeof ruleSettingSchema>;
 /** The published JSON Schema of the config file. */
 export function configJsonSchema(): Record<string, unknown> {
   return {
-    ...z.toJSONSchema(configSchema, { target: "draft-2020-12", io: "input" }),
+    ...z.toJSONSchema(configSchema, {
+      target: "draft-2020-12",
+      io: "input",
+      // The rule setting is written once, under $defs/ruleSetting; its id is a name there, not a keyword.
+      override: (ctx) => void delete (ctx.jsonSchema as { id?: unknown }).id,
+    }),
     $id: "https://www.npmjs.com/package/comfydeploy-migrate/schema/config.schema.json",
     title: "comfydeploy-migrate config",
   };
@@ -77,10 +83,13 @@ function describeIssue(issues: readonly Issue[], prefix: readonly PropertyKey[],
       return `unknown key "${at ? `${at}.` : ""}${key}"${didYouMean(key, known)}`;
     }
     case "invalid_union": {
-      // Pick the branch meant by the value's type: a string names a level, an object holds settings.
+      // The branch the value was meant for: the one that got furthest (a wrong type at the root is worst, a wrong value next).
+      const miss = (errors: readonly Issue[]): number =>
+        Math.max(0, ...errors.map((e) => (e.path.length > 0 ? 0 : e.code === "invalid_type" ? 2 : e.code === "invalid_value" ? 1 : 0)));
+      const best = [...issue.errors].sort((a, b) => miss(a) - miss(b))[0];
       const value = valueAt(input, path);
-      const branch = issue.errors.find((errors) => !errors.some((e) => e.code === "invalid_type" && e.path.length === 0));
-      if (branch && (typeof value === "object" || typeof value === "string")) return describeIssue(branch, path, input);
+      const plausible = typeof value === "string" || (typeof value === "object" && value !== null && !Array.isArray(value));
+      if (best && plausible && miss(best) < 2) return describeIssue(best, path, input);
       return `"${at}" must be "off", a severity (error, warning, info) or an object { severity, off, paths }`;
     }
     case "invalid_type":
