@@ -123,7 +123,7 @@ const RENDERERS: Record<ScanFormat, (report: Report, color: boolean) => string> 
 export async function runScan(args: ScanArgs): Promise<number> {
   for (const option of ["output", "json", "markdown", "sarif"] as const) {
     if (args[option] === "") {
-      throw new UsageError(`--${option} needs a file name ('-' for stdout); for a report on stdout use --format ${option === "output" ? "<format>" : option}`);
+      throw new UsageError(`--${option} needs a file name; for the report on stdout use --format ${option === "output" ? "<format> without --output" : option}`);
     }
   }
   const maxWarnings = args["max-warnings"];
