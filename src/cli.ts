@@ -5,7 +5,7 @@ import { hideBin } from "yargs/helpers";
 import { EXIT, RuntimeFailure, UsageError } from "./core/errors.js";
 import { redactSecrets } from "./core/redact.js";
 import { engineVersions, TOOL } from "./core/tool-info.js";
-import { checkNumbers, explainYargsFailure, type KnownOptions, NO_OPTIONS } from "./commands/usage-message.js";
+import { checkNumbers, explainYargsFailure, type KnownOptions, TOP_LEVEL_OPTIONS } from "./commands/usage-message.js";
 
 const NAME = TOOL.name;
 
@@ -132,7 +132,7 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   let exitCode: number = EXIT.ok;
-  const known = { options: NO_OPTIONS };
+  const known = { options: TOP_LEVEL_OPTIONS };
   await yargs(argv)
     .scriptName(NAME)
     .usage(`${NAME} <command> [options]\n\nFind and migrate ComfyDeploy V1 API usage to V2.`)

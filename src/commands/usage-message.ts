@@ -15,7 +15,8 @@ export interface KnownOptions {
   numbers: string[];
 }
 
-export const NO_OPTIONS: KnownOptions = { keys: [], aliases: {}, booleans: [], numbers: [] };
+/** Before a command is chosen: the tool's own options. */
+export const TOP_LEVEL_OPTIONS: KnownOptions = { keys: ["help", "version", "color"], aliases: { help: ["h"], version: ["V"] }, booleans: ["color"], numbers: [] };
 
 /** Every spelling a user may type, without dashes: names, aliases and `no-` forms of booleans. */
 function spellings(known: KnownOptions): string[] {
@@ -27,6 +28,12 @@ const dashed = (name: string): string => `${name.length === 1 ? "-" : "--"}${nam
 
 /** Rewrites a yargs failure message; `argv` is what the user typed (for the word a command suggestion refers to). */
 export function explainYargsFailure(message: string, known: KnownOptions, commands: readonly string[], argv: readonly string[]): string {
+  // `--verison` alone fails as "no command"; name the option instead.
+  const strays = argv.filter((a) => /^--?[^-]/.test(a)).map((a) => a.replace(/^--?/, "").split("=")[0]!);
+  const unknown = strays.filter((name) => !spellings(known).includes(name) && !Object.values(known.aliases).flat().includes(name));
+  if (message.startsWith("Name a command") && unknown.length > 0) {
+    return explainYargsFailure(`Unknown argument${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`, known, commands, argv);
+  }
   const unknownArgs = /^Unknown arguments?: (.+)$/.exec(message);
   if (unknownArgs) {
     // yargs lists `--dry-rn` twice, as dry-rn and dryRn.
