@@ -205,6 +205,22 @@ describe("--wait is the whole budget", () => {
     const result = await within(5000, runCheck(options(baseUrl, { waitSeconds: 0.5, maxBackoffMs: 30_000, maxRetries: 50 })));
     expect(result.verdict).toBe("UNKNOWN");
     expect(result.reason).toContain("503");
+    expect(result.httpStatus).toBe(503);
+  });
+
+  it("when the budget runs out during a retry, the reason still names the API's last answer", async () => {
+    // 503 with Retry-After: 0 (retried at once), then the retry never gets an answer: --wait runs out mid-request.
+    let posts = 0;
+    const baseUrl = await fakeApi((req, res) => {
+      req.resume();
+      if (posts++ === 0) res.writeHead(503, { "retry-after": "0" }).end();
+    });
+    const result = await within(5000, runCheck(options(baseUrl, { waitSeconds: 0.5, requestTimeoutMs: 30_000, maxBackoffMs: 30_000 })));
+    expect(posts).toBe(2);
+    expect(result.verdict).toBe("UNKNOWN");
+    expect(result.reason).toContain("--wait");
+    expect(result.reason).toContain("HTTP 503");
+    expect(result.httpStatus).toBe(503);
   });
 
   it("a request in flight gets no more than what is left of the budget", async () => {
@@ -219,6 +235,37 @@ describe("--wait is the whole budget", () => {
     const baseUrl = await fakeApi(queuesThen((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"status":"queued"}')));
     const result = await runCheck(options(baseUrl, { waitSeconds: 0 }));
     expect([result.verdict, result.runId]).toEqual(["UNKNOWN", RUN_ID]);
+  });
+});
+
+describe("the result never carries the token, even when the API echoes it", () => {
+  // Placed so that a 120- or 200-character excerpt would cut the token after its first 10 characters.
+  const cut = (at: number): string => `${"x".repeat(at - 10)}${TEST_TOKEN} and more`;
+  const json = (res: import("node:http").ServerResponse, status: number, body: string) =>
+    res.writeHead(status, { "content-type": "application/json" }).end(body);
+
+  it.each([
+    ["a queue answer that is not JSON", (_req: unknown, res: import("node:http").ServerResponse) => json(res, 200, cut(120))],
+    ["a queue answer without run_id", (_req: unknown, res: import("node:http").ServerResponse) => json(res, 200, JSON.stringify({ echo: cut(200 - 10) }))],
+    ["a 422 without detail items", (_req: unknown, res: import("node:http").ServerResponse) => json(res, 422, cut(200))],
+    [
+      "a 422 whose detail echoes it",
+      (_req: unknown, res: import("node:http").ServerResponse) =>
+        json(res, 422, JSON.stringify({ detail: [{ loc: ["header", TEST_TOKEN], msg: `token ${TEST_TOKEN} is not valid`, type: "value_error" }] })),
+    ],
+    ["a malformed run record", queuesThen((_req, res) => json(res, 200, cut(120)))],
+    ["a run record without a status", queuesThen((_req, res) => json(res, 200, JSON.stringify({ echo: cut(200 - 10) })))],
+    ["a failed run whose live_status echoes it", queuesThen((_req, res) => json(res, 200, JSON.stringify({ status: "failed", live_status: `auth ${TEST_TOKEN}` })))],
+  ] as const)("%s", async (_name, handler) => {
+    const baseUrl = await fakeApi((req, res) => {
+      req.resume();
+      handler(req, res);
+    });
+    const result = await runCheck(options(baseUrl));
+    expect(result.verdict).not.toBe("READY");
+    const everything = JSON.stringify(result) + renderCheckText(result) + renderCheckJson(result);
+    expect(everything).not.toContain(TEST_TOKEN.slice(0, 10));
+    expect(everything).toContain("***");
   });
 });
 

@@ -20,6 +20,13 @@ describe("maskKnownSecrets", () => {
     expect(maskKnownSecrets("key ab-cdef-gh", ["ab", "ab-cdef-gh"])).toBe("key ***");
   });
 
+  it("masks a secret in its JSON-escaped form too (reports printed as JSON)", () => {
+    const secret = 'p"w\\d/9';
+    const json = JSON.stringify({ reason: `the API refused ${secret}` });
+    expect(json).not.toContain(secret);
+    expect(maskKnownSecrets(json, [secret])).toBe(JSON.stringify({ reason: "the API refused ***" }));
+  });
+
   it("ignores missing and empty secrets", () => {
     expect(maskKnownSecrets("nothing to hide", [undefined, ""])).toBe("nothing to hide");
   });

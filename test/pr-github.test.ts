@@ -16,6 +16,8 @@ interface Answer {
   body?: unknown;
   /** Reset the connection instead of answering. */
   reset?: boolean;
+  /** Send these bytes as they are instead of `body` as JSON. */
+  raw?: string;
 }
 
 const TOKEN = "ghs_fakeRetryToken0123456789";
@@ -40,7 +42,7 @@ async function fakeGitHub(script: Answer[]): Promise<{ url: string; calls: Array
       const answer = script[Math.min(calls.length, script.length) - 1]!;
       if (answer.reset) return req.socket.resetAndDestroy();
       res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
-      res.end(answer.body === undefined ? "" : JSON.stringify(answer.body));
+      res.end(answer.raw ?? (answer.body === undefined ? "" : JSON.stringify(answer.body)));
     });
   });
   await new Promise<void>((done) => server!.listen(0, "127.0.0.1", done));
@@ -105,6 +107,20 @@ describe("retries", () => {
     expect(waits).toHaveLength(1);
     expect(waits[0]!).toBeGreaterThan(28_000);
     expect(waits[0]!).toBeLessThanOrEqual(32_000);
+  });
+
+  it("a primary limit that resets after the budget fails at once: exit 3, with when to rerun, not the permissions advice", async () => {
+    const reset = Math.ceil(Date.now() / 1000) + 3600;
+    const api = await fakeGitHub([
+      { status: 403, headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) }, body: { message: "API rate limit exceeded" } },
+    ]);
+    const waits: number[] = [];
+    const error = await failureOf(client(api.url, waits).defaultBranch());
+    expect(error).toBeInstanceOf(RuntimeFailure);
+    expect(error.message).toContain("rate limit is used up");
+    expect(error.message).toContain(`rerun after ${new Date(reset * 1000 + 1000).toISOString().slice(0, 16)}`);
+    expect(error.message).not.toContain("contents: write");
+    expect([waits, api.calls.length]).toEqual([[], 1]);
   });
 
   it("labels and reviewer requests are retried on 5xx (asking twice changes nothing)", async () => {
@@ -192,5 +208,16 @@ describe("secondary rate limits", () => {
     expect(error.message).toContain("contents: write");
     expect(waits).toEqual([]);
     expect(api.calls).toHaveLength(1);
+  });
+});
+
+describe("the token in GitHub's answers", () => {
+  it("is masked before a non-JSON answer is cut into an excerpt (a cut token would not be recognised)", async () => {
+    // An HTML error page from a proxy that echoes the request, with the token where a 200-character excerpt cuts it.
+    const api = await fakeGitHub([{ status: 400, raw: `<html>${"x".repeat(200 - 6 - 10)}${TOKEN} rejected</html>` }]);
+    const error = await failureOf(client(api.url, []).createPull({ head: "fix", base: "main", title: "t", body: "b", draft: false }));
+    expect(error).toBeInstanceOf(RuntimeFailure);
+    expect(error.message).toContain("HTTP 400");
+    expect(error.message).not.toContain(TOKEN.slice(0, 10));
   });
 });

@@ -280,9 +280,16 @@ describe("request bodies: content type and encoding (as strict as the service)",
     expect((await raw(body, { "content-type": contentType })).status).toBe(200);
   });
 
-  it("parses a body without a content type as JSON, as FastAPI does", async () => {
+  it("a JSON body with no content type (or an empty one) is 422 at loc [body], as FastAPI's strict content-type check answers it", async () => {
     emulator = await startTestEmulator();
-    expect((await raw(body, {})).status).toBe(200);
+    for (const headers of [{}, { "content-type": "" }] as Array<Record<string, string>>) {
+      const answer = await raw(body, headers);
+      expect(answer.status).toBe(422);
+      expect(answer.json!.detail).toEqual([
+        { loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", type: "model_attributes_type" },
+      ]);
+    }
+    expect(emulator.store.size).toBe(0);
   });
 
   it("an empty JSON body is a missing body (422 at loc [body])", async () => {

@@ -7,11 +7,17 @@
  * requests in flight all stop when it runs out (UNKNOWN, with the reason).
  * Only the first queue request always gets its full time-out, so that
  * `--wait 0` still queues the run and reports its id.
+ *
+ * The result never carries the token, even when the API echoes it: answers
+ * are masked before they are cut into excerpts (a cut token would no longer
+ * match), and the result is masked once more before it is returned, since it
+ * reaches pull request bodies and campaign reports as well as the terminal.
  */
-import { request } from "undici";
 import { cutoffStatus, type CutoffStatus } from "../knowledge/cutoff.js";
 import { ENDPOINTS } from "../knowledge/migration.js";
 import { isTerminalRunStatus } from "../knowledge/run-record.js";
+import { maskKnownSecrets } from "../core/redact.js";
+import { type Budget, CheckError, networkReason, send, sleep } from "./http.js";
 
 /** The environment variable that holds the API key for the live check. */
 export const TOKEN_ENV = "COMFYDEPLOY_API_KEY";
@@ -54,28 +60,6 @@ export interface CheckResult {
   cutoff: CutoffStatus;
 }
 
-interface HttpAnswer {
-  status: number;
-  json: unknown;
-  text: string;
-}
-
-/** When the check must have answered: --wait from the start. */
-interface Budget {
-  deadline: number;
-  seconds: number;
-}
-
-class CheckError extends Error {
-  constructor(
-    readonly verdict: Verdict,
-    message: string,
-    readonly extra: Partial<CheckResult> = {},
-  ) {
-    super(message);
-  }
-}
-
 export function queueRequestOf(options: Pick<CheckOptions, "baseUrl" | "deploymentId" | "flag" | "gpu">): {
   method: "POST";
   url: string;
@@ -98,12 +82,28 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     cutoff: cutoffStatus(options.now, options.cutoff),
   };
   const budget: Budget = { deadline: Date.now() + options.waitSeconds * 1000, seconds: options.waitSeconds };
+  let result: CheckResult;
   try {
-    return { ...base, ...(await check(options, budget)) };
+    result = { ...base, ...(await check(options, budget)) };
   } catch (error) {
-    if (error instanceof CheckError) return { ...base, ...error.extra, verdict: error.verdict, reason: error.message };
-    return { ...base, verdict: "ERROR", reason: networkReason(error) };
+    if (error instanceof CheckError) result = { ...base, ...error.extra, verdict: error.verdict, reason: error.message };
+    else result = { ...base, verdict: "ERROR", reason: networkReason(error) };
   }
+  return masked(result, options.token);
+}
+
+/** Every text of the result that came from the API, with the token masked. */
+function masked(result: CheckResult, token: string): CheckResult {
+  const mask = (text: string): string => maskKnownSecrets(text, [token]);
+  return {
+    ...result,
+    reason: mask(result.reason),
+    ...(result.status !== undefined ? { status: mask(result.status) } : {}),
+    ...(typeof result.liveStatus === "string" ? { liveStatus: mask(result.liveStatus) } : {}),
+    ...(result.detail
+      ? { detail: result.detail.map((d) => ({ loc: d.loc.map((part) => (typeof part === "string" ? mask(part) : part)), msg: mask(d.msg), type: mask(d.type) })) }
+      : {}),
+  };
 }
 
 async function check(options: CheckOptions, budget: Budget): Promise<Partial<CheckResult>> {
@@ -196,124 +196,10 @@ async function follow(options: CheckOptions, budget: Budget, runId: string): Pro
   }
 }
 
-/**
- * One request, retried on 429 and 5xx with capped backoff that honours
- * Retry-After, all within the budget: a Retry-After beyond it ends the check
- * at once (the service said it will not answer in time), and no request may
- * outlive it.
- */
-async function send(options: CheckOptions, budget: Budget, method: "GET" | "POST", url: string, body?: unknown): Promise<HttpAnswer> {
-  const firstQueueRequest = method === "POST"; // the queue request is the check's only POST
-  for (let attempt = 0; ; attempt++) {
-    const left = budget.deadline - Date.now();
-    const unbounded = firstQueueRequest && attempt === 0;
-    if (!unbounded && left <= 0) throw new CheckError("UNKNOWN", `--wait (${budget.seconds}s) ran out before the API answered`);
-    const timeoutMs = unbounded ? options.requestTimeoutMs : Math.min(options.requestTimeoutMs, left);
-    let response: Awaited<ReturnType<typeof request>>;
-    let text: string;
-    try {
-      response = await request(url, {
-        method,
-        headers: {
-          authorization: `Bearer ${options.token}`,
-          accept: "application/json",
-          ...(body !== undefined ? { "content-type": "application/json" } : {}),
-        },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        // undici's own timers are coarse (about a second); the signal makes the time-out exact.
-        signal: AbortSignal.timeout(timeoutMs),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      text = await response.body.text();
-    } catch (error) {
-      if (timeoutMs < options.requestTimeoutMs && isTimeout(error)) {
-        throw new CheckError("UNKNOWN", `--wait (${budget.seconds}s) ran out while waiting for the API to answer`);
-      }
-      throw error;
-    }
-    const retryable = response.statusCode === 429 || response.statusCode >= 500;
-    if (!retryable || attempt >= options.maxRetries) {
-      if (retryable) {
-        throw new CheckError("ERROR", `the API kept answering HTTP ${response.statusCode} after ${attempt + 1} attempts`, {
-          httpStatus: response.statusCode,
-        });
-      }
-      return { status: response.statusCode, json: parseJson(text, response.statusCode), text };
-    }
-    const retryAfter = retryAfterMs(response.headers["retry-after"]);
-    const wait = Math.min(options.maxBackoffMs, retryAfter ?? 500 * 2 ** attempt);
-    const remaining = budget.deadline - Date.now();
-    if (retryAfter !== undefined && retryAfter > remaining) {
-      throw new CheckError(
-        "UNKNOWN",
-        `the API answered HTTP ${response.statusCode} with Retry-After ${Math.ceil(retryAfter / 1000)}s, more than is left of --wait (${budget.seconds}s); try again later`,
-        { httpStatus: response.statusCode },
-      );
-    }
-    if (wait > remaining) {
-      throw new CheckError("UNKNOWN", `the API answered HTTP ${response.statusCode} until --wait (${budget.seconds}s) ran out`, {
-        httpStatus: response.statusCode,
-      });
-    }
-    await sleep(wait);
-  }
-}
-
-function parseJson(text: string, status: number): unknown {
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    if (status >= 200 && status < 300) throw new CheckError("ERROR", `the API answered HTTP ${status} with malformed JSON: ${text.slice(0, 120)}`);
-    return undefined;
-  }
-}
-
-function retryAfterMs(header: string | string[] | undefined): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
 function validationDetail(json: unknown): Array<{ loc: unknown[]; msg: string; type: string }> {
   const detail = (json as { detail?: unknown } | undefined)?.detail;
   if (!Array.isArray(detail)) return [];
   return detail
     .filter((d): d is { loc: unknown[]; msg: string; type: string } => typeof d === "object" && d !== null && Array.isArray((d as { loc?: unknown }).loc))
     .map((d) => ({ loc: d.loc, msg: String(d.msg), type: String(d.type) }));
-}
-
-const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
-
-function isTimeout(error: unknown): boolean {
-  const e = error as { name?: string; code?: string; cause?: { code?: string } };
-  return e.name === "TimeoutError" || e.name === "AbortError" || TIMEOUT_CODES.has(e.code ?? e.cause?.code ?? "");
-}
-
-/** Network, DNS, TLS and time-out failures, in words. */
-function networkReason(error: unknown): string {
-  if (isTimeout(error)) return "the API did not answer in time (request time-out)";
-  const e = error as { code?: string; message?: string; cause?: { code?: string } };
-  const code = e.code ?? e.cause?.code;
-  switch (code) {
-    case "ECONNREFUSED":
-      return "the connection was refused: is the base URL right?";
-    case "ECONNRESET":
-    case "UND_ERR_SOCKET":
-      return "the connection was reset by the server";
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return "the host name could not be resolved (DNS)";
-    default:
-      if (code?.startsWith("ERR_TLS") || code?.includes("CERT")) return `TLS failed (${code})`;
-      return `network error: ${code ?? e.message ?? String(error)}`;
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms));
 }

@@ -50,10 +50,14 @@ const SHORT_SECRET = 4;
  * length: a long one wherever it occurs, a short one wherever it is not part
  * of a longer word, which is how an echo of it reads ("token ab", "Bearer ab",
  * `"ab"`). Longer secrets first, so one that contains another is masked whole.
+ * A secret is also masked as it reads inside a JSON string (`a"b` as `a\"b`),
+ * since reports are printed as JSON.
  */
 export function maskKnownSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
   let out = text;
-  const known = [...new Set(secrets.filter((s): s is string => Boolean(s)))].sort((a, b) => b.length - a.length);
+  const given = secrets.filter((s): s is string => Boolean(s));
+  const escaped = given.map((s) => JSON.stringify(s).slice(1, -1));
+  const known = [...new Set([...given, ...escaped])].sort((a, b) => b.length - a.length);
   for (const secret of known) {
     if (secret.length >= SHORT_SECRET) out = out.split(secret).join(MASK);
     else out = out.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(secret)}(?![A-Za-z0-9])`, "g"), MASK);

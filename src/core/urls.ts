@@ -105,6 +105,28 @@ export function v1EndpointOf(info: UrlInfo, method: string | undefined): V1Endpo
   return "run-ambiguous";
 }
 
+export type V1Signature = "create-run" | "get-run";
+
+/**
+ * The V1 endpoint a URL names by its path, query and body alone, on a base
+ * the scanner cannot resolve (a parameter, an env read, a package's export):
+ * `{base}/run` (or `{base}/api/run`) with a `run_id` query is V1's status
+ * call; a POST there whose body carries `deployment_id` creates a run.
+ * Paths with more segments (RunPod's `{base}/{id}/run`, a node's
+ * `/comfyui-deploy/run`) are not the signature.
+ */
+export function v1SignatureOnUnknownBase(text: string, method: string | undefined, bodyKeys: ReadonlySet<string>): V1Signature | undefined {
+  if (!text.startsWith(HOLE)) return undefined;
+  const [rawPath = "", query] = splitQuery(text.replace(/^\u0000+/, ""));
+  const path = rawPath.replace(/\/+$/, "");
+  if (path !== ENDPOINTS.createRun.v1.path && path !== `/api${ENDPOINTS.createRun.v1.path}`) return undefined;
+  const queryKeys = new Set<string>();
+  collectQueryKeys(query, queryKeys);
+  if (queryKeys.has(ENDPOINTS.getRun.v1.query)) return method === undefined || method === "GET" ? "get-run" : undefined;
+  if (method === "POST" && bodyKeys.has("deployment_id")) return "create-run";
+  return undefined;
+}
+
 /**
  * The V1 get-run shape (`/api/run?run_id=`) on a host that is neither the
  * vendor's nor the app's own: possibly a white-label deployment, so it is

@@ -18,6 +18,7 @@ export interface PullRequest {
   body: string;
   base: string;
   draft: boolean;
+  labels: string[];
 }
 
 export interface GitHubClientOptions {
@@ -124,7 +125,8 @@ export class GitHubClient {
       try {
         json = text === "" ? undefined : JSON.parse(text);
       } catch {
-        json = { message: text.slice(0, 200) };
+        // Masked before it is cut: a token cut in two would no longer be recognised.
+        json = { message: this.mask(text).slice(0, 200) };
       }
       return { status: response.statusCode, json, headers: response.headers };
     } catch (error) {
@@ -163,7 +165,9 @@ export class GitHubClient {
 }
 
 function pullOf(value: unknown): PullRequest {
-  const pr = value as { number?: unknown; html_url?: unknown; title?: unknown; body?: unknown; base?: { ref?: unknown }; draft?: unknown } | undefined;
+  const pr = value as
+    | { number?: unknown; html_url?: unknown; title?: unknown; body?: unknown; base?: { ref?: unknown }; draft?: unknown; labels?: unknown }
+    | undefined;
   if (typeof pr?.number !== "number" || typeof pr.html_url !== "string") throw new RuntimeFailure("GitHub API: unexpected pull request answer (no number or html_url)");
   return {
     number: pr.number,
@@ -172,6 +176,7 @@ function pullOf(value: unknown): PullRequest {
     body: typeof pr.body === "string" ? pr.body : "",
     base: typeof pr.base?.ref === "string" ? pr.base.ref : "",
     draft: pr.draft === true,
+    labels: Array.isArray(pr.labels) ? pr.labels.map((l: { name?: unknown }) => l?.name).filter((n): n is string => typeof n === "string") : [],
   };
 }
 

@@ -215,13 +215,15 @@ export async function openOrUpdatePr(settings: PrSettings): Promise<PrOutcome> {
 
   if (open) {
     const rebase = settings.base !== undefined && settings.base !== open.base;
+    // Labels it lacks, e.g. when a run that created it failed before labelling it.
+    const missingLabels = settings.labels.filter((label) => !open.labels.includes(label));
     if (open.title !== settings.title || !sameText(open.body, body) || rebase) {
       await afterPush(github.updatePull(open.number, { title: settings.title, body, ...(rebase ? { base: settings.base } : {}) }), "update");
       outcome.operation = "updated";
     } else {
-      outcome.operation = outcome.pushed ? "updated" : "unchanged";
+      outcome.operation = outcome.pushed || missingLabels.length > 0 ? "updated" : "unchanged";
     }
-    if (outcome.operation === "updated") await decorate(settings, github, open.number, false, outcome);
+    if (outcome.operation === "updated") await decorate(settings, github, open.number, false, outcome, missingLabels);
     settings.log(`pull request #${open.number} ${outcome.operation}: ${open.url}`);
     return outcome;
   }
@@ -255,8 +257,15 @@ async function finishClean(settings: PrSettings, github: GitHubClient, open: Pul
   return outcome;
 }
 
-/** Labels on every write, reviewers only on a new pull request (asking again would notify people twice). */
-async function decorate(settings: PrSettings, github: GitHubClient, number: number, created: boolean, outcome: PrOutcome): Promise<void> {
+/** Labels it lacks on every write, reviewers only on a new pull request (asking again would notify people twice). */
+async function decorate(
+  settings: PrSettings,
+  github: GitHubClient,
+  number: number,
+  created: boolean,
+  outcome: PrOutcome,
+  labels: readonly string[] = settings.labels,
+): Promise<void> {
   const attempt = async (step: () => Promise<void>): Promise<void> => {
     try {
       await step();
@@ -266,7 +275,7 @@ async function decorate(settings: PrSettings, github: GitHubClient, number: numb
       settings.log(`warning: ${error.message}`);
     }
   };
-  if (settings.labels.length > 0) await attempt(() => github.addLabels(number, settings.labels));
+  if (labels.length > 0) await attempt(() => github.addLabels(number, labels));
   if (created && settings.reviewers.length + settings.teamReviewers.length > 0) {
     await attempt(() => github.requestReviewers(
         number,

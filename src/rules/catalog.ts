@@ -18,6 +18,9 @@ export const RULE_IDS = [
   "node-component-pin",
   "worker-image",
   "other-host-v1-shape",
+  "vendored-v1-client",
+  "v1-shape-unknown-base",
+  "v1-sdk-type",
   "unreadable-file",
   "review-marker",
   "verify-failed",
@@ -122,6 +125,31 @@ const rules: Omit<Rule, "docs">[] = [
     explanation:
       "An /api/run endpoint with a run_id query on a host that is neither the vendor's nor the app's own. White-label and self-hosted deployments exist: review it, never rewritten automatically.",
     example: `fetch("https://comfy.example.com/api/run?run_id=" + id)`,
+  },
+  {
+    id: "vendored-v1-client",
+    title: "Local copy of the V1 client",
+    severity: "error",
+    fix: "manual",
+    explanation: `A class in the repository that copies the V1 client (its method names and V1's {base}/run?run_id= status call), and the calls made on its instances. The class talks to V1 whatever it is called: replace it with the V2 SDK (${JS_SDK.packageName}@${JS_SDK.v2Pin}) or move its requests to the V2 endpoints. On a host that is not the vendor's it is a warning: the host may proxy V1.`,
+    example: `class ComfyDeployClient { apiBase = "${HOSTS.v1.apiBase}"; getRun(id) { return fetch(\`\${this.apiBase}/run?run_id=\${id}\`) } }`,
+  },
+  {
+    id: "v1-shape-unknown-base",
+    title: "V1 endpoint shape on an unresolved base",
+    severity: "warning",
+    fix: "manual",
+    explanation: `The path and query are V1's on their own: {base}/run with a run_id query is the status call, a POST to {base}/run whose body carries deployment_id creates a run. The base (a parameter, an env read, a package's export) cannot be resolved, so the host is not known: if it is ComfyDeploy, move to ${ENDPOINTS.createRun.v2.path} and ${ENDPOINTS.getRun.v2.path}.`,
+    example: `const fetchRun = (base, id) => fetch(\`\${base}/run?run_id=\${id}\`);`,
+  },
+  {
+    id: "v1-sdk-type",
+    title: "V1 SDK name in a type position",
+    severity: "error",
+    fix: "review",
+    explanation:
+      "Type annotations, type-only imports, ReturnType<ComfyDeployClient[\"getWebsocketUrl\"]> and typeof of a V1 client name V1 SDK types. fix renames the class with its import; V1 method types have no V2 counterpart of the same shape and get a review marker.",
+    example: `let client: ComfyDeployClient | null = null;`,
   },
   {
     id: "unreadable-file",

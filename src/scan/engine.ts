@@ -21,7 +21,7 @@ import { findReviewMarkers } from "./review-markers.js";
 import { MARKER_TAG } from "../core/marker.js";
 import type { FileScanner, RepoFacts } from "./scanner.js";
 import { FILE_SCANNERS, GENERIC_URL_SCANNER } from "./scanners/index.js";
-import type { HostSet } from "../core/urls.js";
+import { findLegacyHostMentions, type HostSet } from "../core/urls.js";
 
 const READ_CONCURRENCY = 64;
 
@@ -159,7 +159,8 @@ async function scanWithPool(
     await run(importers);
   }
   const read = cachedReader(root, fileSet);
-  const repo: RepoFacts = { files: allFiles, root, sdkImportingPackages: packagesOf(sdkImporters, fileSet), read };
+  const legacyBaseHeld = hits.some(({ file, content }) => fileKind(file) !== "docs" && holdsLegacyApiBase(content, hosts));
+  const repo: RepoFacts = { files: allFiles, root, sdkImportingPackages: packagesOf(sdkImporters, fileSet), read, legacyBaseHeld };
   for (const candidate of textCandidates) {
     findings.push(...scanTextFile(candidate, hosts, repo));
     progress.parsed++;
@@ -263,6 +264,11 @@ function packagesOf(files: readonly string[], fileSet: ReadonlySet<string>): Set
     if (dir !== undefined) packages.add(dir);
   }
   return packages;
+}
+
+function holdsLegacyApiBase(content: Buffer, hosts: HostSet): boolean {
+  if (!hosts.legacy.some((host) => content.indexOf(host) !== -1)) return false;
+  return findLegacyHostMentions(decode(content), hosts).some((m) => m.kind === "api");
 }
 
 function decode(content: Buffer): string {

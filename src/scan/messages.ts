@@ -50,3 +50,31 @@ export function sdkCallMessage(method: string): string {
 export function otherHostMessage(host: string): string {
   return `V1-shaped endpoint /api/run?run_id= on ${host}: if this is a ComfyDeploy deployment (white-label or self-hosted), move to GET {base}${ENDPOINTS.getRun.v2.path}; list the host under legacyHosts or ignoreHosts in comfydeploy-migrate.config.json to settle it.`;
 }
+
+export function sdkTypeMessage(name: string): string {
+  const mapping = V1_SDK_EXPORTS.find((m) => m.v1 === name);
+  const target = mapping ? `${mapping.v2} (${mapping.reason})` : "the V2 SDK's types";
+  return `${name} in a type position is V1 SDK API (${JS_SDK.packageName} 0.0.x): use ${target}; V1 method types such as ${name}["getRun"] have no V2 counterpart of the same shape.`;
+}
+
+export function unknownBaseMessage(signature: "create-run" | "get-run"): string {
+  const advice = `The base is not known here: if it points at ComfyDeploy, move to ${HOSTS.v2.apiBase}`;
+  if (signature === "get-run") {
+    return `/run with a run_id query is the V1 status endpoint; V2 is ${ENDPOINTS.getRun.v2.method} {base}${ENDPOINTS.getRun.v2.path}. ${advice}.`;
+  }
+  return `A POST to {base}/run whose body carries deployment_id is V1's create-run; V2 is ${ENDPOINTS.createRun.v2.method} {base}${ENDPOINTS.createRun.v2.path}. ${advice}.`;
+}
+
+export function vendoredClassMessage(otherHost: string | undefined): string {
+  const replace = `replace it with the V2 SDK (${JS_SDK.packageName}@${JS_SDK.v2Pin}, new ComfyDeploy) or move its requests to ${ENDPOINTS.createRun.v2.method} {base}${ENDPOINTS.createRun.v2.path} and ${ENDPOINTS.getRun.v2.method} {base}${ENDPOINTS.getRun.v2.path}`;
+  if (otherHost) {
+    return `V1-shaped API on another host (${otherHost}): this class copies the V1 client. If this host proxies ComfyDeploy, ${replace}; list the host under legacyHosts or ignoreHosts in the config to settle it.`;
+  }
+  return `Local copy of the V1 client class (POST {base}/run, GET {base}/run?run_id=): ${replace}.`;
+}
+
+export function vendoredCallMessage(method: string): string {
+  const mapping = V1_CLIENT_METHODS.find((m) => m.v1 === method);
+  const target = mapping?.v2 ? `with the V2 SDK this is ${mapping.v2}; ` : "";
+  return `.${method}() on a local copy of the V1 client talks to the V1 API: ${target}${mapping?.advice ?? "migrate the class first"}.`;
+}

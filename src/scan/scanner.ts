@@ -26,6 +26,12 @@ export interface RepoFacts {
   readonly files: readonly string[];
   /** Absolute path of the scanned root. */
   readonly root: string;
+  /**
+   * Some code or config file (not docs) holds the V1 API base: then `/run`
+   * built on a base held elsewhere (`c.baseURL + "/run"`, `$"{settings.Endpoint}/run"`)
+   * is V1 when it carries V1's signature.
+   */
+  readonly legacyBaseHeld?: boolean;
   /** Reads another listed file's text (cached); undefined when it cannot be read. */
   read(file: string): string | undefined;
 }

@@ -1,8 +1,9 @@
 /**
  * Reading a request body as the service does. FastAPI parses a body as JSON
- * only when its Content-Type is application/json or application/*+json, or
- * when it has none; any other type reaches validation as bytes and is a 422
- * at loc ["body"]. An empty body is a missing one. Content-Encoding is
+ * only when its Content-Type is application/json or application/*+json; any
+ * other type, and since FastAPI 0.132 (strict_content_type, on by default)
+ * no type at all, reaches validation as bytes and is a 422 at loc ["body"].
+ * An empty body is a missing one. Content-Encoding is
  * decoded (gzip, deflate, br), within the same size limit as the raw body;
  * a body that does not decode is a 400, an encoding we cannot decode a 415.
  */
@@ -77,9 +78,9 @@ function contentEncodings(header: string | undefined): string[] {
     .filter((part) => part !== "" && part !== "identity");
 }
 
-/** No Content-Type counts as JSON (FastAPI's rule); otherwise application/json or application/*+json. */
+/** application/json or application/*+json; a missing or empty Content-Type is not JSON (FastAPI's strict check). */
 function isJsonType(header: string | undefined): boolean {
-  if (header === undefined || header.trim() === "") return true;
+  if (header === undefined || header.trim() === "") return false;
   const mediaType = header.split(";")[0]!.trim().toLowerCase();
   const [type, subtype = ""] = mediaType.split("/");
   return type === "application" && (subtype === "json" || subtype.endsWith("+json"));

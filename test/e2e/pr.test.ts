@@ -442,6 +442,24 @@ describe("pr against a GitHub that fails for a while", () => {
     expect(github.pulls).toHaveLength(1);
   });
 
+  it("GitHub creates the pull request but answers 502: no second one, and the rerun finds it and adds the labels it missed", async () => {
+    const repos = demoRepos();
+    github.failures.push({ method: "POST", pattern: /\/pulls$/, status: 502, body: { message: "Server Error" }, after: true, times: 1 });
+    const failed = await runPr(repos, ["--labels", "migration"]);
+    expectNoToken(failed);
+    expect(failed.status).toBe(3);
+    expect(failed.stderr.trim().split("\n").slice(-1)[0]).toContain("the branch is pushed; rerun to open the PR");
+    // Creating is not replayed: GitHub may have done it, as it did here.
+    expect(github.calls.filter((c) => c.method === "POST" && c.path.endsWith("/pulls"))).toHaveLength(1);
+    expect(github.pulls.map((p) => p.labels)).toEqual([[]]);
+
+    const rerun = await runPr(repos, ["--labels", "migration"]);
+    expect(rerun.status, rerun.stderr).toBe(0);
+    expect(JSON.parse(rerun.stdout)).toMatchObject({ operation: "updated", number: 1, pushed: false });
+    expect(github.pulls).toHaveLength(1);
+    expect(github.pulls[0]!.labels).toEqual(["migration"]);
+  });
+
   it.each(["Q", "Q7", "Q7z"])("a %j GitHub token is masked wherever GitHub echoes it", async (token) => {
     const repos = demoRepos();
     github.failures.push({ method: "*", pattern: /./, status: 401, body: { message: `Bad credentials: ${token} is not a token` } });

@@ -48,6 +48,8 @@ export interface Failure {
   headers?: Record<string, string>;
   /** Answer this many times, then let requests through (default: always). */
   times?: number;
+  /** Do what the request asks first, then answer the failure: GitHub did the work, but its answer was an error. */
+  after?: boolean;
 }
 
 export class FakeGitHub {
@@ -110,8 +112,15 @@ export class FakeGitHub {
     const failure = this.failures.find((f) => (f.method === "*" || f.method === method) && f.pattern.test(url.pathname) && f.times !== 0);
     if (failure) {
       if (failure.times !== undefined) failure.times--;
-      return send(failure.status, failure.body, failure.headers);
+      if (!failure.after) return send(failure.status, failure.body, failure.headers);
+      // The work is done, and its answer replaced by the failure.
+      return this.route(req, url, body, () => send(failure.status, failure.body, failure.headers));
     }
+    return this.route(req, url, body, send);
+  }
+
+  private route(req: IncomingMessage, url: URL, body: Record<string, unknown> | undefined, send: (status: number, json: unknown, headers?: Record<string, string>) => void): void {
+    const method = req.method!;
     if (req.headers.authorization !== `Bearer ${this.token}`) return send(401, { message: "Bad credentials" });
 
     if (method === "GET" && /^\/orgs\/[^/]+\/repos$/.test(url.pathname)) {
@@ -142,6 +151,7 @@ export class FakeGitHub {
       merged_at: p.merged ? "2025-03-01T12:00:00Z" : null,
       head: { ref: p.head },
       base: { ref: p.base },
+      labels: p.labels.map((name) => ({ name })),
     });
     const ofRepo = this.pulls.filter((p) => p.repo === slug);
 

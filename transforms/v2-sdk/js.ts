@@ -36,7 +36,7 @@ import { renameNamespaceTypes } from "./steps/namespaces.js";
 import { planClassName } from "./steps/plan-class-name.js";
 import { rewriteSites } from "./steps/rewrite-sites.js";
 
-const SDK_RULES: ReadonlySet<string> = new Set(["v1-sdk-import", "v1-sdk-client", "v1-sdk-call"]);
+const SDK_RULES: ReadonlySet<string> = new Set(["v1-sdk-import", "v1-sdk-client", "v1-sdk-call", "v1-sdk-type"]);
 
 export default function transform(file: FileInfo, api: API, options: MigrationOptions): string {
   const findings = options.findings.filter((f) => SDK_RULES.has(f.ruleId));

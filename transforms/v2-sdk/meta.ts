@@ -10,7 +10,7 @@ const ASYNC = PYTHON_SDK_SHAPES.asyncSuffix;
 export const meta = {
   id: "v2-sdk",
   title: "V1 JS SDK → V2 JS SDK",
-  rules: ["v1-sdk-import", "v1-sdk-client", "v1-sdk-call"],
+  rules: ["v1-sdk-import", "v1-sdk-client", "v1-sdk-call", "v1-sdk-type"],
   rewrites: [
     "import { ComfyDeployClient } / require / namespace → ComfyDeploy",
     "new ComfyDeployClient({ apiToken, apiBase }) → new ComfyDeploy({ bearer, serverURL? })",

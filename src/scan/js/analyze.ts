@@ -14,8 +14,20 @@ import {
   sdkConstructorMessage,
   sdkImportMessage,
   sdkPropertyMessage,
+  sdkTypeMessage,
+  unknownBaseMessage,
+  vendoredCallMessage,
+  vendoredClassMessage,
 } from "../messages.js";
-import { findLegacyHostMentions, type HostSet, isOtherHostV1Shape, parseUrlText, v1EndpointOf } from "../../core/urls.js";
+import {
+  findLegacyHostMentions,
+  type HostSet,
+  isOtherHostV1Shape,
+  parseUrlText,
+  type V1Signature,
+  v1EndpointOf,
+  v1SignatureOnUnknownBase,
+} from "../../core/urls.js";
 import type { FileContext } from "./file-context.js";
 import { HttpCalls } from "./http-calls.js";
 import { JsProject } from "./project.js";
@@ -23,9 +35,12 @@ import { isSdkModule } from "../../lang/js/sdk-module.js";
 import { V1_EXPORT_NAMES, V1Sdk } from "./v1-sdk.js";
 import { V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES } from "../../knowledge/migration.js";
 import { Values } from "./values.js";
+import { VendoredClients } from "./vendored-client.js";
+import { enclosingClass } from "./file-context.js";
 
 const CLIENT_METHODS: ReadonlySet<string> = new Set(V1_CLIENT_METHODS.map((m) => m.v1));
 const CLIENT_PROPERTIES: ReadonlySet<string> = new Set(V1_CLIENT_PROPERTIES);
+const LINK_ATTRIBUTES: ReadonlySet<string> = new Set(["href", "src", "action", "cite"]);
 
 export interface JsFileResult {
   findings: Finding[];
@@ -43,6 +58,7 @@ export class JsAnalyzer {
   private readonly values: Values;
   private readonly http: HttpCalls;
   private readonly sdk: V1Sdk;
+  private readonly vendored: VendoredClients;
 
   constructor(
     root: string,
@@ -52,7 +68,8 @@ export class JsAnalyzer {
     this.project = new JsProject(root, files);
     this.values = new Values(this.project);
     this.http = new HttpCalls(this.values);
-    this.sdk = new V1Sdk(this.values);
+    this.vendored = new VendoredClients(this.values, hosts);
+    this.sdk = new V1Sdk(this.values, this.vendored);
   }
 
   analyze(file: string, text: string): JsFileResult {
@@ -63,6 +80,8 @@ export class JsAnalyzer {
     this.reportUrlExpressions(context, report);
     this.reportHostLiterals(context, report);
     this.reportSdk(context, report);
+    this.reportSdkTypes(context, report);
+    this.reportVendoredClasses(context, report);
     const importsSdk = [...context.imports.values()].some((binding) => isSdkModule(binding.module));
     return { findings: report.findings, exportsClient: this.sdk.exportsClient(context), importsSdk };
   }
@@ -74,9 +93,11 @@ export class JsAnalyzer {
       if (!request) continue;
       const info = parseUrlText(request.url, this.hosts);
       const endpoint = v1EndpointOf(info, request.method);
-      if (!endpoint) continue;
-      if (info.hostKind === "legacy") report.endpoint(request.urlNode, endpoint, request.method !== undefined);
-      else if (isOtherHostV1Shape(info)) report.otherHost(request.urlNode, info.host!);
+      const signature = v1SignatureOnUnknownBase(request.url, request.method, request.bodyKeys);
+      if (endpoint && info.hostKind === "legacy") report.endpoint(request.urlNode, endpoint, request.method !== undefined);
+      else if (endpoint && (isOtherHostV1Shape(info) || (info.hostKind === "other" && this.inVendoredClass(call, context)))) {
+        report.otherHost(request.urlNode, info.host!);
+      } else if (signature) report.unknownBase(request.urlNode, signature);
       else continue;
       for (const node of consumed) this.values.consumed.add(node);
       this.values.consumed.add(request.urlNode);
@@ -94,9 +115,46 @@ export class JsAnalyzer {
       }
       const info = parseUrlText(url, this.hosts);
       const endpoint = v1EndpointOf(info, undefined);
-      if (!endpoint) continue;
-      if (info.hostKind === "legacy") report.endpoint(expr, endpoint, false);
-      else if (isOtherHostV1Shape(info)) report.otherHost(expr, info.host!);
+      const signature = v1SignatureOnUnknownBase(url, undefined, new Set());
+      if (endpoint && info.hostKind === "legacy") report.endpoint(expr, endpoint, false);
+      else if (endpoint && isOtherHostV1Shape(info)) report.otherHost(expr, info.host!);
+      else if (signature) report.unknownBase(expr, signature);
+    }
+  }
+
+  private inVendoredClass(node: ts.Node, context: FileContext): boolean {
+    const cls = enclosingClass(node);
+    return cls !== undefined && this.vendored.classInfo(cls, context) !== undefined;
+  }
+
+  private reportVendoredClasses(context: FileContext, report: Reporter): void {
+    for (const cls of context.classes) {
+      const info = this.vendored.classInfo(cls, context);
+      if (!info) continue;
+      report.add(cls.name ?? cls, {
+        ruleId: "vendored-v1-client",
+        message: vendoredClassMessage(info.otherHost),
+        ...(info.otherHost ? { severity: "warning" as const } : {}),
+      });
+    }
+  }
+
+  /** Type positions naming V1 SDK names: `ComfyDeployClient | null`, `ReturnType<ComfyDeployClient["getRun"]>`, `typeof client`. */
+  private reportSdkTypes(context: FileContext, report: Reporter): void {
+    for (const ref of context.typeReferences) {
+      const name = ref.typeName;
+      const v1Name = ts.isIdentifier(name)
+        ? this.sdk.v1ExportOf(name, context)
+        : V1_EXPORT_NAMES.has(name.right.text) && ts.isIdentifier(name.left) && this.sdk.isSdkNamespace(name.left, context)
+          ? name.right.text
+          : undefined;
+      if (v1Name) report.add(ref, { ruleId: "v1-sdk-type", message: sdkTypeMessage(v1Name) });
+    }
+    for (const query of context.typeQueries) {
+      const target = query.exprName;
+      if (!ts.isIdentifier(target)) continue;
+      const v1Name = this.sdk.v1ExportOf(target, context) ?? (this.sdk.isClient(target, context) ? "ComfyDeployClient" : undefined);
+      if (v1Name) report.add(query, { ruleId: "v1-sdk-type", message: sdkTypeMessage(v1Name) });
     }
   }
 
@@ -106,8 +164,10 @@ export class JsAnalyzer {
       const start = part.getStart();
       covered.push([start, part.getEnd()]);
       const text = (part as ts.LiteralLikeNode).text;
+      // A bare host in `<a href="…">` is a link to the vendor's site, not an API base.
+      const isLink = ts.isJsxAttribute(part.parent) && LINK_ATTRIBUTES.has(part.parent.name.getText());
       const mention = findLegacyHostMentions(text, this.hosts).find(
-        (m) => m.kind === "api" || (m.kind === "bare" && text.trim() === m.url),
+        (m) => m.kind === "api" || (m.kind === "bare" && !isLink && text.trim() === m.url),
       );
       if (mention) {
         report.add(part, {
@@ -133,7 +193,8 @@ export class JsAnalyzer {
   private reportSdk(context: FileContext, report: Reporter): void {
     for (const [decl, binding] of context.imports) {
       if (isSdkModule(binding.module) && V1_EXPORT_NAMES.has(binding.name)) {
-        report.add(decl, { ruleId: "v1-sdk-import", message: sdkImportMessage(binding.name) });
+        const ruleId = isTypeOnlyImport(decl) ? "v1-sdk-type" : "v1-sdk-import";
+        report.add(decl, { ruleId, message: ruleId === "v1-sdk-type" ? sdkTypeMessage(binding.name) : sdkImportMessage(binding.name) });
       }
     }
     for (const statement of context.sourceFile.statements) {
@@ -161,8 +222,11 @@ export class JsAnalyzer {
         continue;
       }
       const isCallee = ts.isCallExpression(access.parent) && access.parent.expression === access;
-      if (isCallee && CLIENT_METHODS.has(name) && this.sdk.isClient(access.expression, context)) {
+      const kind = isCallee && CLIENT_METHODS.has(name) ? this.sdk.clientKind(access.expression, context) : undefined;
+      if (kind === "sdk") {
         report.add(access.name, { ruleId: "v1-sdk-call", message: sdkCallMessage(name) });
+      } else if (kind === "vendored") {
+        report.add(access.name, { ruleId: "vendored-v1-client", message: vendoredCallMessage(name) });
       } else if (!isCallee && CLIENT_PROPERTIES.has(name) && this.sdk.isClient(access.expression, context)) {
         report.add(access.name, { ruleId: "v1-sdk-client", message: sdkPropertyMessage(name) });
       }
@@ -217,6 +281,11 @@ class Reporter {
     });
   }
 
+  unknownBase(node: ts.Node, signature: V1Signature): void {
+    this.endpointNodes.add(node);
+    this.add(node, { ruleId: "v1-shape-unknown-base", message: unknownBaseMessage(signature) });
+  }
+
   otherHost(node: ts.Node, host: string): void {
     this.endpointNodes.add(node);
     this.add(node, { ruleId: "other-host-v1-shape", message: otherHostMessage(host) });
@@ -225,4 +294,12 @@ class Reporter {
   hasEndpointAt(node: ts.Node): boolean {
     return this.endpointNodes.has(node);
   }
+}
+
+/** `import type { X }` or `import { type X }`: the name is used in type positions only. */
+function isTypeOnlyImport(decl: ts.Node): boolean {
+  if (ts.isImportSpecifier(decl)) return decl.isTypeOnly || decl.parent.parent.isTypeOnly;
+  if (ts.isImportClause(decl)) return decl.isTypeOnly;
+  if (ts.isNamespaceImport(decl)) return decl.parent.isTypeOnly;
+  return false;
 }

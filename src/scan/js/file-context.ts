@@ -130,6 +130,10 @@ export class FileContext {
   readonly newExpressions: ts.NewExpression[] = [];
   readonly propertyAccesses: ts.PropertyAccessExpression[] = [];
   readonly importTypes: ts.ImportTypeNode[] = [];
+  /** Type references and `typeof x` queries, for type positions naming V1 SDK names. */
+  readonly typeReferences: ts.TypeReferenceNode[] = [];
+  readonly typeQueries: ts.TypeQueryNode[] = [];
+  readonly classes: ts.ClassLikeDeclaration[] = [];
   /** String literals and template parts, for host detection. */
   readonly stringParts: ts.Node[] = [];
   /** Maximal string-building expressions (not part of a larger one). */
@@ -276,6 +280,12 @@ export class FileContext {
       this.propertyAccesses.push(node);
     } else if (ts.isImportTypeNode(node)) {
       this.importTypes.push(node);
+    } else if (ts.isTypeReferenceNode(node)) {
+      this.typeReferences.push(node);
+    } else if (ts.isTypeQueryNode(node)) {
+      this.typeQueries.push(node);
+    } else if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) {
+      this.classes.push(node);
     } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
       this.recordAssignment(node);
     }
@@ -360,6 +370,9 @@ export class FileContext {
         this.addClassMember(node, node.name.text, node);
       } else if (isParameterProperty(node)) {
         this.addClassMember(node, (node.name as ts.Identifier).text, node);
+      } else if (ts.isGetAccessorDeclaration(node) && ts.isIdentifier(node.name)) {
+        // `get client() { return (this._c ??= new X()) }`: what the getter returns is what the member holds.
+        this.addClassMember(node, node.name.text, node);
       }
       const children: ts.Node[] = [];
       ts.forEachChild(node, (child) => {

@@ -25,7 +25,11 @@ export interface HttpRequest {
   url: string;
   /** Upper-case method, undefined when it cannot be known. */
   method: string | undefined;
+  /** Top-level keys of the request body, when it is an object the scanner can read. */
+  bodyKeys: ReadonlySet<string>;
 }
+
+type Located = { context: FileContext; expr: ts.Expression };
 
 const FETCH_MODULES = new Set(["node-fetch", "cross-fetch", "isomorphic-fetch", "isomorphic-unfetch", "ofetch", "undici"]);
 const MODULE_FAMILIES: Record<string, ClientFamily> = {
@@ -104,7 +108,8 @@ export class HttpCalls {
         }
         if (!VERBS.has(verb)) return undefined;
         const options = BODY_VERBS.has(verb) ? args[2] : args[1];
-        return this.withOptions(first, options, verb.toUpperCase(), client.base, context, consumed, ["params"], true);
+        const data = BODY_VERBS.has(verb) && args[1] ? { context, expr: args[1] } : undefined;
+        return this.withOptions(first, options, verb.toUpperCase(), client.base, context, consumed, ["params"], true, data);
       }
       case "got":
       case "ky":
@@ -132,6 +137,7 @@ export class HttpCalls {
     consumed: Set<ts.Node>,
     queryOptions: string[],
     methodFixed = false,
+    data?: Located,
   ): HttpRequest {
     const options = this.values.objectLiteral(optionsArg, context);
     let method: string | undefined = defaultMethod;
@@ -143,7 +149,8 @@ export class HttpCalls {
     const queryKeys = queryOptions.flatMap((name) => this.queryKeys(options, name));
     const prefix = this.values.property(options, "prefixUrl") ?? this.values.property(options, "baseURL");
     const effectiveBase = prefix ? this.values.stringValue(prefix.expr, prefix.context, consumed) : base;
-    return this.fromUrl(urlArg, method, effectiveBase, queryKeys, context, consumed);
+    const body = data ?? this.values.property(options, "body") ?? this.values.property(options, "json");
+    return this.fromUrl(urlArg, method, effectiveBase, queryKeys, context, consumed, body);
   }
 
   private fromConfig(
@@ -158,7 +165,8 @@ export class HttpCalls {
     const method = methodProp ? this.values.staticString(methodProp.expr, methodProp.context)?.toUpperCase() : "GET";
     const baseProp = this.values.property(config, "baseURL");
     const effectiveBase = baseProp ? this.values.stringValue(baseProp.expr, baseProp.context, consumed) : base;
-    return this.fromUrl(url.expr, method, effectiveBase, this.queryKeys(config, "params"), url.context ?? context, consumed);
+    const body = this.values.property(config, "data");
+    return this.fromUrl(url.expr, method, effectiveBase, this.queryKeys(config, "params"), url.context ?? context, consumed, body);
   }
 
   private nodeHttp(
@@ -178,7 +186,7 @@ export class HttpCalls {
       const pathText = path ? this.values.stringValue(path.expr, path.context, consumed) : "/";
       const method = fixedMethod ?? (methodProp ? this.values.staticString(methodProp.expr, methodProp.context)?.toUpperCase() : "GET");
       consumed.add(host.expr);
-      return { urlNode: host.expr, url: `https://${hostText}${pathText}`, method };
+      return { urlNode: host.expr, url: `https://${hostText}${pathText}`, method, bodyKeys: new Set() };
     }
     return this.withOptions(first, second, fixedMethod ?? "GET", undefined, context, consumed, [], fixedMethod !== undefined);
   }
@@ -190,11 +198,30 @@ export class HttpCalls {
     queryKeys: string[],
     context: FileContext,
     consumed: Set<ts.Node>,
+    body?: Located,
   ): HttpRequest {
     let url = this.values.stringValue(urlArg, context, consumed);
     if (base !== undefined && !url.startsWith(HOLE)) url = joinBase(base, url);
     for (const key of queryKeys) url += `${url.includes("?") ? "&" : "?"}${key}=${HOLE}`;
-    return { urlNode: urlArg, url, method };
+    return { urlNode: urlArg, url, method, bodyKeys: new Set(body ? this.bodyKeys(body.expr, body.context, 0) : []) };
+  }
+
+  /** Keys of a body given as an object, `JSON.stringify(object)`, or a name holding either. */
+  private bodyKeys(expr: ts.Expression, context: FileContext, depth: number): string[] {
+    if (depth > 8) return [];
+    const e = unwrap(expr);
+    if (ts.isCallExpression(e) && e.arguments[0]) {
+      const callee = unwrap(e.expression);
+      const isStringify = ts.isPropertyAccessExpression(callee) && callee.name.text === "stringify" && ts.isIdentifier(callee.expression) && callee.expression.text === "JSON";
+      return isStringify ? this.bodyKeys(e.arguments[0], context, depth + 1) : [];
+    }
+    const object = this.values.objectLiteral(e, context);
+    if (object) return this.values.propertyNames(object);
+    if (ts.isIdentifier(e)) {
+      const value = this.values.valueOf(this.values.definitionOf(e, context));
+      return value ? this.bodyKeys(value.expr, value.context, depth + 1) : [];
+    }
+    return [];
   }
 
   private queryKeys(options: { context: FileContext; object: ts.ObjectLiteralExpression } | undefined, name: string): string[] {

@@ -5,7 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
+import picomatch from "picomatch";
 import { ts } from "ts-morph";
+import { parse as parseYaml } from "yaml";
 import { FileContext, parseSource } from "./file-context.js";
 import type { ExportTarget } from "./file-context.js";
 
@@ -31,6 +33,8 @@ export interface ResolvedExport {
 export class JsProject {
   private readonly contexts = new Map<string, FileContext | null>();
   private readonly aliasCache = new Map<string, PathAliases | null>();
+  /** Workspace packages (package.json outside node_modules) by name: their directory and entry files. */
+  private workspace: Map<string, { dir: string; entries: string[] }> | undefined;
 
   constructor(
     /** Absolute root directory. */
@@ -65,7 +69,7 @@ export class JsProject {
       return this.resolvePath(posix.join(posix.dirname(fromFile), specifier));
     }
     const aliases = this.aliasesFor(posix.dirname(fromFile));
-    if (!aliases) return undefined;
+    if (!aliases) return this.resolveWorkspacePackage(specifier);
     for (const alias of aliases.paths) {
       let rest: string | undefined;
       if (alias.wildcard) {
@@ -81,7 +85,50 @@ export class JsProject {
         if (resolved) return resolved;
       }
     }
-    return undefined;
+    return this.resolveWorkspacePackage(specifier);
+  }
+
+  /** `@studio/render-worker` (or `…/sub/path`) naming a package of this monorepo: its entry file. */
+  private resolveWorkspacePackage(specifier: string): string | undefined {
+    const parts = specifier.split("/");
+    const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+    const pkg = this.workspacePackages().get(name);
+    if (!pkg) return undefined;
+    const sub = specifier.slice(name.length);
+    if (sub) return this.resolvePath(posix.join(pkg.dir, sub));
+    for (const entry of pkg.entries) {
+      const resolved = this.resolvePath(posix.join(pkg.dir, entry));
+      if (resolved) return resolved;
+    }
+    return this.resolvePath(posix.join(pkg.dir, "src/index")) ?? this.resolvePath(posix.join(pkg.dir, "index"));
+  }
+
+  /**
+   * Packages the repository declares as its workspace (pnpm-workspace.yaml or
+   * the root package.json's `workspaces`). Only those: a checked-in copy of
+   * `axios` under vendor/ must not shadow the real one.
+   */
+  private workspacePackages(): Map<string, { dir: string; entries: string[] }> {
+    if (this.workspace) return this.workspace;
+    this.workspace = new Map();
+    const globs = this.workspaceGlobs();
+    if (globs.length === 0) return this.workspace;
+    const isMember = picomatch(globs.map((g) => g.replace(/\/+$/, "")));
+    for (const file of this.files) {
+      if (!file.endsWith("/package.json") || file.includes("node_modules/")) continue;
+      if (!isMember(posix.dirname(file))) continue;
+      let manifest: { name?: unknown; exports?: unknown; module?: unknown; main?: unknown; types?: unknown; source?: unknown };
+      try {
+        manifest = JSON.parse(this.readText(file)) as typeof manifest;
+      } catch {
+        continue;
+      }
+      if (typeof manifest !== "object" || manifest === null || typeof manifest.name !== "string") continue;
+      const rootExport = typeof manifest.exports === "object" && manifest.exports !== null ? (manifest.exports as Record<string, unknown>)["."] : manifest.exports;
+      const entries = [manifest.source, rootExport, manifest.types, manifest.module, manifest.main].filter((e): e is string => typeof e === "string");
+      this.workspace.set(manifest.name, { dir: posix.dirname(file), entries });
+    }
+    return this.workspace;
   }
 
   private resolvePath(path: string): string | undefined {
@@ -111,6 +158,24 @@ export class JsProject {
     if (result === null && dir !== "." && dir !== "") result = this.aliasesFor(posix.dirname(dir));
     this.aliasCache.set(dir, result);
     return result;
+  }
+
+  private workspaceGlobs(): string[] {
+    const globs: string[] = [];
+    try {
+      if (this.files.has("pnpm-workspace.yaml")) {
+        const parsed = parseYaml(this.readText("pnpm-workspace.yaml")) as { packages?: unknown } | null;
+        if (Array.isArray(parsed?.packages)) globs.push(...parsed.packages.filter((g): g is string => typeof g === "string"));
+      }
+      if (this.files.has("package.json")) {
+        const root = JSON.parse(this.readText("package.json")) as { workspaces?: unknown };
+        const list = Array.isArray(root.workspaces) ? root.workspaces : (root.workspaces as { packages?: unknown } | undefined)?.packages;
+        if (Array.isArray(list)) globs.push(...list.filter((g): g is string => typeof g === "string"));
+      }
+    } catch {
+      // An unreadable workspace file: no workspace resolution (the manifest scanner reports the file).
+    }
+    return globs.filter((g) => !g.startsWith("!"));
   }
 
   private readAliases(configFile: string, dir: string): PathAliases | null {

@@ -8,6 +8,10 @@ import { V1_SDK_EXPORTS } from "../../knowledge/migration.js";
 import { isSdkModule } from "../../lang/js/sdk-module.js";
 import { enclosingClass, type FileContext, requiredModule, unwrap } from "./file-context.js";
 import type { Definition, Values } from "./values.js";
+import type { VendoredClients } from "./vendored-client.js";
+
+/** sdk: an instance of the V1 SDK's class; vendored: of a local copy of it. */
+export type ClientKind = "sdk" | "vendored";
 
 export const V1_EXPORT_NAMES: ReadonlySet<string> = new Set(V1_SDK_EXPORTS.map((e) => e.v1));
 export const V1_CLIENT_CLASS = "ComfyDeployClient";
@@ -15,9 +19,12 @@ const MAX_DEPTH = 16;
 
 
 export class V1Sdk {
-  private readonly clientMemo = new Map<ts.Node, boolean>();
+  private readonly clientMemo = new Map<ts.Node, ClientKind | null>();
 
-  constructor(private readonly values: Values) {}
+  constructor(
+    private readonly values: Values,
+    private readonly vendored: VendoredClients,
+  ) {}
 
   /** True when an expression is the SDK module object itself (namespace import, require, dynamic import). */
   isSdkNamespace(expr: ts.Expression, context: FileContext): boolean {
@@ -49,93 +56,137 @@ export class V1Sdk {
 
   /** A type annotation that names the V1 client class (also inside unions). */
   isClientType(type: ts.TypeNode | undefined, context: FileContext): boolean {
-    if (!type) return false;
-    if (ts.isUnionTypeNode(type)) return type.types.some((t) => this.isClientType(t, context));
-    if (ts.isParenthesizedTypeNode(type)) return this.isClientType(type.type, context);
+    return this.clientTypeKind(type, context) === "sdk";
+  }
+
+  /** Which client class a type annotation names, if any: the V1 SDK's or a vendored copy. */
+  clientTypeKind(type: ts.TypeNode | undefined, context: FileContext): ClientKind | undefined {
+    if (!type) return undefined;
+    if (ts.isUnionTypeNode(type)) return first(type.types, (t) => this.clientTypeKind(t, context));
+    if (ts.isParenthesizedTypeNode(type)) return this.clientTypeKind(type.type, context);
     if (ts.isImportTypeNode(type)) {
       const arg = type.argument;
       const module = ts.isLiteralTypeNode(arg) && ts.isStringLiteral(arg.literal) ? arg.literal.text : undefined;
-      return module !== undefined && isSdkModule(module) && qualifiedRight(type.qualifier) === V1_CLIENT_CLASS;
+      return module !== undefined && isSdkModule(module) && qualifiedRight(type.qualifier) === V1_CLIENT_CLASS ? "sdk" : undefined;
     }
-    if (!ts.isTypeReferenceNode(type)) return false;
+    if (!ts.isTypeReferenceNode(type)) return undefined;
     const name = type.typeName;
-    if (ts.isIdentifier(name)) return this.v1ExportOfDefinition(this.values.definitionOf(name, context), 0) === V1_CLIENT_CLASS;
-    return name.right.text === V1_CLIENT_CLASS && ts.isIdentifier(name.left) && this.isSdkNamespace(name.left, context);
+    if (ts.isIdentifier(name)) {
+      if (this.v1ExportOfDefinition(this.values.definitionOf(name, context), 0) === V1_CLIENT_CLASS) return "sdk";
+      return this.vendored.classOf(name, context) ? "vendored" : undefined;
+    }
+    return name.right.text === V1_CLIENT_CLASS && ts.isIdentifier(name.left) && this.isSdkNamespace(name.left, context) ? "sdk" : undefined;
   }
 
-  /** True when an expression evaluates to a V1 client instance. */
+  /** True when an expression evaluates to a V1 SDK client instance. */
   isClient(expr: ts.Expression, context: FileContext, depth = 0): boolean {
-    if (depth > MAX_DEPTH) return false;
+    return this.clientKind(expr, context, depth) === "sdk";
+  }
+
+  /** What client an expression evaluates to: a V1 SDK instance, an instance of a vendored copy, or neither. */
+  clientKind(expr: ts.Expression, context: FileContext, depth = 0): ClientKind | undefined {
+    if (depth > MAX_DEPTH) return undefined;
     const e = unwrap(expr);
     const memo = this.clientMemo.get(e);
-    if (memo !== undefined) return memo;
-    this.clientMemo.set(e, false); // cycle guard
-    const result = this.computeIsClient(e, context, depth);
-    this.clientMemo.set(e, result);
+    if (memo !== undefined) return memo ?? undefined;
+    this.clientMemo.set(e, null); // cycle guard
+    const result = this.computeKind(e, context, depth);
+    this.clientMemo.set(e, result ?? null);
     return result;
   }
 
-  private computeIsClient(e: ts.Expression, context: FileContext, depth: number): boolean {
-    if (ts.isNewExpression(e)) return this.v1ExportOf(e.expression, context, depth + 1) === V1_CLIENT_CLASS;
-    if (ts.isAwaitExpression(e)) return this.isClient(e.expression, context, depth + 1);
+  private computeKind(e: ts.Expression, context: FileContext, depth: number): ClientKind | undefined {
+    if (ts.isNewExpression(e)) {
+      if (this.v1ExportOf(e.expression, context, depth + 1) === V1_CLIENT_CLASS) return "sdk";
+      return this.vendored.classOf(unwrap(e.expression), context) ? "vendored" : undefined;
+    }
+    if (ts.isAwaitExpression(e)) return this.clientKind(e.expression, context, depth + 1);
     if (ts.isConditionalExpression(e)) {
-      return this.isClient(e.whenTrue, context, depth + 1) || this.isClient(e.whenFalse, context, depth + 1);
+      return this.clientKind(e.whenTrue, context, depth + 1) ?? this.clientKind(e.whenFalse, context, depth + 1);
     }
     if (ts.isBinaryExpression(e)) {
       const op = e.operatorToken.kind;
       if (op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken) {
-        return this.isClient(e.left, context, depth + 1) || this.isClient(e.right, context, depth + 1);
+        return this.clientKind(e.left, context, depth + 1) ?? this.clientKind(e.right, context, depth + 1);
       }
       if (op === ts.SyntaxKind.EqualsToken || op === ts.SyntaxKind.QuestionQuestionEqualsToken) {
-        return this.isClient(e.right, context, depth + 1);
+        return this.clientKind(e.right, context, depth + 1);
       }
-      return false;
+      return undefined;
     }
-    if (ts.isIdentifier(e)) return this.definitionHoldsClient(this.values.definitionOf(e, context), depth);
-    if (ts.isCallExpression(e)) return this.returnsClient(e.expression, context, depth);
+    if (ts.isIdentifier(e)) return this.definitionKind(this.values.definitionOf(e, context), depth);
+    if (ts.isCallExpression(e)) return this.returnKind(e.expression, context, depth);
     if (ts.isPropertyAccessExpression(e)) {
-      if (e.expression.kind === ts.SyntaxKind.ThisKeyword) return this.memberHoldsClient(e, context, depth);
+      if (e.expression.kind === ts.SyntaxKind.ThisKeyword) return this.memberKind(e, enclosingClass(e), context, depth);
       const owner = unwrap(e.expression);
       if (ts.isIdentifier(owner)) {
         const def = this.values.definitionOf(owner, context);
-        if (def?.kind === "module") return this.definitionHoldsClient(this.values.exportDefinition(def.file, e.name.text), depth);
+        if (def?.kind === "module") return this.definitionKind(this.values.exportDefinition(def.file, e.name.text), depth);
       }
+      // `stickers.client` where `stickers = new StickerService()`: the member of that class.
+      const instance = this.instanceClass(owner, context, depth + 1);
+      if (instance) return this.memberKind(e, instance.cls, instance.context, depth);
       const object = this.values.objectLiteral(owner, context);
       const prop = this.values.property(object, e.name.text);
-      return prop ? this.isClient(prop.expr, prop.context, depth + 1) : false;
+      return prop ? this.clientKind(prop.expr, prop.context, depth + 1) : undefined;
     }
-    return false;
+    return undefined;
   }
 
-  private definitionHoldsClient(def: Definition | undefined, depth: number): boolean {
-    if (!def || def.kind !== "node") return false;
+  private definitionKind(def: Definition | undefined, depth: number): ClientKind | undefined {
+    if (!def || def.kind !== "node") return undefined;
     const { node, context } = def;
     if (ts.isVariableDeclaration(node)) {
-      if (this.isClientType(node.type, context)) return true;
-      if (node.initializer && this.isClient(node.initializer, context, depth + 1)) return true;
-      return (context.assignments.get(node) ?? []).some((rhs) => this.isClient(rhs, context, depth + 1));
+      const typed = this.clientTypeKind(node.type, context);
+      if (typed) return typed;
+      const initial = node.initializer && this.clientKind(node.initializer, context, depth + 1);
+      if (initial) return initial;
+      return first(context.assignments.get(node) ?? [], (rhs) => this.clientKind(rhs, context, depth + 1));
     }
-    if (ts.isParameter(node)) return this.isClientType(node.type, context);
-    if (ts.isExpression(node)) return this.isClient(node, context, depth + 1);
-    return false;
+    if (ts.isParameter(node)) return this.clientTypeKind(node.type, context);
+    if (ts.isExpression(node)) return this.clientKind(node, context, depth + 1);
+    return undefined;
   }
 
-  private memberHoldsClient(access: ts.PropertyAccessExpression, context: FileContext, depth: number): boolean {
-    const cls = enclosingClass(access);
+  /** What `<instance>.<name>` holds in its class: fields, constructor assignments, parameter properties, getters. */
+  private memberKind(access: ts.PropertyAccessExpression, cls: ts.ClassLikeDeclaration | undefined, context: FileContext, depth: number): ClientKind | undefined {
     const evidence = cls ? context.classMembers.get(cls)?.get(access.name.text) : undefined;
     for (const node of evidence ?? []) {
+      let kind: ClientKind | undefined;
       if (ts.isPropertyDeclaration(node) || ts.isParameter(node)) {
-        if (this.isClientType(node.type, context)) return true;
-        if (node.initializer && this.isClient(node.initializer, context, depth + 1)) return true;
-      } else if (ts.isExpression(node) && this.isClient(node, context, depth + 1)) {
-        return true;
+        kind = this.clientTypeKind(node.type, context) ?? (node.initializer && this.clientKind(node.initializer, context, depth + 1));
+      } else if (ts.isGetAccessorDeclaration(node)) {
+        kind = this.clientTypeKind(node.type, context) ?? this.bodyKind(node.body, context, depth);
+      } else if (ts.isExpression(node)) {
+        kind = this.clientKind(node, context, depth + 1);
       }
+      if (kind) return kind;
     }
-    return false;
+    return undefined;
   }
 
-  /** True when calling the callee yields a client: `getClient()`, `await makeClient()`. */
+  /** The class of `new LocalClass()` an expression holds, for member lookups. */
+  private instanceClass(expr: ts.Expression, context: FileContext, depth: number): { cls: ts.ClassLikeDeclaration; context: FileContext } | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const e = unwrap(expr);
+    if (ts.isNewExpression(e) && ts.isIdentifier(e.expression)) {
+      const def = this.values.definitionOf(e.expression, context);
+      if (def?.kind === "node" && (ts.isClassDeclaration(def.node) || ts.isClassExpression(def.node))) return { cls: def.node, context: def.context };
+      return undefined;
+    }
+    if (ts.isIdentifier(e)) {
+      const value = this.values.valueOf(this.values.definitionOf(e, context));
+      return value ? this.instanceClass(value.expr, value.context, depth + 1) : undefined;
+    }
+    return undefined;
+  }
+
+  /** True when calling the callee yields a V1 SDK client: `getClient()`, `await makeClient()`. */
   returnsClient(callee: ts.Expression, context: FileContext, depth: number): boolean {
+    return this.returnKind(callee, context, depth) === "sdk";
+  }
+
+  private returnKind(callee: ts.Expression, context: FileContext, depth: number): ClientKind | undefined {
     const e = unwrap(callee);
     let def: Definition | undefined;
     if (ts.isIdentifier(e)) def = this.values.definitionOf(e, context);
@@ -143,29 +194,54 @@ export class V1Sdk {
       const owner = this.values.definitionOf(e.expression, context);
       if (owner?.kind === "module") def = this.values.exportDefinition(owner.file, e.name.text);
     }
-    if (!def || def.kind !== "node") return false;
+    if (!def || def.kind !== "node") return undefined;
     let fn: ts.Node = def.node;
     if (ts.isVariableDeclaration(fn) && fn.initializer) fn = unwrap(fn.initializer);
-    if (!(ts.isFunctionDeclaration(fn) || ts.isFunctionExpression(fn) || ts.isArrowFunction(fn))) return false;
-    if (fn.type && this.isClientType(unwrapPromiseType(fn.type), def.context)) return true;
-    if (!fn.body) return false;
-    if (!ts.isBlock(fn.body)) return this.isClient(fn.body, def.context, depth + 1);
-    return returnExpressions(fn.body).some((r) => this.isClient(r, def.context, depth + 1));
+    if (!(ts.isFunctionDeclaration(fn) || ts.isFunctionExpression(fn) || ts.isArrowFunction(fn))) return undefined;
+    const typed = fn.type && this.clientTypeKind(unwrapPromiseType(fn.type), def.context);
+    if (typed) return typed;
+    return this.bodyKind(fn.body, def.context, depth);
   }
 
-  /** Does any export of this module hold a client or return one? (Its importers then need a look.) */
+  private bodyKind(body: ts.ConciseBody | undefined, context: FileContext, depth: number): ClientKind | undefined {
+    if (!body) return undefined;
+    if (!ts.isBlock(body)) return this.clientKind(body, context, depth + 1);
+    return first(returnExpressions(body), (r) => this.clientKind(r, context, depth + 1));
+  }
+
+  /** Does any export of this module hold a client, return one, or is a vendored client class? (Its importers then need a look.) */
   exportsClient(context: FileContext): boolean {
-    for (const name of context.exports.keys()) {
+    for (const name of this.exportedNames(context)) {
       const def = this.values.exportDefinition(context.file, name);
-      if (this.definitionHoldsClient(def, 0)) return true;
+      if (this.definitionKind(def, 0)) return true;
       if (def?.kind === "node") {
         const node = def.node;
+        if ((ts.isClassDeclaration(node) || ts.isClassExpression(node)) && this.vendored.classInfo(node, def.context)) return true;
         const fnName = ts.isFunctionDeclaration(node) || ts.isVariableDeclaration(node) ? node.name : undefined;
-        if (fnName && ts.isIdentifier(fnName) && this.returnsClient(fnName, def.context, 0)) return true;
+        if (fnName && ts.isIdentifier(fnName) && this.returnKind(fnName, def.context, 0)) return true;
       }
     }
     return false;
   }
+
+  /** Own export names plus those of `export * from "./x"` modules (one level: barrels). */
+  private exportedNames(context: FileContext): string[] {
+    const names = [...context.exports.keys()];
+    for (const module of context.starExports) {
+      const file = this.values.project.resolveModule(context.file, module);
+      const target = file ? this.values.project.contextFor(file) : undefined;
+      if (target) names.push(...target.exports.keys());
+    }
+    return names;
+  }
+}
+
+function first<T, R>(items: readonly T[], pick: (item: T) => R | undefined): R | undefined {
+  for (const item of items) {
+    const found = pick(item);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function qualifiedRight(name: ts.EntityName | undefined): string | undefined {

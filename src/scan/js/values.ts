@@ -5,7 +5,7 @@
  */
 import { ts } from "ts-morph";
 import { HOLE } from "../../core/urls.js";
-import { type FileContext, unwrap } from "./file-context.js";
+import { enclosingClass, type FileContext, unwrap } from "./file-context.js";
 import type { JsProject } from "./project.js";
 
 export type Definition =
@@ -61,8 +61,42 @@ export class Values {
     if (ts.isVariableDeclaration(node)) {
       return node.initializer ? { context: def.context, expr: node.initializer } : undefined;
     }
+    // `const { comfy } = config`: the property of the destructured object; else the default.
+    if (ts.isBindingElement(node)) return this.destructuredValue(node, def.context) ?? this.defaultValue(node, def.context);
+    // A parameter's default (`constructor(base = "https://…")`) is the value callers get when they pass none.
+    if (ts.isParameter(node)) return this.defaultValue(node, def.context);
     if (ts.isExpression(node)) return { context: def.context, expr: node };
     return undefined;
+  }
+
+  private defaultValue(node: ts.BindingElement | ts.ParameterDeclaration, context: FileContext) {
+    return node.initializer ? { context, expr: node.initializer } : undefined;
+  }
+
+  private destructuredValue(node: ts.BindingElement, context: FileContext): { context: FileContext; expr: ts.Expression } | undefined {
+    const pattern = node.parent;
+    if (node.dotDotDotToken || !ts.isObjectBindingPattern(pattern)) return undefined;
+    const holder = pattern.parent;
+    if (!ts.isVariableDeclaration(holder) || !holder.initializer) return undefined;
+    const key = node.propertyName ? propertyNameText(node.propertyName) : ts.isIdentifier(node.name) ? node.name.text : undefined;
+    return key === undefined ? undefined : this.property(this.objectLiteral(holder.initializer, context), key);
+  }
+
+  /**
+   * What `this.<name>` holds in its class: the field initializer, constructor
+   * assignments and parameter properties, in source order. The first whose
+   * value is known wins (`apiBase = V1; if (x) this.apiBase = \`${x}/api\``).
+   */
+  thisMemberValues(access: ts.PropertyAccessExpression, context: FileContext): Array<{ context: FileContext; expr: ts.Expression }> {
+    const cls = enclosingClass(access);
+    const evidence = cls ? context.classMembers.get(cls)?.get(access.name.text) : undefined;
+    const out: Array<{ context: FileContext; expr: ts.Expression }> = [];
+    for (const node of evidence ?? []) {
+      if ((ts.isPropertyDeclaration(node) || ts.isParameter(node)) && node.initializer) out.push({ context, expr: node.initializer });
+      else if (ts.isParameter(node)) continue;
+      else if (ts.isExpression(node)) out.push({ context, expr: node });
+    }
+    return out;
   }
 
   /** The object literal an expression evaluates to, following names and imports. */
@@ -178,6 +212,7 @@ export class Values {
       const name = e.name.text;
       if (name === "href" || name === "toString") return this.stringValue(e.expression, context, consume, depth + 1);
       if (isEnvAccess(e)) return HOLE;
+      if (e.expression.kind === ts.SyntaxKind.ThisKeyword) return this.thisMemberString(e, context, consume, depth);
       const value = this.propertyValue(e, context, depth + 1);
       return value ? this.stringValue(value.expr, value.context, consume, depth + 1) : HOLE;
     }
@@ -187,6 +222,17 @@ export class Values {
       if (e.expression.text === "URLSearchParams") return this.searchParamsString(e.arguments?.[0], context, consume, depth);
     }
     return HOLE;
+  }
+
+  private thisMemberString(access: ts.PropertyAccessExpression, context: FileContext, consume: Set<ts.Node> | null, depth: number): string {
+    let fallback = HOLE;
+    for (const value of this.thisMemberValues(access, context)) {
+      if (value.expr.pos <= access.pos && value.expr.end >= access.end) continue; // `this.x = this.x + …`
+      const text = this.stringValue(value.expr, value.context, consume, depth + 1);
+      if (!text.startsWith(HOLE)) return text;
+      if (fallback === HOLE) fallback = text;
+    }
+    return fallback;
   }
 
   private identifierString(id: ts.Identifier, context: FileContext, consume: Set<ts.Node> | null, depth: number): string {

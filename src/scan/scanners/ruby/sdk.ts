@@ -39,6 +39,10 @@ function requireMessage(): string {
   return `require '${RUBY_SDK_SHAPES.requirePath}' loads the V1-only Ruby SDK (no V2 Ruby SDK exists): call V2 over HTTP instead: ${HTTP}.`;
 }
 
+function callMessage(method: string): string {
+  return `run.${method} is a call of the V1-only Ruby SDK: send ${method === "create" ? `${ENDPOINTS.createRun.v2.method} ${HOSTS.v2.apiBase}${ENDPOINTS.createRun.v2.path}` : `${ENDPOINTS.getRun.v2.method} ${HOSTS.v2.apiBase}${ENDPOINTS.getRun.v2.path}`} over HTTP instead (Authorization: Bearer <key>; JSON keys stay snake_case).`;
+}
+
 function clientMessage(): string {
   return `${RUBY_SDK_SHAPES.clientConstant} is the V1-only Ruby SDK client: replace its run.create / run.get calls with HTTP requests: ${HTTP}.`;
 }
@@ -53,6 +57,8 @@ const LOCK_ENTRY = new RegExp(`^( {2}| {4})(${GEM})(?: \\(([^)]*)\\))?(!)?\\s*$`
 const REQUIRE = new RegExp(`\\brequire[\\s(]+(["'])(${GEM}(?:/[^"']*)?)\\1`, "d");
 /** The client constant, top-level (`::OpenApiSDK::...` allowed) but not nested in another namespace. */
 const CLIENT = new RegExp(`(?<!\\w|\\w::)${RUBY_SDK_SHAPES.clientConstant}(?!\\w)`, "g");
+/** The gem's run calls (`client.run.create(body)`, `sdk.run.get(id)`), in a file that loads the gem. */
+const GEM_CALL = /\.run\.(create|get)\b/dg;
 
 export function scanRuby({ file, text }: FileScanInput): Finding[] {
   const role = rubyFileRole(file);
@@ -62,6 +68,7 @@ export function scanRuby({ file, text }: FileScanInput): Finding[] {
   let offset = 0;
   let section = "";
   let inBlockComment = false;
+  const loadsGem = role === "code" && (REQUIRE.test(text) || new RegExp(CLIENT.source).test(text));
   for (const raw of lines) {
     const start = offset;
     offset += raw.length + 1;
@@ -100,6 +107,11 @@ export function scanRuby({ file, text }: FileScanInput): Finding[] {
       const [s, e] = required.indices![2]!;
       const facts = { kind: "ruby-sdk", require: required[2]! } as const;
       sink.atOffset(start + s, start + e, { ruleId: "v1-sdk-import", message: requireMessage(), fix: "manual", facts });
+    }
+    for (const m of loadsGem ? code.matchAll(GEM_CALL) : []) {
+      const [s, e] = m.indices![1]!;
+      const facts = { kind: "ruby-sdk", v1: `run.${m[1]}` } as const;
+      sink.atOffset(start + s, start + e, { ruleId: "v1-sdk-call", message: callMessage(m[1]!), fix: "manual", facts });
     }
     for (const m of code.matchAll(CLIENT)) {
       const facts = { kind: "ruby-sdk", v1: RUBY_SDK_SHAPES.clientConstant } as const;

@@ -27,7 +27,7 @@ const SIGNALS: Signal[] = [
   { pattern: /\bmethod["']?\s*(?:=>|:|=)\s*["'`]?get\b/gi, method: "GET" },
   // C# GetAsync/GetStringAsync/GetFromJsonAsync, Spring getForObject, OkHttp's argument-less .get().
   { pattern: /\bGet(?:Async|StringAsync|StreamAsync|ByteArrayAsync|FromJsonAsync)\s*(?:<[^>]*>)?\s*\(|\.get(?:ForObject|ForEntity)\s*\(|\.get\(\s*\)/g, method: "GET" },
-  { pattern: /\bhttp\.Get\s*\(|\b(?:wp_remote_get|file_get_contents)\s*\(|-Method\s+["']?Get\b/gi, method: "GET" },
+  { pattern: /\bhttp\.Get\s*\(|\bget_response\s*\(|\b(?:wp_remote_get|file_get_contents)\s*\(|-Method\s+["']?Get\b/gi, method: "GET" },
   // A generic .get( / ::get( (maps and configs have one too): only when it receives the URL.
   { pattern: /(?:\.|::|->)get\s*\(/gi, method: "GET", urlInside: true },
 ];

@@ -15,7 +15,7 @@ import { ENDPOINTS } from "../../../knowledge/migration.js";
 import type { FixClass, RuleId, Severity } from "../../../rules/catalog.js";
 import { excerptOf, redactEnvLine } from "../../../core/redact.js";
 import { type FileKind, isJsFile } from "../../../core/file-kinds.js";
-import { endpointMessage, legacyHostMessage } from "../../messages.js";
+import { endpointMessage, legacyHostMessage, unknownBaseMessage } from "../../messages.js";
 import { FindingSink } from "../../scanner-helpers.js";
 import type { FileScanner } from "../../scanner.js";
 import { assignedName, usesOf } from "./assignments.js";
@@ -23,7 +23,7 @@ import { legacyHostMentionsIn } from "./host-mentions.js";
 import { type HttpMethod, methodFromName, methodInStatement } from "./http-methods.js";
 import { findOtherHostShapes, otherHostMessage, type RequestFacts } from "./other-host.js";
 import { findRunIdQueries, type RunIdQuery, runIdQueryMessage } from "./run-id-query.js";
-import { findRunPaths } from "./run-paths.js";
+import { findRunPaths, type RunPath } from "./run-paths.js";
 import { statementAround } from "../../../lang/text/statements.js";
 import { type StructuredRequests, structuredRequestsOf } from "./structured-requests.js";
 import { TextFile } from "../../../lang/text/text-file.js";
@@ -34,11 +34,11 @@ import type { EndpointFacts } from "../../../core/facts.js";
 export const legacyUrlScanner: FileScanner = {
   id: "legacy-urls",
   matches: (file) => !isJsFile(file),
-  scan: ({ file, text, kind, hosts }) => scanLegacyUrls(file, text, kind, hosts),
+  scan: ({ file, text, kind, hosts, repo }) => scanLegacyUrls(file, text, kind, hosts, repo.legacyBaseHeld ?? false),
 };
 
-export function scanLegacyUrls(file: string, text: string, kind: FileKind, hosts: HostSet): Finding[] {
-  return new TextScan(new TextFile(file, text, kind, hosts)).run();
+export function scanLegacyUrls(file: string, text: string, kind: FileKind, hosts: HostSet, legacyBaseHeldElsewhere = false): Finding[] {
+  return new TextScan(new TextFile(file, text, kind, hosts), legacyBaseHeldElsewhere).run();
 }
 
 /** Lines around a URL searched for a request body when no statement or request object bounds it. */
@@ -51,6 +51,46 @@ interface RunUse {
   end: number;
   methodKnown: boolean;
   fix?: FixClass;
+}
+
+/** Words of a sentence telling the reader to configure a base: "leave it blank to use", "falls back to", "set it to". */
+const CONFIGURING_WORDS = /\b(?:leave|left|unset|blank|empty|defaults?|fall(?:s|ing)?\s+back|fallback|set\s+(?:it|this|the\s+\w+)\s+to|point\s+\S+\s+at|override|base\s*url|api\s*base)\b/i;
+
+/**
+ * A bare host in a docs sentence that configures it ("Optional: leave it
+ * blank to use https://…"): users copy these, so it is the API base too.
+ * The sentence may span lines; links to the vendor's site stay quiet.
+ */
+function configuresInProse(text: string, start: number, end: number): boolean {
+  const before = text.slice(Math.max(0, start - 300), start);
+  const after = text.slice(end, end + 300);
+  const from = Math.max(before.search(/(?:[.!?|]\s|\n\s*\n)(?![\s\S]*(?:[.!?|]\s|\n\s*\n))/) + 1, 0);
+  const sentenceEnd = after.search(/[.!?|](?:\s|$)|\n\s*\n/);
+  const sentence = before.slice(from) + " " + after.slice(0, sentenceEnd < 0 ? after.length : sentenceEnd);
+  return CONFIGURING_WORDS.test(sentence);
+}
+
+/** Source code in a language with no scanner of its own: where requests are built on a base (not config, data or docs). */
+const PROGRAM_EXTENSIONS = /\.(?:go|cs|fs|vb|java|kt|kts|scala|groovy|php|rs|swift|dart|c|cc|cpp|h|hpp|m|ex|exs|erl|lua|pl|pm|r|jl|cr|nim|zig|clj|hs|ml|sh|bash|zsh|ps1|rb)$/i;
+
+function isProgramSource(file: string): boolean {
+  return PROGRAM_EXTENSIONS.test(file);
+}
+
+/**
+ * The base a `/run` path is built on: the one placeholder before it
+ * (`${base}`, `#{@base_url}`, `{_settings.Endpoint}`) or the operand before a
+ * `+` concatenation. Undefined when the path is not built on a base, or on
+ * more than one part (RunPod's `%s/%s/run`).
+ */
+function baseExpressionOf(text: string, path: RunPath): string | undefined {
+  const prefix = path.text.slice(0, path.text.search(/\/(?:api\/)?run(?:\?|$)/));
+  if (prefix !== "") {
+    const inner = /^(?:\$\{|#\{|\{\{|\{|\$\(|\$)([^{}()%<>\s]+?)(?:\}\}|\}|\))?$/.exec(prefix);
+    return inner?.[1];
+  }
+  const before = text.slice(Math.max(0, path.start - 80), path.start).replace(/["'`]$/, "");
+  return /([A-Za-z_@$][\w.@$]*(?:->[\w]+)*)\s*(?:\+|\.\.|\.)\s*$/.exec(before)?.[1];
 }
 
 /** The partner platform's serverless API also ends in /run (`fmt.Sprintf("%s/run", runpodURL)`). */
@@ -66,15 +106,70 @@ class TextScan {
   /** A full legacy URL ending in /run was seen (whatever it resolved to). */
   private legacyRunUrlSeen = false;
 
-  constructor(private readonly source: TextFile) {
+  constructor(
+    private readonly source: TextFile,
+    private readonly legacyBaseHeldElsewhere: boolean,
+  ) {
     this.sink = new FindingSink(source.file, source.text);
   }
 
   run(): Finding[] {
     const hasLegacyBase = this.scanLegacyHost();
     if (hasLegacyBase) this.scanDetachedRunPaths();
+    else if (isProgramSource(this.source.file)) this.scanBuiltRunPaths();
     this.scanOtherHosts();
     return this.sink.findings;
+  }
+
+  /**
+   * `/run` built on a base this file does not hold, in code: `c.baseURL + "/run"`,
+   * `$"{_settings.Endpoint}/run"`, `"#{base_url}/run"`. Without the base in
+   * sight only V1's signature counts: a run_id query, or a POST whose request
+   * carries deployment_id. When another file of the repository holds the V1
+   * base, a member base (`c.baseURL`, `@base_url`, `_settings.Endpoint`) is
+   * taken to be it; a bare name (a parameter, a constant from elsewhere) stays
+   * a V1 shape on an unknown base, a warning. The app's own routes
+   * (`MapPost("/api/run")`) are not built on a base and stay quiet.
+   */
+  private scanBuiltRunPaths(): void {
+    const { source } = this;
+    for (const path of findRunPaths(source.text)) {
+      if (path.relative) continue;
+      const base = baseExpressionOf(source.text, path);
+      if (base === undefined || namesPartnerPlatform(statementAround(source, path.start).text)) continue;
+      const use = this.signatureAt(path);
+      if (!use) continue;
+      const heldBase = this.legacyBaseHeldElsewhere && !/^[A-Za-z_]\w*$/.test(base);
+      if (heldBase) {
+        const ruleId = use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
+        const message = use.atQuery ? runIdQueryMessage() : endpointMessage(use.endpoint, true);
+        this.reportOnce(use.start, use.end, ruleId, message, "review", undefined, { kind: "endpoint", endpoint: use.endpoint, methodSeen: true });
+      } else {
+        this.reportOnce(use.start, use.end, "v1-shape-unknown-base", unknownBaseMessage(use.endpoint), undefined, "warning");
+      }
+    }
+  }
+
+  /** V1's signature around a `/run` path: where it is and which endpoint it names. */
+  private signatureAt(path: RunPath): { endpoint: "create-run" | "get-run"; start: number; end: number; atQuery: boolean } | undefined {
+    const { source } = this;
+    if (path.hasRunIdQuery) return { endpoint: "get-run", start: path.start, end: path.end, atQuery: false };
+    const statement = statementAround(source, path.start);
+    if (this.runIdQueries().some((q) => q.start >= statement.start && q.start < statement.end)) {
+      return { endpoint: "get-run", start: path.start, end: path.end, atQuery: false };
+    }
+    const facts = this.requestFacts(path.start);
+    if (facts.method === "POST" && /\bdeployment_id\b/.test(facts.context)) {
+      return { endpoint: "create-run", start: path.start, end: path.end, atQuery: false };
+    }
+    if (facts.method === "POST") return undefined;
+    // The run_id query added a few lines later (`q.Set("run_id", id)`) carries the finding.
+    const line = source.lineOf(path.start);
+    const query = this.runIdQueries().find((q) => {
+      const queryLine = source.lineOf(q.start);
+      return queryLine > line && queryLine <= line + BODY_LINES;
+    });
+    return query ? { endpoint: "get-run", start: query.start, end: query.end, atQuery: true } : undefined;
   }
 
   /** Legacy host mentions, and the V1 endpoint when the URL names one. True when the file holds a legacy base. */
@@ -105,6 +200,7 @@ class TextScan {
   private isConfiguredBareHost(start: number, end: number): boolean {
     const { source } = this;
     const shape = valueShapeAt(source.text, start, end);
+    if (source.kind === "docs" && !source.isInCodeBlock(start) && configuresInProse(source.text, start, end)) return true;
     if (shape === undefined) return false;
     if (source.kind === "docs") return shape === "setting" && source.isInCodeBlock(start);
     return source.isComment(start) ? shape === "setting" : true;
@@ -156,6 +252,8 @@ class TextScan {
     const method = this.methodAt(start);
     if (method) return this.useWithMethod(method, start, end);
     const name = assignedName(this.source.text.slice(statement.start, start));
+    // `uri = URI("#{base}/run")` then `uri.query = encode_www_form(run_id: id)`: the run_id line carries the finding.
+    if (name && this.runIdQueryOn(name, start)) return [];
     if (name) {
       const viaUses = this.usesWithMethod(name, start, 2);
       const methods = new Set(viaUses.map((use) => use.method));
@@ -166,6 +264,15 @@ class TextScan {
       if (hinted) return this.useWithMethod(hinted, start, end, "review");
     }
     return reportUnknown ? [{ endpoint: "run-ambiguous", start, end, methodKnown: false, fix: "review" }] : [];
+  }
+
+  private runIdQueryOn(name: string, after: number): boolean {
+    const line = this.source.lineOf(after);
+    const mentions = new RegExp(`(?<![\\w$@])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`);
+    return this.runIdQueries().some((q) => {
+      const queryLine = this.source.lineOf(q.start);
+      return queryLine > line && queryLine <= line + BODY_LINES && mentions.test(statementAround(this.source, q.start).text);
+    });
   }
 
   private useWithMethod(method: HttpMethod, start: number, end: number, fix?: FixClass): RunUse[] {

@@ -45,6 +45,8 @@ const CONSTRUCTIONS: Construction[] = [
   { pattern: new RegExp(String.raw`${Q}\s*=>|${Q}\s+to\b`, "g"), needsQueryContext: true },
   // C# query["run_id"] = id
   { pattern: new RegExp(String.raw`\b(\w+)\s*\[\s*${Q}\s*\]\s*=(?!=)`, "g"), queryNameGroup: 1 },
+  // Ruby URI.encode_www_form(run_id: id), Python urlencode({"run_id": id}), PHP http_build_query(['run_id' => $id])
+  { pattern: new RegExp(String.raw`\b(?:encode_www_form|urlencode|to_query|http_build_query)\s*\(\s*[^()\n]{0,200}?["':]?\b${KEY}\b["']?\s*(?:=>|:)`, "g") },
   // "?run_id=" + id, "&run_id=" (a full URL is handled with its host)
   { pattern: new RegExp(String.raw`[?&]${KEY}=`, "g") },
   // curl -G --data-urlencode "run_id=$ID"

@@ -1,0 +1,75 @@
+/**
+ * Local copies of the V1 client class. Apps paste the V1 SDK's client into
+ * their own tree (`lib/comfy-deploy.ts`) and SDK authors implement it: the
+ * class is recognised by its shape, not its name, because a local class
+ * called ComfyDeployClient may as well wrap V2.
+ *
+ * The shape: V1 client method names (`run`, `getRun`, …) and, inside the
+ * class, a URL with V1's status signature (`{base}/run?run_id=`) on the
+ * vendor's host, another host or a base the scanner cannot resolve.
+ */
+import { ts } from "ts-morph";
+import { V1_CLIENT_METHODS } from "../../knowledge/migration.js";
+import { ENDPOINTS } from "../../knowledge/migration.js";
+import { type HostSet, parseUrlText, v1EndpointOf, v1SignatureOnUnknownBase } from "../../core/urls.js";
+import type { FileContext } from "./file-context.js";
+import type { Values } from "./values.js";
+
+const CLIENT_METHODS: ReadonlySet<string> = new Set(V1_CLIENT_METHODS.map((m) => m.v1));
+
+export interface VendoredClass {
+  /** The host its V1 URLs go to when that host is known and is not the vendor's (a white-label deployment). */
+  otherHost?: string;
+}
+
+export class VendoredClients {
+  private readonly memo = new Map<ts.Node, VendoredClass | null>();
+
+  constructor(
+    private readonly values: Values,
+    private readonly hosts: HostSet,
+  ) {}
+
+  /** The class's V1 traits when it is a copy of the V1 client, else undefined. */
+  classInfo(cls: ts.ClassLikeDeclaration, context: FileContext): VendoredClass | undefined {
+    const cached = this.memo.get(cls);
+    if (cached !== undefined) return cached ?? undefined;
+    this.memo.set(cls, null); // cycle guard while its URLs are evaluated
+    const info = this.recognise(cls, context);
+    this.memo.set(cls, info ?? null);
+    return info;
+  }
+
+  private recognise(cls: ts.ClassLikeDeclaration, context: FileContext): VendoredClass | undefined {
+    const methods = cls.members.filter((m) => m.name && ts.isIdentifier(m.name) && CLIENT_METHODS.has(m.name.text));
+    const named = cls.name !== undefined && /comfy/i.test(cls.name.text);
+    if (methods.length === 0 || (methods.length < 2 && !named)) return undefined;
+    let found: VendoredClass | undefined;
+    for (const expr of context.urlExpressions) {
+      if (expr.pos < cls.pos || expr.end > cls.end) continue;
+      const url = this.values.stringValue(expr, context, null);
+      const info = parseUrlText(url, this.hosts);
+      const isStatusCall = info.queryKeys.has(ENDPOINTS.getRun.v1.query);
+      if (!isStatusCall) continue;
+      if (info.hostKind === "legacy" && v1EndpointOf(info, "GET") === "get-run") return {};
+      if (info.hostKind === "other" && v1EndpointOf(info, "GET") === "get-run") found = { otherHost: info.host! };
+      else if (v1SignatureOnUnknownBase(url, "GET", new Set()) === "get-run") found ??= {};
+    }
+    return found;
+  }
+
+  /** The vendored class an expression names (`ComfyDeployClient` imported from `@/lib/comfy-deploy`), if any. */
+  classOf(expr: ts.Expression, context: FileContext, depth = 0): { cls: ts.ClassLikeDeclaration; info: VendoredClass } | undefined {
+    if (depth > 8 || !ts.isIdentifier(expr)) return undefined;
+    const def = this.values.definitionOf(expr, context);
+    if (!def || def.kind !== "node") return undefined;
+    let node: ts.Node = def.node;
+    if (ts.isVariableDeclaration(node) && node.initializer) {
+      if (ts.isIdentifier(node.initializer)) return this.classOf(node.initializer, def.context, depth + 1);
+      node = node.initializer;
+    }
+    if (!ts.isClassDeclaration(node) && !ts.isClassExpression(node)) return undefined;
+    const info = this.classInfo(node, def.context);
+    return info ? { cls: node, info } : undefined;
+  }
+}
