@@ -5,6 +5,7 @@ import { hideBin } from "yargs/helpers";
 import { EXIT, RuntimeFailure, UsageError } from "./core/errors.js";
 import { redactSecrets } from "./core/redact.js";
 import { TOOL, versionText } from "./core/tool-info.js";
+import { checkNumbers, explainYargsFailure, type KnownOptions, TOP_LEVEL_OPTIONS } from "./commands/usage-message.js";
 
 const NAME = TOOL.name;
 
@@ -87,7 +88,7 @@ const COMMANDS: CommandEntry[] = [
 ];
 
 /** yargs command modules: the requested one fully loaded, the others as names for --help. */
-async function commandModules(argv: readonly string[], setExit: (code: number) => void): Promise<CommandModule[]> {
+async function commandModules(argv: readonly string[], setExit: (code: number) => void, known: { options: KnownOptions }): Promise<CommandModule[]> {
   const requested = argv.find((arg) => COMMANDS.some((entry) => entry.name === arg));
   return Promise.all(
     COMMANDS.map(async (entry): Promise<CommandModule> => {
@@ -104,11 +105,24 @@ async function commandModules(argv: readonly string[], setExit: (code: number) =
       return {
         command: entry.command,
         describe: entry.describe,
-        builder,
-        handler: async (args) => setExit(await run(args)),
+        builder: (y: Argv) => {
+          const built = builder(y);
+          known.options = knownOptions(built);
+          return built;
+        },
+        handler: async (args) => {
+          checkNumbers(args, known.options, argv);
+          setExit(await run(args));
+        },
       };
     }),
   );
+}
+
+/** The options yargs knows once a command's builder ran, for "did you mean" and number checks. */
+function knownOptions(y: Argv): KnownOptions {
+  const options = (y as unknown as { getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]>; boolean: string[]; number: string[] } }).getOptions();
+  return { keys: Object.keys(options.key), aliases: options.alias, booleans: options.boolean, numbers: options.number };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -117,12 +131,19 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   let exitCode: number = EXIT.ok;
+  const known = { options: TOP_LEVEL_OPTIONS };
   await yargs(argv)
     .scriptName(NAME)
     .usage(`${NAME} <command> [options]\n\nFind and migrate ComfyDeploy V1 API usage to V2.`)
-    .command(await commandModules(argv, (code) => (exitCode = code)))
+    .command(await commandModules(argv, (code) => (exitCode = code), known))
     .demandCommand(1, "Name a command; see --help.")
     .strict()
+    .recommendCommands()
+    .option("color", {
+      describe: "Colour terminal output; --no-color turns it off (default: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)",
+      type: "boolean",
+      global: true,
+    })
     .version(false)
     .option("version", { alias: "V", describe: "Show the tool's version, then jscodeshift's, the scanner's TypeScript (from ts-morph) and Node's", type: "boolean" })
     .help()
@@ -133,7 +154,8 @@ async function main(argv: string[]): Promise<number> {
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((message, error) => {
       if (error) throw error;
-      throw new UsageError(message ?? "invalid arguments");
+      const names = COMMANDS.map((entry) => entry.name);
+      throw new UsageError(explainYargsFailure(message ?? "invalid arguments", known.options, names, argv));
     })
     .parseAsync();
   return exitCode;

@@ -3,7 +3,7 @@
  * Python tokenizer and value evaluation, SDK shapes and the Ruby gem.
  */
 import { describe, expect, it } from "vitest";
-import { comparePep440, judgePypiSpec, judgePypiVersion, parsePep440 } from "../src/knowledge/pypi-versions.js";
+import { comparePep440, judgePypiSpec, judgePypiVersion, validPep440 } from "../src/knowledge/pypi-versions.js";
 import type { FileScanInput, RepoFacts } from "../src/scan/scanner.js";
 import { scanPythonCode } from "../src/scan/scanners/python/code.js";
 import { scanPythonManifest } from "../src/scan/scanners/python/dependencies.js";
@@ -85,12 +85,21 @@ describe("PyPI version semantics", () => {
   });
 
   it("orders versions as PEP 440 does", () => {
-    const order = ["1.0.dev0", "1.0a1", "1.0b2", "1.0rc1", "1.0", "1.0.post1", "1.1"];
-    for (let i = 1; i < order.length; i++) {
-      expect(comparePep440(parsePep440(order[i - 1]!)!, parsePep440(order[i]!)!)).toBeLessThan(0);
-    }
-    expect(comparePep440(parsePep440("0.6")!, parsePep440("0.6.0")!)).toBe(0);
-    expect(parsePep440("v1.0-RC.2")).toMatchObject({ release: [1, 0], pre: { label: "rc", number: 2 } });
+    const order = ["1.0.dev0", "1.0a1", "1.0b2", "1.0rc1", "1.0", "1.0.post1", "1.1", "1!0.1"];
+    for (let i = 1; i < order.length; i++) expect(comparePep440(order[i - 1]!, order[i]!)).toBeLessThan(0);
+    expect(comparePep440("0.6", "0.6.0")).toBe(0);
+    expect(validPep440(" v1.0-RC.2 ")).toBeDefined();
+    expect(validPep440("latest")).toBeUndefined();
+  });
+
+  it.each([
+    ["1!0.1", "v2"],
+    ["0.4.1+local.7", "v1"],
+    ["0.6.0.dev3", "v1"],
+    ["0.6.0.post1", "v2"],
+    ["V0.7", "v2"],
+  ])("locked %s is %s (epochs, local labels, dev and post releases)", (version, verdict) => {
+    expect(judgePypiVersion(version).verdict).toBe(verdict);
   });
 });
 

@@ -34,6 +34,7 @@ import {
   type Report,
   renderScanJson,
   scan,
+  type ScanOptions,
   TRANSFORM_IDS,
 } from "./tool-api.js";
 
@@ -134,7 +135,7 @@ export async function runRepository(target: Target, settings: RunSettings): Prom
       if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new StageFailure("scan", `${target.path} is not a directory in ${target.url} at ${checkout.head.slice(0, 12)}`);
       const { config } = await loadConfig(root);
       config.legacyHosts.push(...settings.legacyHosts.map(normalizeHost));
-      const scanSettings = { root, hosts: hostSetFor(config), include: config.include, exclude: config.exclude };
+      const scanSettings = { root, hosts: hostSetFor(config), include: config.include, exclude: config.exclude, rules: config.rules };
       if (!kept) {
         const scanned = buildReport(await scan(scanSettings), { command: commandLine(["scan", target.path ?? "."]) });
         report.scan = JSON.parse(renderScanJson(scanned)) as RepoReport["scan"];
@@ -202,7 +203,7 @@ function nodePinState(report: Report): RepoReport["nodePins"] {
   return pins.length > 0 ? "unknown" : "none";
 }
 
-type ScanSettings = { root: string; hosts: ReturnType<typeof hostSetFor>; include: string[]; exclude: string[] };
+type ScanSettings = { root: string; hosts: ReturnType<typeof hostSetFor>; include: string[]; exclude: string[]; rules: ScanOptions["rules"] };
 
 /** --dry-run: what fix would change; nothing is written, committed or sent. */
 async function plannedPull(scanSettings: ScanSettings): Promise<PullRequestState> {

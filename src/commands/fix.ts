@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import pc from "picocolors";
 import type { Argv } from "yargs";
-import { FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../core/config.js";
+import { CONFIG_OPTION_HELP, FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../core/config.js";
 import { EXIT, UsageError } from "../core/errors.js";
 import { treeState } from "../files/git-state.js";
 import { nodeRefTarget } from "../../transforms/node-pin/target.js";
@@ -15,8 +15,9 @@ import type { FixPlan } from "../fix/runner.js";
 import type { Verification } from "../fix/verify.js";
 import { TRANSFORM_IDS, TRANSFORM_METAS } from "../../transforms/index.js";
 import type { TransformId, TransformMeta } from "../../transforms/types.js";
-import { appendStepSummary, writeOutput } from "../core/output.js";
+import { appendStepSummary, colorEnabled, writeOutput } from "../core/output.js";
 import { findRepoRoot } from "../files/repo-root.js";
+import { fixNextStep } from "./next-step.js";
 import { isActivelySuppressed } from "../core/suppression.js";
 import { scan } from "../scan/engine.js";
 
@@ -64,8 +65,7 @@ export function fixCommand(yargs: Argv): Argv<FixArgs> {
       type: "boolean",
     })
     .option("legacy-host", { describe: "Another host that serves the V1 API (repeatable); its URLs are marked, not rewritten", type: "string", array: true })
-    .option("config", { describe: "Config file (default: comfydeploy-migrate.config.json or package.json key)", type: "string" })
-    .option("color", { describe: "Colour the diff (default: when stdout is a terminal)", type: "boolean" })
+    .option("config", { describe: CONFIG_OPTION_HELP, type: "string" })
     .example("$0 fix --dry-run", "Show the diff without writing")
     .example("$0 fix", "Rewrite in place (needs a clean git tree)")
     .example("$0 fix -t v2-endpoints -t node-pin", "Only raw HTTP endpoints and node pins")
@@ -119,25 +119,26 @@ export async function runFix(args: FixArgs): Promise<number> {
       transforms: args.transform ?? [...TRANSFORM_IDS],
       nodeRef,
       removeUnused,
+      rules: config.rules,
       write: !dryRun,
       onWritten: () => written++,
       ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
       ...(progress.onFileDone ? { onFileDone: progress.onFileDone } : {}),
     }).finally(() => progress.end());
-    const color = args.color ?? Boolean(process.stdout.isTTY);
+    const color = colorEnabled(args.color);
     const failOn: FailOn = args["fail-on"] ?? config.failOn ?? "error";
 
     if (dryRun) {
       const verifyNote = args.verify ? "--verify runs the project's checks on written files: it does nothing with --dry-run.\n" : "";
-      await writeOutput(renderDiff(plan, color) + renderSummary(plan, true, color) + verifyNote, undefined);
+      await writeOutput(renderDiff(plan, color) + renderSummary(plan, true, color, args.path) + verifyNote, undefined);
       await stepSummary(root, plan, undefined);
       return remainingAfterPlan(plan).some((severity) => meetsThreshold(severity, failOn)) ? EXIT.findings : EXIT.ok;
     }
-    await writeOutput(renderSummary(plan, false, color), undefined);
+    await writeOutput(renderSummary(plan, false, color, args.path), undefined);
     const verification = args.verify ? await verify(root, plan) : undefined;
     // Only files that had findings or were written can have findings now: the check costs what the fix did, not the tree.
     const touched = new Set([...plan.scan.findings.map((f) => f.file), ...plan.changes.map((c) => c.file)]);
-    const after = await scan({ root, hosts, include, exclude, allFiles, onlyFiles: touched, ...(touched.size < SCAN_THREADS_FROM ? { workers: false } : {}) });
+    const after = await scan({ root, hosts, include, exclude, allFiles, rules: config.rules, onlyFiles: touched, ...(touched.size < SCAN_THREADS_FROM ? { workers: false } : {}) });
     const remaining = [...after.findings, ...(verification?.findings ?? [])].filter((f) => !isActivelySuppressed(f));
     await stepSummary(root, plan, remaining.map((f) => f.severity));
     return remaining.some((f) => meetsThreshold(f.severity, failOn)) ? EXIT.findings : EXIT.ok;
@@ -201,7 +202,7 @@ function renderDiff(plan: FixPlan, color: boolean): string {
     .join("");
 }
 
-function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean): string {
+function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean, path: string): string {
   const c = pc.createColors(color);
   const rewrites = plan.changes.reduce((n, ch) => n + ch.events.filter((e) => e.kind === "rewrite").length, 0);
   const markers = plan.changes.reduce((n, ch) => n + ch.events.filter((e) => e.kind === "marker").length, 0);
@@ -238,6 +239,8 @@ function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean): string {
     for (const change of envChanges) out.push(`  ${change.variable}=${change.value}  (read in ${change.files.join(", ")})`);
   }
   if (markers > 0) out.push(`Review markers read "TODO(comfydeploy-migrate)"; 'scan --fail-on warning' keeps CI red until they are resolved.`);
+  const next = fixNextStep(rewrites, markers, dryRun, path);
+  if (next) out.push(c.bold(next));
   return `${out.join("\n")}\n`;
 }
 

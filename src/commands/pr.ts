@@ -2,7 +2,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import { hostSetFor, loadConfig, normalizeHost } from "../core/config.js";
+import { CONFIG_OPTION_HELP, hostSetFor, loadConfig, normalizeHost } from "../core/config.js";
 import { EXIT, RuntimeFailure, UsageError } from "../core/errors.js";
 import { treeState } from "../files/git-state.js";
 import { nodeRefTarget } from "../../transforms/node-pin/target.js";
@@ -79,7 +79,7 @@ export function prCommand(yargs: Argv): Argv<PrArgs> {
     .option("include", { describe: "Only fix files matching this glob (repeatable)", type: "string", array: true })
     .option("exclude", { describe: "Never touch files matching this glob (repeatable)", type: "string", array: true })
     .option("legacy-host", { describe: "Another host that serves the V1 API (repeatable)", type: "string", array: true })
-    .option("config", { describe: "Config file (default: comfydeploy-migrate.config.json or package.json key)", type: "string" })
+    .option("config", { describe: CONFIG_OPTION_HELP, type: "string" })
     .example("$0 pr --dry-run", "Show what would be committed and the pull request body")
     .example("GITHUB_TOKEN=… $0 pr --labels migration --reviewers alice", "Open or update the pull request")
     .example("$0 pr --repo acme/app --base develop --draft", "Outside Actions, into develop, as a draft")
@@ -182,6 +182,7 @@ async function settingsFrom(
       exclude: [...config.exclude, ...(args.exclude ?? [])],
       transforms: args.transform ?? [...TRANSFORM_IDS],
       nodeRef: nodeRefTarget(args["node-ref"]),
+      rules: config.rules,
     },
     ...(deploymentId
       ? {

@@ -4,7 +4,7 @@ import { stat } from "node:fs/promises";
 import type { Argv } from "yargs";
 import { runCheck } from "../check/live-check.js";
 import { checkJson } from "../check/render.js";
-import { hostSetFor, loadConfig } from "../core/config.js";
+import { CONFIG_OPTION_HELP, hostSetFor, loadConfig } from "../core/config.js";
 import { UsageError } from "../core/errors.js";
 import { HOSTS, MIGRATION_FLAG } from "../knowledge/migration.js";
 import { writeOutput } from "../core/output.js";
@@ -38,7 +38,7 @@ export function reportCommand(yargs: Argv): Argv<ReportArgs> {
     .option("wait", { describe: "Seconds to follow the live run", type: "number", default: 300 })
     .option("format", { alias: "f", choices: ["text", "json", "markdown"] as const, default: "text" as const, describe: "Report format" })
     .option("output", { alias: "o", describe: "Write the report to this file", type: "string" })
-    .option("config", { describe: "Config file", type: "string" })
+    .option("config", { describe: CONFIG_OPTION_HELP, type: "string" })
     .example("$0 report", "Code, dependencies and pins: a checklist and a verdict")
     .example("$0 report --deployment-id 0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11 --format markdown -o readiness.md", "Add the live check")
     .epilogue("Exit codes: 0 READY, 1 NOT READY, 2 usage error, 3 runtime failure, 4 INCOMPLETE (no live check).") as Argv<ReportArgs>;
@@ -54,7 +54,7 @@ export async function runReport(args: ReportArgs): Promise<number> {
   }
   if (deploymentId && !token) throw new UsageError(`the live check needs an API key: set ${TOKEN_ENV} or pass --token`);
   const { config } = await loadConfig(root, args.config);
-  const result = await scan({ root, hosts: hostSetFor(config), include: config.include, exclude: config.exclude });
+  const result = await scan({ root, hosts: hostSetFor(config), include: config.include, exclude: config.exclude, rules: config.rules });
   const repo = repoLinkFrom(undefined, process.env);
   const scanReport = buildReport(result, { command: commandLine(), ...(repo ? { repo } : {}) });
   const check = deploymentId

@@ -1,11 +1,14 @@
 /** `scan`: find every V1 use in a repository and report it in one or more formats. */
 import type { Argv } from "yargs";
-import { FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../core/config.js";
-import { EXIT } from "../core/errors.js";
+import { CONFIG_OPTION_HELP, FAIL_ON_CHOICES, type FailOn, hostSetFor, isCi, loadConfig, meetsThreshold, normalizeHost } from "../core/config.js";
+import { EXIT, UsageError } from "../core/errors.js";
 import { changedSince } from "../files/changed-files.js";
 import { findRepoRoot, fromRepoRoot } from "../files/repo-root.js";
 import { resolveTargets, selectedFiles } from "../files/scan-targets.js";
-import { appendStepSummary, writeOutput } from "../core/output.js";
+import { appendStepSummary, colorEnabled, writeOutput } from "../core/output.js";
+import { RULE_IDS, type RuleId } from "../rules/catalog.js";
+import type { Finding } from "../core/finding.js";
+import { scanNextStep } from "./next-step.js";
 import { loadBaseline } from "../report/baseline.js";
 import { renderGithub } from "../report/github.js";
 import { renderJson } from "../report/json.js";
@@ -37,6 +40,10 @@ export interface ScanArgs {
   config?: string;
   progress?: boolean;
   color?: boolean;
+  quiet?: boolean;
+  "max-warnings"?: number;
+  rule?: RuleId[];
+  "report-unused-ignores"?: boolean;
   ripgrep?: boolean;
   online?: boolean;
   "github-api-url"?: string;
@@ -76,7 +83,14 @@ export function scanCommand(yargs: Argv): Argv<ScanArgs> {
       type: "string",
       array: true,
     })
-    .option("config", { describe: "Config file (default: comfydeploy-migrate.config.json or package.json key)", type: "string" })
+    .option("quiet", { alias: "q", describe: "Report errors only (warnings still count for --max-warnings)", type: "boolean" })
+    .option("max-warnings", { describe: "Exit 1 when there are more than this many warnings (not suppressed, not in the baseline)", type: "number" })
+    .option("rule", { describe: "Only report findings of this rule (repeatable)", choices: RULE_IDS, array: true })
+    .option("report-unused-ignores", {
+      describe: "Report ignore comments that cover no finding, as unused-ignore warnings (default: on when CI is set, or the config's reportUnusedIgnores)",
+      type: "boolean",
+    })
+    .option("config", { describe: CONFIG_OPTION_HELP, type: "string" })
     .option("online", {
       describe:
         "Settle node pins at unknown commits with GitHub's compare API (the only network use of scan; GITHUB_TOKEN raises the rate limit; answers are cached)",
@@ -89,7 +103,6 @@ export function scanCommand(yargs: Argv): Argv<ScanArgs> {
       default: true,
     })
     .option("progress", { describe: "Show progress on stderr (default: when stderr is a terminal)", type: "boolean" })
-    .option("color", { describe: "Colour the text report (default: when stdout is a terminal)", type: "boolean" })
     .example("$0 scan", "Scan the current directory, text report")
     .example("$0 scan ./app --format json -o v1-report.json", "Write the JSON report to a file")
     .example("$0 scan src/client.ts lib/", "Only these files and directories")
@@ -97,6 +110,8 @@ export function scanCommand(yargs: Argv): Argv<ScanArgs> {
     .example("$0 scan --baseline v1-report.json --since origin/main", "PR check: only changed files, only new findings")
     .example("$0 scan --online", "Also settle ComfyUI node pins at commits the tag table does not know")
     .example("$0 scan --fail-on warning", "Fail CI on warnings too (review markers are warnings)")
+    .example("$0 scan --quiet --max-warnings 0", "Show errors only, and fail when any warning is left")
+    .example("$0 scan --rule review-marker", "List the review markers fix left")
     .example("$0 scan --exclude 'docs/**' --legacy-host comfy.internal.example.com", "Skip docs; treat a self-hosted V1 host as legacy") as Argv<ScanArgs>;
 }
 
@@ -109,6 +124,15 @@ const RENDERERS: Record<ScanFormat, (report: Report, color: boolean) => string> 
 };
 
 export async function runScan(args: ScanArgs): Promise<number> {
+  for (const option of ["output", "json", "markdown", "sarif"] as const) {
+    if (args[option] === "") {
+      throw new UsageError(`--${option} needs a file name; for the report on stdout use --format ${option === "output" ? "<format> without --output" : option}`);
+    }
+  }
+  const maxWarnings = args["max-warnings"];
+  if (maxWarnings !== undefined && !(Number.isInteger(maxWarnings) && maxWarnings >= 0)) {
+    throw new UsageError(`--max-warnings must be a whole number, 0 or more, got ${maxWarnings}`);
+  }
   const targets = await resolveTargets(args.paths ?? []);
   const root = targets.root;
 
@@ -124,12 +148,15 @@ export async function runScan(args: ScanArgs): Promise<number> {
   for (const file of selection.ignored) process.stderr.write(`comfydeploy-migrate: ${fromRepoRoot(repoRoot, file)} is ignored (.gitignore, --include or --exclude): not scanned\n`);
   const onlyFiles = selection.only;
   const showProgress = args.progress ?? Boolean(process.stderr.isTTY);
+  const reportUnusedIgnores = args["report-unused-ignores"] ?? config.reportUnusedIgnores ?? isCi(process.env);
 
   const result = await scan({
     root,
     hosts: hostSetFor(config),
     include,
     exclude,
+    rules: config.rules,
+    ...(reportUnusedIgnores ? { reportUnusedIgnores } : {}),
     ...(onlyFiles ? { onlyFiles } : {}),
     ...(args["all-files"] ? { allFiles: true } : {}),
     ...(args.ripgrep === false ? { ripgrep: false } : {}),
@@ -142,13 +169,20 @@ export async function runScan(args: ScanArgs): Promise<number> {
     result.findings = online.findings;
     for (const problem of online.problems) process.stderr.write(`comfydeploy-migrate: --online: ${problem}\n`);
   }
+  if (args.rule) result.findings = result.findings.filter((f) => args.rule!.includes(f.ruleId));
   const repo = repoLinkFrom(args["repo-url"], process.env);
-  const report = buildReport(result, { command: commandLine(), repoRoot, ...(baseline ? { baseline } : {}), ...(repo ? { repo } : {}) });
+  const reportOptions = { command: commandLine(), repoRoot, ...(baseline ? { baseline } : {}), ...(repo ? { repo } : {}) };
+  const full = buildReport(result, reportOptions);
+  // --quiet hides warnings and info from every report; --max-warnings still counts them.
+  const report = args.quiet ? buildReport({ ...result, findings: result.findings.filter(isError) }, reportOptions) : full;
 
-  const color = args.output === undefined && (args.color ?? Boolean(process.stdout.isTTY));
+  const color = args.output === undefined && colorEnabled(args.color);
   // On Actions, stdout is the job log: workflow commands there become annotations on the diff.
   const format: ScanFormat = args.format ?? (process.env.GITHUB_ACTIONS === "true" && args.output === undefined ? "github" : "text");
-  await writeOutput(RENDERERS[format](report, color), args.output);
+  let rendered = RENDERERS[format](report, color);
+  const next = format === "text" && args.output === undefined ? scanNextStep(report.findings, (args.paths ?? []).join(" ") || ".") : undefined;
+  if (next) rendered += `${next}\n`;
+  await writeOutput(rendered, args.output);
   const extra: Array<[ScanFormat, string | undefined]> = [
     ["json", args.json],
     ["markdown", args.markdown],
@@ -157,8 +191,15 @@ export async function runScan(args: ScanArgs): Promise<number> {
   for (const [extraFormat, file] of extra) if (file) await writeOutput(RENDERERS[extraFormat](report, false), file);
   await appendStepSummary(renderMarkdown(report));
 
+  const warnings = full.findings.filter((f) => f.severity === "warning").length;
+  const tooManyWarnings = maxWarnings !== undefined && warnings > maxWarnings;
+  if (tooManyWarnings) process.stderr.write(`comfydeploy-migrate: ${warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
   const failing = report.findings.some((f) => meetsThreshold(f.severity, failOn));
-  return failing ? EXIT.findings : EXIT.ok;
+  return failing || tooManyWarnings ? EXIT.findings : EXIT.ok;
+}
+
+function isError(finding: Finding): boolean {
+  return finding.severity === "error";
 }
 
 function progressPrinter(): (p: ScanProgress) => void {

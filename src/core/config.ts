@@ -1,19 +1,40 @@
 /**
- * User configuration: `comfydeploy-migrate.config.json` at the scanned root,
- * or a `comfydeploy-migrate` key in its package.json, plus command-line flags.
+ * User configuration: JSON with comments in `.comfydeploy-migrate.json` or
+ * `.comfydeploy-migrate.jsonc` (or the older `comfydeploy-migrate.config.json`),
+ * or a `comfydeploy-migrate` key in package.json, found by lilconfig from the
+ * scanned directory up to the repository root; plus command-line flags.
  * Flags win; lists from both are merged.
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { lilconfig, type Loader } from "lilconfig";
 import { UsageError } from "./errors.js";
-import { SEVERITY_RANK, type Severity } from "../rules/catalog.js";
+import { SEVERITY_RANK, type RuleId, type Severity } from "../rules/catalog.js";
 import { DEFAULT_HOSTS, type HostSet } from "./urls.js";
+import { FAIL_ON_CHOICES, type RuleSettingInput, validateConfig } from "./config-schema.js";
+import { LineIndex } from "./location.js";
 
-export const CONFIG_FILE = "comfydeploy-migrate.config.json";
+export { FAIL_ON_CHOICES } from "./config-schema.js";
+
 export const PACKAGE_JSON_KEY = "comfydeploy-migrate";
+/** Where a config may live in each directory, first match wins. */
+export const CONFIG_FILES = [".comfydeploy-migrate.json", ".comfydeploy-migrate.jsonc", "comfydeploy-migrate.config.json"] as const;
+/** The older name, still read. */
+export const CONFIG_FILE = "comfydeploy-migrate.config.json";
 
-export type FailOn = Severity | "none";
-export const FAIL_ON_CHOICES = ["error", "warning", "info", "none"] as const;
+export type FailOn = (typeof FAIL_ON_CHOICES)[number];
+
+/** One rule's settings after normalisation. */
+export interface RuleSetting {
+  off?: boolean;
+  severity?: Severity;
+  /** Globs the rule is limited to; `!glob` excludes. */
+  paths?: string[];
+}
+
+export type RuleSettings = Partial<Record<RuleId, RuleSetting>>;
 
 export interface UserConfig {
   /** Extra hosts that serve the V1 API (white-label or self-hosted). */
@@ -25,71 +46,122 @@ export interface UserConfig {
   include: string[];
   exclude: string[];
   failOn?: FailOn;
+  reportUnusedIgnores?: boolean;
+  rules: RuleSettings;
 }
 
-const EMPTY: UserConfig = { legacyHosts: [], currentHosts: [], ignoreHosts: [], include: [], exclude: [] };
+const EMPTY: UserConfig = { legacyHosts: [], currentHosts: [], ignoreHosts: [], include: [], exclude: [], rules: {} };
 
+/** Help text of every command's --config option. */
+export const CONFIG_OPTION_HELP =
+  "Config file, JSON with comments (default: the nearest .comfydeploy-migrate.json, .comfydeploy-migrate.jsonc or package.json \"comfydeploy-migrate\" key, from the scanned directory up to the repository root)";
+
+/** CI services set CI (to true, 1 or a name); an empty value or "false"/"0" does not count. */
+export function isCi(env: NodeJS.ProcessEnv): boolean {
+  const value = (env.CI ?? "").trim().toLowerCase();
+  return value !== "" && value !== "false" && value !== "0";
+}
+
+/** True when a file name is one of the tool's own config files (never scanned: it names V1 hosts on purpose). */
+export function isConfigFile(file: string): boolean {
+  return (CONFIG_FILES as readonly string[]).includes(basename(file));
+}
+
+/**
+ * The config for a scanned directory: `explicitPath` when given, else the
+ * nearest config file from `root` up to the repository root (the directory
+ * holding `.git`; without one, `root` alone). `source` is the file it came from.
+ */
 export async function loadConfig(root: string, explicitPath?: string): Promise<{ config: UserConfig; source?: string }> {
   if (explicitPath) {
     const text = await readFile(explicitPath, "utf8").catch(() => {
       throw new UsageError(`config file not found: ${explicitPath}`);
     });
-    return { config: parseConfig(parseJson(text, explicitPath), explicitPath), source: explicitPath };
+    const where = explicitPath;
+    const value = basename(explicitPath) === "package.json" ? packageSection(text) : jsonc(text, where);
+    return { config: value === undefined ? structuredClone(EMPTY) : normalise(value, where), source: explicitPath };
   }
-  const configPath = join(root, CONFIG_FILE);
-  const text = await readFile(configPath, "utf8").catch(() => undefined);
-  if (text !== undefined) return { config: parseConfig(parseJson(text, CONFIG_FILE), CONFIG_FILE), source: CONFIG_FILE };
-  const pkgText = await readFile(join(root, "package.json"), "utf8").catch(() => undefined);
-  if (pkgText !== undefined) {
-    let pkg: unknown;
-    try {
-      pkg = JSON.parse(pkgText);
-    } catch {
-      return { config: { ...EMPTY } }; // a broken package.json is the scanner's finding, not a config error
-    }
-    const section = (pkg as Record<string, unknown> | null)?.[PACKAGE_JSON_KEY];
-    if (section !== undefined) {
-      return { config: parseConfig(section, `package.json "${PACKAGE_JSON_KEY}"`), source: "package.json" };
-    }
-  }
-  return { config: { ...EMPTY } };
+  const explorer = lilconfig(PACKAGE_JSON_KEY, {
+    searchPlaces: [...CONFIG_FILES, "package.json"],
+    loaders: { ".json": loadJsonc, ".jsonc": loadJsonc },
+    stopDir: repositoryRoot(resolve(root)),
+    cache: false,
+  });
+  const found = await explorer.search(resolve(root));
+  if (!found || found.config === undefined || found.config === null) return { config: structuredClone(EMPTY) };
+  const shown = displayPath(found.filepath);
+  const where = basename(found.filepath) === "package.json" ? `${shown} "${PACKAGE_JSON_KEY}"` : shown;
+  return { config: normalise(found.config, where), source: found.filepath };
 }
 
-function parseJson(text: string, where: string): unknown {
+/** lilconfig's loader: JSON with comments and trailing commas; a broken package.json is the scanner's finding, not a config error. */
+const loadJsonc: Loader = (filepath, content) => {
+  if (basename(filepath) === "package.json") return { [PACKAGE_JSON_KEY]: packageSection(content) };
+  return jsonc(content, displayPath(filepath));
+};
+
+/** A config path as the user would name it: relative to the working directory when below it. */
+function displayPath(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel === "" || rel.startsWith("..") ? file : rel;
+}
+
+function packageSection(text: string): unknown {
   try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`${where} is not valid JSON: ${(error as Error).message}`);
+    const pkg: unknown = JSON.parse(text);
+    return typeof pkg === "object" && pkg !== null ? (pkg as Record<string, unknown>)[PACKAGE_JSON_KEY] : undefined;
+  } catch {
+    return undefined;
   }
 }
 
-function parseConfig(value: unknown, where: string): UserConfig {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new UsageError(`${where} must be a JSON object`);
+function jsonc(text: string, where: string): unknown {
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first) {
+    const at = new LineIndex(text).position(first.offset);
+    throw new UsageError(`${where}:${at.line}:${at.column}: not valid JSON: ${printParseErrorCode(first.error)}`);
   }
-  const raw = value as Record<string, unknown>;
-  const known = new Set(["legacyHosts", "currentHosts", "ignoreHosts", "include", "exclude", "failOn", "$schema"]);
-  for (const key of Object.keys(raw)) {
-    if (!known.has(key)) throw new UsageError(`${where}: unknown key "${key}" (known: ${[...known].filter((k) => k !== "$schema").join(", ")})`);
+  return value;
+}
+
+/** The nearest directory at or above `dir` that holds `.git`; `dir` itself when there is none. */
+function repositoryRoot(dir: string): string {
+  for (let current = dir; ; current = dirname(current)) {
+    if (existsSync(join(current, ".git"))) return current;
+    if (dirname(current) === current) return dir;
   }
-  const list = (key: string): string[] => {
-    const v = raw[key];
-    if (v === undefined) return [];
-    if (!Array.isArray(v) || v.some((item) => typeof item !== "string")) throw new UsageError(`${where}: "${key}" must be an array of strings`);
-    return v as string[];
-  };
-  const failOn = raw.failOn;
-  if (failOn !== undefined && !(FAIL_ON_CHOICES as readonly unknown[]).includes(failOn)) {
-    throw new UsageError(`${where}: "failOn" must be one of ${FAIL_ON_CHOICES.join(", ")}`);
-  }
+}
+
+function normalise(value: unknown, where: string): UserConfig {
+  const result = validateConfig(value);
+  if (!result.ok) throw new UsageError(`${where}: ${result.problem}`);
+  const c = result.config;
+  const hosts = (key: "legacyHosts" | "currentHosts" | "ignoreHosts"): string[] =>
+    (c[key] ?? []).map((host, i) => {
+      try {
+        return normalizeHost(host);
+      } catch {
+        throw new UsageError(`${where}: "${key}[${i}]" is not a host name: ${host}`);
+      }
+    });
   return {
-    legacyHosts: list("legacyHosts").map(normalizeHost),
-    currentHosts: list("currentHosts").map(normalizeHost),
-    ignoreHosts: list("ignoreHosts").map(normalizeHost),
-    include: list("include"),
-    exclude: list("exclude"),
-    ...(failOn !== undefined ? { failOn: failOn as FailOn } : {}),
+    legacyHosts: hosts("legacyHosts"),
+    currentHosts: hosts("currentHosts"),
+    ignoreHosts: hosts("ignoreHosts"),
+    include: c.include ?? [],
+    exclude: c.exclude ?? [],
+    ...(c.failOn !== undefined ? { failOn: c.failOn } : {}),
+    ...(c.reportUnusedIgnores !== undefined ? { reportUnusedIgnores: c.reportUnusedIgnores } : {}),
+    rules: Object.fromEntries(Object.entries(c.rules ?? {}).map(([id, setting]) => [id, ruleSetting(setting as RuleSettingInput)])),
   };
+}
+
+function ruleSetting(setting: RuleSettingInput): RuleSetting {
+  if (setting === "off") return { off: true };
+  if (typeof setting === "string") return { severity: setting };
+  return { ...setting };
 }
 
 /** Accepts `host`, `https://host` or `https://host/api/` and keeps the host name. */

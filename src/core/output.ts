@@ -1,6 +1,7 @@
-/** Writing reports: stdout, or a file written atomically (never half a report); the Actions step summary. */
+/** Writing reports: stdout, or a file written atomically (never half a report); the Actions step summary; whether the terminal gets colour. */
 import { appendFile, mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import pc from "picocolors";
 import writeFileAtomic from "write-file-atomic";
 import { RuntimeFailure } from "./errors.js";
 
@@ -48,4 +49,13 @@ export async function appendStepSummary(markdown: string, env: NodeJS.ProcessEnv
   } catch (error) {
     process.stderr.write(`comfydeploy-migrate: cannot write the step summary (GITHUB_STEP_SUMMARY): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
   }
+}
+
+/**
+ * Whether output to the terminal is coloured: `--color` / `--no-color` when
+ * given, else picocolors' own detection (stdout a terminal and TERM not dumb,
+ * or CI or FORCE_COLOR set; never when NO_COLOR is set to any non-empty value).
+ */
+export function colorEnabled(flag: boolean | undefined): boolean {
+  return flag ?? pc.isColorSupported;
 }

@@ -25,7 +25,7 @@ import { errorCode, removeStaleTemps, writeFile } from "./write.js";
 export { normalize, restore } from "./text-shape.js";
 export { writeFixes } from "./write.js";
 
-export interface FixOptions extends Pick<ScanOptions, "root" | "hosts" | "include" | "exclude" | "onProgress" | "allFiles"> {
+export interface FixOptions extends Pick<ScanOptions, "root" | "hosts" | "include" | "exclude" | "onProgress" | "allFiles" | "rules"> {
   transforms: readonly TransformId[];
   nodeRef: NodeRefTarget;
   /** Remove SDK dependencies no code of their package imports. */

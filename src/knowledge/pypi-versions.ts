@@ -1,9 +1,13 @@
 /**
  * PyPI version semantics for the `comfydeploy` package: which side of the
- * V1/V2 line a requirement specifier lands on. Understands PEP 440
- * specifiers (`==`, `!=`, `<`, `<=`, `>`, `>=`, `~=`, `===`, `==X.*`) and
- * Poetry's extra forms (`^X`, `~X`, a bare version, `*`, `||` alternatives).
+ * V1/V2 line a requirement specifier lands on. PEP 440 versions, their order
+ * and specifier clauses (`==`, `!=`, `<`, `<=`, `>`, `>=`, `~=`, `===`,
+ * `==X.*`) come from @renovatebot/pep440; Poetry's extra forms (`^X`, `~X`,
+ * a bare version, `*`, `||` alternatives) are rewritten into PEP 440 clauses
+ * first. What is ours is the question asked: below, above or across 0.6.0.
  */
+import { compare, explain, valid } from "@renovatebot/pep440";
+import { parse as parseSpecifier } from "@renovatebot/pep440/lib/specifier.js";
 import { PYTHON_SDK } from "./migration.js";
 
 export type PypiVerdict = "v1" | "v2" | "review";
@@ -13,62 +17,18 @@ export interface PypiJudgement {
   reason: string;
 }
 
-export interface Pep440Version {
-  epoch: number;
-  release: number[];
-  pre?: { label: "a" | "b" | "rc"; number: number };
-  post?: number;
-  dev?: number;
-  local?: string;
+/** The version in PEP 440's normal spelling rules (pip's leniency included), or undefined when it is not one. */
+export function validPep440(text: string): string | undefined {
+  return valid(text.trim()) ?? undefined;
 }
 
-// The version pattern of PEP 440 appendix B, accepting the non-normalised spellings pip accepts.
-const VERSION_PATTERN =
-  /^\s*v?(?:(\d+)!)?(\d+(?:\.\d+)*)(?:[-_.]?(alpha|beta|preview|pre|a|b|c|rc)[-_.]?(\d+)?)?(?:-(\d+)|[-_.]?(post|rev|r)[-_.]?(\d+)?)?(?:[-_.]?(dev)[-_.]?(\d+)?)?(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?\s*$/i;
-
-export function parsePep440(text: string): Pep440Version | undefined {
-  const m = VERSION_PATTERN.exec(text);
-  if (!m) return undefined;
-  const version: Pep440Version = { epoch: m[1] ? Number(m[1]) : 0, release: m[2]!.split(".").map(Number) };
-  if (m[3]) {
-    const label = m[3].toLowerCase();
-    const normal = label === "alpha" ? "a" : label === "beta" ? "b" : label === "a" || label === "b" ? label : "rc";
-    version.pre = { label: normal, number: m[4] ? Number(m[4]) : 0 };
-  }
-  if (m[5] !== undefined) version.post = Number(m[5]);
-  else if (m[6]) version.post = m[7] ? Number(m[7]) : 0;
-  if (m[8]) version.dev = m[9] ? Number(m[9]) : 0;
-  if (m[10]) version.local = m[10].toLowerCase();
-  return version;
-}
-
-const PRE_RANK = { a: 0, b: 1, rc: 2 } as const;
-
-/** PEP 440 ordering (local labels ignored): dev < pre < final < post. */
-export function comparePep440(a: Pep440Version, b: Pep440Version): number {
-  if (a.epoch !== b.epoch) return a.epoch - b.epoch;
-  const length = Math.max(a.release.length, b.release.length);
-  for (let i = 0; i < length; i++) {
-    const d = (a.release[i] ?? 0) - (b.release[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  const phase = (v: Pep440Version): [number, number] => {
-    // A dev release of the final version sorts before its pre-releases.
-    if (v.pre) return [PRE_RANK[v.pre.label], v.pre.number];
-    if (v.post === undefined && v.dev !== undefined) return [-1, 0];
-    return [3, 0];
-  };
-  const [pa, pna] = phase(a);
-  const [pb, pnb] = phase(b);
-  if (pa !== pb) return pa - pb;
-  if (pna !== pnb) return pna - pnb;
-  const post = (a.post ?? -1) - (b.post ?? -1);
-  if (post !== 0) return post;
-  return (a.dev ?? Number.POSITIVE_INFINITY) - (b.dev ?? Number.POSITIVE_INFINITY) || 0;
+/** PEP 440 ordering of two valid versions: negative, zero or positive. */
+export function comparePep440(a: string, b: string): number {
+  return compare(a, b);
 }
 
 interface Bound {
-  version: Pep440Version;
+  version: string;
   inclusive: boolean;
 }
 
@@ -78,14 +38,14 @@ interface Interval {
   hi?: Bound;
 }
 
-const THRESHOLD = parsePep440(PYTHON_SDK.firstV2Version)!;
+const THRESHOLD = PYTHON_SDK.firstV2Version;
 const LINE = `${PYTHON_SDK.firstV2Version}`;
 
 /** Judges one exact version, as found in a lockfile. */
 export function judgePypiVersion(version: string): PypiJudgement {
-  const parsed = parsePep440(version);
+  const parsed = validPep440(version);
   if (!parsed) return { verdict: "review", reason: `version ${version} could not be read` };
-  return comparePep440(parsed, THRESHOLD) < 0
+  return compare(parsed, THRESHOLD) < 0
     ? { verdict: "v1", reason: `${version} is below ${LINE}, the first release for V2` }
     : { verdict: "v2", reason: `${version} is ${LINE} or later` };
 }
@@ -109,7 +69,7 @@ export function judgePypiSpec(spec: string): PypiJudgement {
   }
   if (intervals.length === 0) return { verdict: "review", reason: `the specifier "${spec}" allows no version` };
   if (intervals.some((i) => !i.lo && !i.hi)) {
-    return { verdict: "review", reason: "unpinned: any release may be installed, V1 (below 0.6.0) or V2" };
+    return { verdict: "review", reason: `unpinned: any release may be installed, V1 (below ${LINE}) or V2` };
   }
   const verdicts = new Set(intervals.map(sideOf));
   if (verdicts.size === 1 && verdicts.has("v1")) return { verdict: "v1", reason: `"${spec}" allows only releases below ${LINE}` };
@@ -119,17 +79,15 @@ export function judgePypiSpec(spec: string): PypiJudgement {
 
 function sideOf(interval: Interval): PypiVerdict {
   const { lo, hi } = interval;
-  if (lo && comparePep440(lo.version, THRESHOLD) >= 0) return "v2";
+  if (lo && compare(lo.version, THRESHOLD) >= 0) return "v2";
   if (hi) {
-    const c = comparePep440(hi.version, THRESHOLD);
+    const c = compare(hi.version, THRESHOLD);
     if (c < 0 || (c === 0 && !hi.inclusive)) return "v1";
   }
   return "review";
 }
 
-const CLAUSE = /^(===|~=|==|!=|<=|>=|<|>|\^|~|=)?\s*(\S+)$/;
-
-/** The interval an AND-list of clauses allows (comma- or space-separated). */
+/** The interval an AND-list of clauses allows (comma- or space-separated, Poetry forms included). */
 function intervalOf(alternative: string): Interval | "empty" | "unreadable" {
   const text = alternative.trim();
   if (text === "" || text === "*") return {};
@@ -138,17 +96,18 @@ function intervalOf(alternative: string): Interval | "empty" | "unreadable" {
     .replace(/(===|~=|==|!=|<=|>=|<|>|\^|~|=)\s+/g, "$1")
     .split(/[\s,]+/)
     .filter((c) => c !== "");
-  let interval: Interval = {};
+  const pep440: string[] = [];
   for (const clause of clauses) {
-    const m = CLAUSE.exec(clause);
-    if (!m) return "unreadable";
-    const op = m[1] ?? "==";
-    const target = m[2]!;
-    if (target === "*") {
-      if (op === "==" || op === "=") continue;
-      return "unreadable";
-    }
-    const clauseInterval = clauseToInterval(op, target);
+    const translated = poetryToPep440(clause);
+    if (translated === undefined) return "unreadable";
+    pep440.push(...translated);
+  }
+  if (pep440.length === 0) return {};
+  const constraints = parseSpecifier(pep440.join(","));
+  if (!constraints) return "unreadable";
+  let interval: Interval = {};
+  for (const constraint of constraints) {
+    const clauseInterval = constraintInterval(constraint.operator, constraint.version, constraint.prefix === ".*");
     if (clauseInterval === "unreadable") return "unreadable";
     if (clauseInterval === "any") continue;
     interval = intersect(interval, clauseInterval);
@@ -156,18 +115,33 @@ function intervalOf(alternative: string): Interval | "empty" | "unreadable" {
   return isEmpty(interval) ? "empty" : interval;
 }
 
-function clauseToInterval(op: string, target: string): Interval | "any" | "unreadable" {
-  const wildcard = target.endsWith(".*");
-  const version = parsePep440(wildcard ? target.slice(0, -2) : target);
-  if (!version) return "unreadable";
+/** Poetry's forms as PEP 440 clauses; PEP 440 clauses pass through; undefined when unreadable. */
+function poetryToPep440(clause: string): string[] | undefined {
+  const m = /^(\^|~(?!=)|=(?!=))?(.*)$/.exec(clause)!;
+  const op = m[1];
+  const target = m[2]!;
+  if (target === "*" || target === "==*") return op === undefined || op === "=" ? [] : undefined;
+  if (op === undefined) return /^(===|~=|==|!=|<=|>=|<|>)/.test(target) ? [target] : [`==${target}`];
+  if (op === "=") return [`==${target}`];
+  const parsed = explain(target);
+  if (!parsed) return undefined;
+  const release = parsed.release;
+  // Poetry caret: the leftmost non-zero component stays fixed. Tilde: `~1.2.3` and `~1.2` stay below 1.3, `~1` below 2.
+  let index = op === "^" ? release.findIndex((n) => n !== 0) : release.length >= 2 ? 1 : 0;
+  if (index < 0) index = release.length - 1;
+  return [`>=${target}`, `<${bump(parsed.epoch, release, index)}`];
+}
+
+function constraintInterval(op: string, version: string | undefined, wildcard: boolean): Interval | "any" | "unreadable" {
+  if (op === "!=") return "any";
+  if (version === undefined) return "unreadable"; // `===` with a non-PEP 440 string
   const at = (inclusive: boolean): Bound => ({ version, inclusive });
+  const release = explain(version)!.release;
+  const epoch = explain(version)!.epoch;
   switch (op) {
     case "==":
-    case "=":
     case "===":
-      return wildcard ? { lo: at(true), hi: { version: bump(version.release, version.release.length - 1), inclusive: false } } : { lo: at(true), hi: at(true) };
-    case "!=":
-      return "any";
+      return wildcard ? { lo: at(true), hi: { version: bump(epoch, release, release.length - 1), inclusive: false } } : { lo: at(true), hi: at(true) };
     case ">=":
       return { lo: at(true) };
     case ">":
@@ -176,33 +150,22 @@ function clauseToInterval(op: string, target: string): Interval | "any" | "unrea
       return { hi: at(true) };
     case "<":
       return { hi: at(false) };
-    case "~=": {
-      if (version.release.length < 2) return "unreadable";
-      return { lo: at(true), hi: { version: bump(version.release, version.release.length - 2), inclusive: false } };
-    }
-    case "^": {
-      // Poetry caret: the leftmost non-zero component stays fixed.
-      const release = version.release;
-      let index = release.findIndex((n) => n !== 0);
-      if (index < 0) index = release.length - 1;
-      return { lo: at(true), hi: { version: bump(release, index), inclusive: false } };
-    }
-    case "~": {
-      // Poetry tilde: `~1.2.3` and `~1.2` stay below 1.3, `~1` below 2.
-      const index = version.release.length >= 2 ? 1 : 0;
-      return { lo: at(true), hi: { version: bump(version.release, index), inclusive: false } };
-    }
+    case "~=":
+      return { lo: at(true), hi: { version: bump(epoch, release, release.length - 2), inclusive: false } };
     default:
       return "unreadable";
   }
 }
 
-/** The release with component `index` incremented and everything after it dropped, as a dev-less lower edge. */
-function bump(release: readonly number[], index: number): Pep440Version {
+/**
+ * The release with component `index` incremented and everything after it
+ * dropped, as its dev0: `<1.0` must exclude 1.0's pre-releases too, and dev0
+ * is the smallest version of a release.
+ */
+function bump(epoch: number, release: readonly number[], index: number): string {
   const next = release.slice(0, index + 1);
   next[index] = (next[index] ?? 0) + 1;
-  // `<1.0` must exclude 1.0's pre-releases too; dev0 is the smallest version of that release.
-  return { epoch: 0, release: next, dev: 0 };
+  return `${epoch ? `${epoch}!` : ""}${next.join(".")}.dev0`;
 }
 
 function intersect(a: Interval, b: Interval): Interval {
@@ -218,13 +181,13 @@ function intersect(a: Interval, b: Interval): Interval {
 function pick(x: Bound | undefined, y: Bound | undefined, sign: 1 | -1): Bound | undefined {
   if (!x) return y;
   if (!y) return x;
-  const c = comparePep440(x.version, y.version) * sign;
+  const c = compare(x.version, y.version) * sign;
   if (c !== 0) return c > 0 ? x : y;
   return x.inclusive ? y : x;
 }
 
 function isEmpty({ lo, hi }: Interval): boolean {
   if (!lo || !hi) return false;
-  const c = comparePep440(lo.version, hi.version);
+  const c = compare(lo.version, hi.version);
   return c > 0 || (c === 0 && !(lo.inclusive && hi.inclusive));
 }

@@ -4,6 +4,7 @@
  * detached HEAD, force-push only when the branch's tree changes, then create
  * or update the one pull request from that branch.
  */
+import type { RuleSettings } from "../core/config.js";
 import { runCheck } from "../check/live-check.js";
 import { RuntimeFailure, UsageError } from "../core/errors.js";
 import type { Finding } from "../core/finding.js";
@@ -50,7 +51,7 @@ export interface PrSettings {
   repo?: string;
   apiUrl?: string;
   token?: string;
-  fix: { hosts: HostSet; include: string[]; exclude: string[]; transforms: TransformId[]; nodeRef: NodeRefTarget };
+  fix: { hosts: HostSet; include: string[]; exclude: string[]; transforms: TransformId[]; nodeRef: NodeRefTarget; rules?: RuleSettings };
   /** Run the project's own checks on the changed files and report them in the body (`--no-verify` turns it off). */
   verify: boolean;
   check?: { deploymentId: string; baseUrl: string; token: string; flag: string; waitSeconds: number };
@@ -89,8 +90,8 @@ function planOf(settings: PrSettings): Promise<FixPlan> {
 }
 
 function scanOptionsOf(settings: PrSettings): ScanOptions {
-  const { hosts, include, exclude } = settings.fix;
-  return { root: settings.root, hosts, include, exclude };
+  const { hosts, include, exclude, rules } = settings.fix;
+  return { root: settings.root, hosts, include, exclude, ...(rules ? { rules } : {}) };
 }
 
 /** --dry-run: the plan and the body, from the fix planned in memory. Writes, pushes and sends nothing. */

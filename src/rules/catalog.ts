@@ -24,6 +24,7 @@ export const RULE_IDS = [
   "unreadable-file",
   "review-marker",
   "verify-failed",
+  "unused-ignore",
 ] as const;
 
 export type RuleId = (typeof RULE_IDS)[number];
@@ -174,6 +175,15 @@ const rules: Omit<Rule, "docs">[] = [
     explanation:
       "fix --verify (the default in pr) ran the repository's own checks after rewriting: tsc on the nearest tsconfig, node --check, a Python syntax check. This error is in a file fix changed: read the rewrite and its review markers before merging.",
     example: `src/lib/comfy.ts:12: tsc: TS2339 Property 'getRun' does not exist on type 'ComfyDeploy'`,
+  },
+  {
+    id: "unused-ignore",
+    title: "Ignore comment that suppresses nothing",
+    severity: "warning",
+    fix: "manual",
+    explanation:
+      "A comfydeploy-migrate-ignore comment that covers no finding: the V1 use it excused is gone, or it names the wrong rule or line. Delete it or correct it. Reported with scan --report-unused-ignores, on by default when CI=true.",
+    example: `const BASE = "${HOSTS.v2.apiBase}"; // comfydeploy-migrate-ignore legacy-base-url`,
   },
 ];
 

@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { posix, sep } from "node:path";
-import { CONFIG_FILE } from "../core/config.js";
+import { isConfigFile, type RuleSettings } from "../core/config.js";
+import { applyRuleSettings } from "../core/rule-settings.js";
 import { compareFindings, type Finding, type SkippedFile } from "../core/finding.js";
 import { listFiles } from "../files/list-files.js";
 import { nearestPackageDir } from "../files/package-dirs.js";
@@ -15,7 +16,7 @@ import { JsPool, type JsWork } from "./js-pool.js";
 import { looksBinary, prefilterNeedles } from "./needles.js";
 import { findRipgrep, forEachLimit, MAX_FILE_BYTES, prefilterPass, RIPGREP_MIN_FILES, ripgrepMatches } from "./prefilter-pass.js";
 import { assignFingerprints } from "../core/fingerprint.js";
-import { applySuppressions, parseSuppressions, SUPPRESSION_KEYWORD } from "../core/suppression.js";
+import { applySuppressions, isDirective, parseSuppressions, SUPPRESSION_KEYWORD, unusedIgnoreFinding } from "../core/suppression.js";
 import { findReviewMarkers } from "./review-markers.js";
 import { MARKER_TAG } from "../core/marker.js";
 import type { FileScanner, RepoFacts } from "./scanner.js";
@@ -41,6 +42,10 @@ export interface ScanOptions {
   now?: Date;
   /** false: never use ripgrep for the prefilter, even when it is installed. */
   ripgrep?: boolean;
+  /** Report ignore comments that cover no finding as `unused-ignore` findings. */
+  reportUnusedIgnores?: boolean;
+  /** Per-rule settings from the config file: off, severity, paths. */
+  rules?: RuleSettings;
 }
 
 export interface ScanProgress {
@@ -74,7 +79,7 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
     ...(options.allFiles ? { respectIgnore: false } : {}),
   });
   // The tool's own config names V1 hosts on purpose.
-  const allFiles = listing.files.filter((file) => file !== CONFIG_FILE);
+  const allFiles = listing.files.filter((file) => !isConfigFile(file));
   progress.listed = allFiles.length;
   progress.phase = "prefilter";
   report();
@@ -116,7 +121,9 @@ async function scanWithPool(
       report();
     },
   });
+  const ignoreFiles = new Set<string>();
   for (const { file, content } of hits) {
+    if (content.includes(SUPPRESSION_KEYWORD)) ignoreFiles.add(file);
     if (content.includes(MARKER_TAG)) findings.push(...findReviewMarkers(file, decode(content)));
     if (isJsFile(file)) jsCandidates.push({ file, text: decode(content) });
     else textCandidates.push({ file, bytes: content, scanners: scannersFor(file) });
@@ -158,7 +165,9 @@ async function scanWithPool(
     findings.push(...scanTextFile(candidate, hosts, repo));
     progress.parsed++;
   }
-  applyInSourceSuppressions(findings, read, options.now ?? new Date());
+  if (options.rules) findings.splice(0, findings.length, ...applyRuleSettings(findings, options.rules));
+  const unused = applyInSourceSuppressions(findings, ignoreFiles, read, options.now ?? new Date());
+  if (options.reportUnusedIgnores) findings.push(...(options.rules ? applyRuleSettings(unused, options.rules) : unused));
   withoutMarkerLines(findings, read);
 
   progress.phase = "done";
@@ -192,14 +201,21 @@ function scanTextFile(candidate: { file: string; bytes: Buffer; scanners: FileSc
   return out;
 }
 
-function applyInSourceSuppressions(findings: Finding[], read: (file: string) => string | undefined, now: Date): void {
+/** Applies ignore comments to the findings of their files; returns the comments that covered nothing, as findings. */
+function applyInSourceSuppressions(findings: Finding[], ignoreFiles: ReadonlySet<string>, read: (file: string) => string | undefined, now: Date): Finding[] {
   const today = now.toISOString().slice(0, 10);
   const byFile = new Map<string, Finding[]>();
   for (const f of findings) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
-  for (const [file, fileFindings] of byFile) {
+  const unused: Finding[] = [];
+  for (const file of new Set([...byFile.keys(), ...ignoreFiles])) {
     const text = read(file);
-    if (text?.includes(SUPPRESSION_KEYWORD)) applySuppressions(fileFindings, parseSuppressions(text), today);
+    if (!text?.includes(SUPPRESSION_KEYWORD)) continue;
+    const prose = fileKind(file) === "docs";
+    for (const s of applySuppressions(byFile.get(file) ?? [], parseSuppressions(text), today)) {
+      if (isDirective(s, prose)) unused.push(unusedIgnoreFinding(file, s));
+    }
   }
+  return unused;
 }
 
 /**

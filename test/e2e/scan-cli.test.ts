@@ -107,7 +107,7 @@ describe("usage errors", () => {
     const dir = tempRepo({ "comfydeploy-migrate.config.json": '{ "legacyHosts": "nope" }' });
     const run = runCli(["scan", dir]);
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain('"legacyHosts" must be an array of strings');
+    expect(run.stderr).toContain('comfydeploy-migrate.config.json: "legacyHosts" must be an array');
   });
 });
 
