@@ -20,6 +20,8 @@ import { applySuppressions, isDirective, parseSuppressions, SUPPRESSION_KEYWORD,
 import { findReviewMarkers } from "./review-markers.js";
 import { MARKER_TAG } from "../core/marker.js";
 import type { FileScanner, RepoFacts } from "./scanner.js";
+import { failureReason, FindingSink } from "./scanner-helpers.js";
+import { scanLegacyUrls } from "./scanners/text/legacy-urls.js";
 import { FILE_SCANNERS, GENERIC_URL_SCANNER } from "./scanners/index.js";
 import { findLegacyHostMentions, type HostSet } from "../core/urls.js";
 
@@ -137,6 +139,7 @@ async function scanWithPool(
   const sdkImporters: string[] = [];
   const clientModules: string[] = [];
   const run = async (work: JsWork[]): Promise<void> => {
+    const texts = new Map(work.map((w) => [w.file, w.text]));
     for (const w of work) analysed.add(w.file);
     const results = await pool.analyze(work, () => {
       progress.parsed++;
@@ -146,7 +149,7 @@ async function scanWithPool(
       findings.push(...result.findings);
       if (result.exportsClient) clientModules.push(result.file);
       if (result.importsSdk) sdkImporters.push(result.file);
-      if (result.error) skipped.push({ file: result.file, reason: result.error });
+      if (result.error) findings.push(...textFallback(result.file, texts.get(result.file) ?? "", result.error, hosts));
     }
   };
   await run(jsCandidates.splice(0));
@@ -189,16 +192,44 @@ function scannersFor(file: string): FileScanner[] {
   return [...generic, ...specific];
 }
 
+/**
+ * Each scanner fails for its file only: a parser that gives up (a 5,000-deep
+ * object, a grammar it does not know) leaves an unreadable-file warning, and
+ * the text-level rules still report what the file plainly contains.
+ */
 function scanTextFile(candidate: { file: string; bytes: Buffer; scanners: FileScanner[] }, hosts: HostSet, repo: RepoFacts): Finding[] {
   const { file, bytes, scanners } = candidate;
   const binary = looksBinary(bytes);
   const text = binary ? bytes.toString("latin1") : decode(bytes);
   const out: Finding[] = [];
+  let textRulesRan = scanners.includes(GENERIC_URL_SCANNER);
   for (const scanner of scanners) {
     if (binary && !scanner.readsBinary) continue;
-    out.push(...scanner.scan({ file, text, bytes, kind: fileKind(file), hosts, repo }));
+    try {
+      out.push(...scanner.scan({ file, text, bytes, kind: fileKind(file), hosts, repo }));
+    } catch (error) {
+      const fallback = textRulesRan || binary ? [] : textFallback(file, text, `${scanner.id}: ${failureReason(error)}`, hosts);
+      if (fallback.length === 0) out.push(unreadableFinding(file, text, `${scanner.id}: ${failureReason(error)}`));
+      out.push(...fallback);
+      textRulesRan = true;
+    }
   }
   return out;
+}
+
+/** A file its parser could not take: the warning, and the legacy host and endpoints found in its text. */
+function textFallback(file: string, text: string, reason: string, hosts: HostSet): Finding[] {
+  let found: Finding[] = [];
+  try {
+    found = scanLegacyUrls(file, text, "text", hosts);
+  } catch (error) {
+    reason += `; the text-level rules failed too (${failureReason(error)})`;
+  }
+  return [unreadableFinding(file, text, `${reason}; only the text-level rules (host, /run?run_id=) ran`), ...found];
+}
+
+function unreadableFinding(file: string, text: string, reason: string): Finding {
+  return new FindingSink(file, text).unreadable(reason);
 }
 
 /** Applies ignore comments to the findings of their files; returns the comments that covered nothing, as findings. */

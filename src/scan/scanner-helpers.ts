@@ -58,3 +58,9 @@ export function lineOfMatch(text: string, pattern: RegExp, from = 0): number | u
   for (let i = 0; i < match.index; i++) if (text.charCodeAt(i) === 10) line++;
   return line;
 }
+
+/** Why a parser or an analysis gave up on a file, in words a user can act on. */
+export function failureReason(error: unknown): string {
+  if (error instanceof RangeError && /call stack/i.test(error.message)) return "nested too deeply";
+  return error instanceof Error ? error.message : String(error);
+}

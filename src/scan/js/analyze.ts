@@ -35,6 +35,7 @@ import { isSdkModule } from "../../lang/js/sdk-module.js";
 import { V1_EXPORT_NAMES, V1Sdk } from "./v1-sdk.js";
 import { V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES } from "../../knowledge/migration.js";
 import { Values } from "./values.js";
+import { failureReason } from "../scanner-helpers.js";
 import { VendoredClients } from "./vendored-client.js";
 import { enclosingClass } from "./file-context.js";
 
@@ -72,9 +73,20 @@ export class JsAnalyzer {
     this.sdk = new V1Sdk(this.values, this.vendored);
   }
 
+  /** One file's findings; a file the parser or the analysis cannot take is an error for the caller to fall back on, never an aborted scan. */
   analyze(file: string, text: string): JsFileResult {
+    try {
+      return this.analyzeParsed(file, text);
+    } catch (error) {
+      this.forgetNodes();
+      this.project.release(file);
+      return { findings: [], exportsClient: false, importsSdk: false, error: `the analysis gave up on it (${failureReason(error)})` };
+    }
+  }
+
+  private analyzeParsed(file: string, text: string): JsFileResult {
     const context = this.project.contextFor(file, text);
-    if (!context) return { findings: [], exportsClient: false, importsSdk: false, error: "could not be parsed" };
+    if (!context) return { findings: [], exportsClient: false, importsSdk: false, error: "the parser gave up on it" };
     const report = new Reporter(context);
     this.reportRequests(context, report);
     this.reportUrlExpressions(context, report);
@@ -312,3 +324,4 @@ function isTypeOnlyImport(decl: ts.Node): boolean {
   if (ts.isNamespaceImport(decl)) return decl.parent.isTypeOnly;
   return false;
 }
+
