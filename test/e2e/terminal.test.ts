@@ -76,7 +76,7 @@ describe("usage errors: the whole yargs message, a suggestion, exit 2", () => {
     [["scan", ".", "--formt", "json"], "Unknown argument: formt (--formt: did you mean --format?)"],
     [["scan", ".", "--no-colr"], "Unknown argument: colr (--no-colr: did you mean --no-color?)"],
     [["fix", ".", "--dry-rn"], "Unknown argument: dry-rn (--dry-rn: did you mean --dry-run?)"],
-    [["scan", ".", "--format", "jsn"], 'Invalid values: Argument: format, Given: "jsn", Choices: "text", "json", "markdown", "sarif" (did you mean json?)'],
+    [["scan", ".", "--format", "jsn"], 'Invalid values: Argument: format, Given: "jsn", Choices: "text", "json", "markdown", "sarif", "github" (did you mean json?)'],
     [["scan", ".", "--fail-on", "warnings"], 'Argument: fail-on, Given: "warnings", Choices: "error", "warning", "info", "none" (did you mean warning?)'],
     [["scan", ".", "--rule", "review-markers"], "(did you mean review-marker?)"],
     [["scna", "."], "Unknown command: scna (did you mean scan?)"],
