@@ -12,7 +12,7 @@
  * are not judged.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 
 /** The shape classes of issue 13 (numbered) and the shapes the scanner already handled. */
@@ -232,7 +232,11 @@ function annotationTruth(dir) {
 // Running the built CLI and judging its answers.
 // ---------------------------------------------------------------------------
 
-/** `scan <dir> --format json` with the built CLI; resolves to the report's findings. */
+/**
+ * `scan <dir> --format json` with the built CLI; resolves to the report's
+ * findings, with paths relative to the case's directory (the report's are
+ * relative to the repository root, and the corpora live inside this one).
+ */
 export function scanWithCli(cli, testCase) {
   const args = [cli, "scan", testCase.dir, "--format", "json", "--fail-on", "none", "--no-progress", "--no-color"];
   for (const pattern of testCase.exclude) args.push("--exclude", pattern);
@@ -249,9 +253,10 @@ export function scanWithCli(cli, testCase) {
         return;
       }
       try {
-        // Paths in the report are relative to the repository root (the git top level): make them relative to the case.
         const report = JSON.parse(stdout);
-        resolve(report.findings.map((f) => ({ ...f, file: posixPath(relative(testCase.dir, join(report.root, f.file))) })));
+        const prefix = relative(report.root, realpathSync(testCase.dir)).split(sep).join("/");
+        const inCase = (file) => (prefix && file.startsWith(`${prefix}/`) ? file.slice(prefix.length + 1) : file);
+        resolve(report.findings.map((f) => ({ ...f, file: inCase(f.file) })));
       } catch (error) {
         reject(new Error(`scan ${testCase.name} printed no JSON report: ${error.message}`));
       }
