@@ -2,6 +2,12 @@
 // when installed) on a large deterministic synthetic repository.
 //
 //   node --expose-gc bench/scan-bench.mjs [--files N] [--runs N] [--check]
+//   node --expose-gc bench/scan-bench.mjs --real [--tree DIR] [--runs N] [--check]
+//
+// --real measures on ../shared/bench/make-real-tree.sh's tree (~55k files of
+// published npm packages with planted V1 uses), built on first use into
+// .bench/real-tree (git-ignored). That is the tree the targets hold on; the
+// synthetic tree stays for shape coverage.
 //
 // See bench/README.md.
 import { spawn, spawnSync } from "node:child_process";
@@ -34,6 +40,8 @@ function usage() {
     "",
     "  --files N   files in the synthetic tree (default 30000)",
     "  --runs N    measured runs per command, after one warm-up (default 5)",
+    "  --real      measure on the real-package tree (built on first use; needs the npm registry once)",
+    "  --tree DIR  where the real tree lives (default .bench/real-tree)",
     "  --check     exit 1 when a target is missed",
     "  -h, --help  show this help",
   ].join("\n");
@@ -47,6 +55,8 @@ function parseCli() {
         files: { type: "string", default: "30000" },
         runs: { type: "string", default: "5" },
         check: { type: "boolean", default: false },
+        real: { type: "boolean", default: false },
+        tree: { type: "string", default: join(REPO_ROOT, ".bench", "real-tree") },
         help: { type: "boolean", short: "h", default: false },
       },
       allowPositionals: false,
@@ -66,7 +76,7 @@ function parseCli() {
     console.error("--files must be at least 50");
     process.exit(2);
   }
-  return { files, runs, check: values.check };
+  return { files, runs, check: values.check, real: values.real, tree: resolve(values.tree) };
 }
 
 function positiveInt(text, flag) {
@@ -1091,6 +1101,23 @@ function generateTree(root, fileCount) {
   return counts;
 }
 
+/** The real-package tree: built by the shared script when missing; planted files from its .planted list. */
+function ensureRealTree(dir) {
+  const script = resolve(REPO_ROOT, "..", "shared", "bench", "make-real-tree.sh");
+  if (!existsSync(join(dir, ".planted"))) {
+    if (!existsSync(script)) {
+      console.error(`${script} not found: it builds the real tree.`);
+      process.exit(1);
+    }
+    console.log(`Building the real tree in ${dir} (once) ...`);
+    const built = spawnSync("bash", [script, dir], { stdio: "inherit" });
+    if (built.status !== 0) process.exit(1);
+  }
+  const planted = readFileSync(join(dir, ".planted"), "utf8").split("\n").filter(Boolean);
+  const listed = spawnSync("git", ["ls-files"], { cwd: dir, encoding: "utf8", maxBuffer: 1 << 28 }).stdout.split("\n").filter(Boolean).length;
+  return { root: dir, marker: { files: listed, planted }, generated: false };
+}
+
 function ensureTree(fileCount) {
   const root = join(tmpdir(), `comfydeploy-migrate-bench-${fileCount}`);
   const markerPath = join(root, ".git", MARKER);
@@ -1211,7 +1238,8 @@ async function runScanner(tree, work) {
   } catch {
     rssKb = undefined;
   }
-  return { ms: result.ms, rssKb, cpuMs, summary: report.summary ?? {} };
+  const filesWithFindings = new Set((report.findings ?? []).map((f) => f.file));
+  return { ms: result.ms, rssKb, cpuMs, summary: report.summary ?? {}, stats: report.stats ?? {}, filesWithFindings };
 }
 
 async function runGrep(command, args, cwd) {
@@ -1244,11 +1272,11 @@ async function main() {
     process.exit(1);
   }
   const { prefilterNeedles } = await import(pathToFileURL(join(REPO_ROOT, "dist", "src", "scan", "needles.js")).href);
-  const { DEFAULT_HOSTS } = await import(pathToFileURL(join(REPO_ROOT, "dist", "src", "scan", "urls.js")).href);
+  const { DEFAULT_HOSTS } = await import(pathToFileURL(join(REPO_ROOT, "dist", "src", "core", "urls.js")).href);
   const needles = prefilterNeedles(DEFAULT_HOSTS);
   const needleArgs = needles.flatMap((n) => ["-e", n]);
 
-  const { root: tree, marker } = ensureTree(options.files);
+  const { root: tree, marker } = options.real ? ensureRealTree(options.tree) : ensureTree(options.files);
   const work = join(tmpdir(), `comfydeploy-migrate-bench-work-${process.pid}`);
   mkdirSync(work, { recursive: true });
 
@@ -1332,8 +1360,18 @@ async function main() {
     ["findings (summary.total)", `${[...totals].join(" / ")}${totals.size > 1 ? " (varies between runs!)" : ""}`, "", ""],
     ["files with findings", String(last.files ?? "n/a"), "", ""],
     ["prefilter candidates: scanner / git grep", `${last.candidates ?? "n/a"} / ${grepRuns.length ? grepRuns[grepRuns.length - 1].matched : "n/a"}`, "", ""],
-    ["planted: V1 files / look-alike files", `${marker.plantedV1} / ${marker.plantedLookalike}`, "", ""],
   );
+  if (marker.planted) {
+    const found = marker.planted.filter((file) => scanner[scanner.length - 1].filesWithFindings.has(file));
+    rows.push(
+      ["files listed / prefilter candidates / skipped", `${last.filesListed ?? "n/a"} / ${last.candidates ?? "n/a"} / ${last.skipped ?? "n/a"}`, "", "(info)"],
+      ["planted files found", `${found.length} of ${marker.planted.length}`, `${marker.planted.length}`, verdict(found.length === marker.planted.length)],
+    );
+    const missedPlants = marker.planted.filter((file) => !found.includes(file));
+    if (missedPlants.length) rows.push(["planted files missed", missedPlants.slice(0, 5).join(", ") + (missedPlants.length > 5 ? ", …" : ""), "", ""]);
+  } else {
+    rows.push(["planted: V1 files / look-alike files", `${marker.plantedV1} / ${marker.plantedLookalike}`, "", ""]);
+  }
   console.log(table(rows));
 
   const missed = [!ratioOk && "ratio", !rssOk && "peak RSS"].filter(Boolean);

@@ -4,7 +4,7 @@ import yargs, { type Argv, type CommandModule } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { EXIT, RuntimeFailure, UsageError } from "./core/errors.js";
 import { redactSecrets } from "./core/redact.js";
-import { engineVersions, TOOL } from "./core/tool-info.js";
+import { TOOL, versionText } from "./core/tool-info.js";
 import { checkNumbers, explainYargsFailure, type KnownOptions, TOP_LEVEL_OPTIONS } from "./commands/usage-message.js";
 
 const NAME = TOOL.name;
@@ -24,7 +24,7 @@ interface CommandEntry {
 const COMMANDS: CommandEntry[] = [
   {
     name: "scan",
-    command: "scan [path]",
+    command: "scan [paths..]",
     describe: "Find every V1 use: legacy host and endpoints, V1 SDKs, old SDK versions, node pins, worker images",
     load: async () => {
       const m = await import("./commands/scan.js");
@@ -126,9 +126,8 @@ function knownOptions(y: Argv): KnownOptions {
 }
 
 async function main(argv: string[]): Promise<number> {
-  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
-    const engines = await engineVersions();
-    process.stdout.write(`${NAME} ${TOOL.version}\njscodeshift ${engines.jscodeshift}\ntypescript ${engines.typescript}\nnode ${engines.node}\n`);
+  if (asksForVersion(argv)) {
+    process.stdout.write(await versionText());
     return EXIT.ok;
   }
   let exitCode: number = EXIT.ok;
@@ -146,7 +145,7 @@ async function main(argv: string[]): Promise<number> {
       global: true,
     })
     .version(false)
-    .option("version", { alias: "V", describe: "Show the tool, jscodeshift, TypeScript and Node versions", type: "boolean" })
+    .option("version", { alias: "V", describe: "Show the tool's version, then jscodeshift's, the scanner's TypeScript (from ts-morph) and Node's", type: "boolean" })
     .help()
     .alias("help", "h")
     .epilogue(
@@ -160,6 +159,12 @@ async function main(argv: string[]): Promise<number> {
     })
     .parseAsync();
   return exitCode;
+}
+
+/** `--version` or `-V` as the first argument, or after a command name (`scan --version`), as linters accept it. */
+function asksForVersion(argv: readonly string[]): boolean {
+  const isFlag = (arg: string | undefined): boolean => arg === "--version" || arg === "-V";
+  return isFlag(argv[0]) || (argv.length === 2 && COMMANDS.some((c) => c.name === argv[0]) && isFlag(argv[1]));
 }
 
 main(hideBin(process.argv)).then(

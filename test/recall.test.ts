@@ -150,8 +150,7 @@ describe("matching findings to truth", () => {
 
 const CORPORA = ["real-shapes", "existing"] as const;
 
-// Enabled when the scanner work on issue 13's shapes lands; today's scanner misses about half of real-shapes.
-describe.skip("scan recall on the real-shapes corpus and the existing fixtures", () => {
+describe("scan recall on the real-shapes corpus and the existing fixtures", () => {
   let results: CaseResult[] = [];
 
   beforeAll(async () => {

@@ -26,7 +26,13 @@ const COMMAND = "npx comfydeploy-migrate scan fixtures/demo-app";
 let report: Report;
 beforeAll(async () => {
   const result = await scan({ root: DEMO, hosts: DEFAULT_HOSTS, workers: false, now: NOW });
-  report = buildReport(result, { command: COMMAND, now: NOW, repo: { url: "https://github.com/acme/demo-app", commit: "abc123" } });
+  // The demo app stands for a repository of its own (acme/demo-app), checked out at a fixed commit.
+  report = buildReport(result, {
+    command: COMMAND,
+    now: NOW,
+    repo: { url: "https://github.com/acme/demo-app", commit: "abc123" },
+    repoRoot: { top: DEMO, prefix: "", provenance: { repositoryUri: "https://github.com/acme/demo-app.git", revisionId: "abc123", branch: "main" } },
+  });
 });
 
 /** Machine-specific parts (absolute root, tool version) are replaced so the golden files are portable. */

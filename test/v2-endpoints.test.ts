@@ -3,8 +3,7 @@
  * configured as legacy that are not the vendor's (marked, never rewritten to
  * the vendor's V2 host), URLs built in another module, and the events.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findRunIdQuery, findRunPath, hostRewrites, moveRunIdIntoPath, v1OnlyFields } from "../transforms/v2-endpoints/urls.js";
@@ -13,12 +12,13 @@ import { DEFAULT_NODE_REF } from "../transforms/node-pin/target.js";
 import { planFixes } from "../src/fix/runner.js";
 import { DEFAULT_HOSTS, type HostSet } from "../src/core/urls.js";
 import { fixSingleFile } from "./helpers/fix-fixtures.js";
+import { tempDir } from "./helpers/temp-repo.js";
 
 const CORP_HOST = "comfy.corp.example";
 const WITH_CORP: HostSet = { ...DEFAULT_HOSTS, legacy: [...DEFAULT_HOSTS.legacy, CORP_HOST] };
 
 async function fixWithHosts(files: Record<string, string>, hosts: HostSet): Promise<Record<string, { text: string; kinds: string[] }>> {
-  const root = mkdtempSync(join(tmpdir(), "cdm-endpoints-"));
+  const root = tempDir("cdm-endpoints-");
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
     writeFileSync(join(root, file), text);

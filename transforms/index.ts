@@ -28,8 +28,8 @@ export async function loadTransforms(): Promise<readonly Transform[]> {
     import("./node-pin/text.js"),
   ]);
   return [
-    { ...v2Endpoints, parts: [jscodeshiftPart(endpointsJs.default), endpointsText.part] },
-    { ...v2Sdk, parts: [jscodeshiftPart(sdkJs.default), sdkPython.part] },
+    { ...v2Endpoints, parts: [jscodeshiftPart(endpointsJs.default, v2Endpoints.rules), endpointsText.part] },
+    { ...v2Sdk, parts: [jscodeshiftPart(sdkJs.default, v2Sdk.rules), sdkPython.part] },
     { ...sdkDependency, parts: [dependencyManifests.part] },
     { ...nodePin, parts: [pinText.part] },
   ];

@@ -4,7 +4,7 @@ import { UsageError } from "../core/errors.js";
 import { queueRequestOf, runCheck, TOKEN_ENV } from "../check/live-check.js";
 import { renderCheckJson, renderCheckMarkdown, renderCheckText, VERDICT_EXIT } from "../check/render.js";
 import { CUTOFF_DATE, GPU_TYPES, HOSTS, MIGRATION_FLAG } from "../knowledge/migration.js";
-import { writeOutput } from "../core/output.js";
+import { appendStepSummary, writeOutput } from "../core/output.js";
 import { maskKnownSecrets } from "../core/redact.js";
 import { isUuid } from "../core/uuid.js";
 
@@ -95,6 +95,7 @@ export async function runCheckCommand(args: CheckArgs): Promise<number> {
   if (showStatus) process.stderr.write("\r\x1b[K");
   const rendered = args.format === "json" ? renderCheckJson(result) : args.format === "markdown" ? renderCheckMarkdown(result) : renderCheckText(result);
   await writeOutput(maskKnownSecrets(rendered, secrets), args.output);
+  await appendStepSummary(maskKnownSecrets(renderCheckMarkdown(result), secrets));
   return VERDICT_EXIT[result.verdict];
 }
 

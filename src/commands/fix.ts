@@ -9,11 +9,14 @@ import { EXIT, UsageError } from "../core/errors.js";
 import { treeState } from "../files/git-state.js";
 import { nodeRefTarget } from "../../transforms/node-pin/target.js";
 import { envChangesOf } from "../fix/env-changes.js";
+import { onInterrupt, ROLLBACK_COMMAND } from "../fix/interrupt.js";
+import { fixProgress } from "../fix/progress.js";
 import type { FixPlan } from "../fix/runner.js";
 import type { Verification } from "../fix/verify.js";
 import { TRANSFORM_IDS, TRANSFORM_METAS } from "../../transforms/index.js";
 import type { TransformId, TransformMeta } from "../../transforms/types.js";
-import { colorEnabled, writeOutput } from "../core/output.js";
+import { appendStepSummary, colorEnabled, writeOutput } from "../core/output.js";
+import { findRepoRoot } from "../files/repo-root.js";
 import { fixNextStep } from "./next-step.js";
 import { isActivelySuppressed } from "../core/suppression.js";
 import { scan } from "../scan/engine.js";
@@ -74,23 +77,26 @@ export async function runFix(args: FixArgs): Promise<number> {
     await writeOutput(listTransforms(TRANSFORM_METAS), undefined);
     return EXIT.ok;
   }
-  const { planFixes, writeFixes } = await import("../fix/runner.js");
+  const { planFixes } = await import("../fix/runner.js");
   const root = resolve(args.path);
   const rootStat = await stat(root).catch(() => undefined);
   if (!rootStat) throw new UsageError(`path not found: ${args.path}`);
   if (!rootStat.isDirectory()) throw new UsageError(`not a directory: ${args.path}`);
   const nodeRef = nodeRefTarget(args["node-ref"]);
 
-  if (!args["dry-run"] && !args["allow-dirty"]) {
+  const dryRun = Boolean(args["dry-run"]);
+  let startedClean = false;
+  if (!dryRun) {
     const state = await treeState(root);
-    if (state.kind === "dirty") {
+    if (state.kind === "dirty" && !args["allow-dirty"]) {
       throw new UsageError(
         `the git work tree has uncommitted changes (${state.files.slice(0, 3).join(", ")}${state.files.length > 3 ? ", …" : ""}); commit or stash them, or pass --allow-dirty`,
       );
     }
-    if (state.kind === "not-a-repository") {
+    if (state.kind === "not-a-repository" && !args["allow-dirty"]) {
       throw new UsageError(`${args.path} is not in a git repository, so fix could not be undone; pass --allow-dirty to fix anyway`);
     }
+    startedClean = state.kind === "clean";
   }
 
   const { config } = await loadConfig(root, args.config);
@@ -100,22 +106,63 @@ export async function runFix(args: FixArgs): Promise<number> {
   const exclude = [...config.exclude, ...(args.exclude ?? [])];
   const allFiles = Boolean(args["all-files"]);
   const removeUnused = Boolean(args["remove-unused"]);
-  const rules = config.rules;
-  const plan = await planFixes({ root, hosts, include, exclude, allFiles, rules, transforms: args.transform ?? [...TRANSFORM_IDS], nodeRef, removeUnused });
-  const color = colorEnabled(args.color);
-  const failOn: FailOn = args["fail-on"] ?? config.failOn ?? "error";
+  const progress = fixProgress();
+  let written = 0;
+  const interrupt = dryRun ? undefined : onInterrupt(() => interruptedMessage(written, startedClean));
+  try {
+    const plan = await planFixes({
+      root,
+      hosts,
+      include,
+      exclude,
+      allFiles,
+      transforms: args.transform ?? [...TRANSFORM_IDS],
+      nodeRef,
+      removeUnused,
+      rules: config.rules,
+      write: !dryRun,
+      onWritten: () => written++,
+      ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
+      ...(progress.onFileDone ? { onFileDone: progress.onFileDone } : {}),
+    }).finally(() => progress.end());
+    const color = colorEnabled(args.color);
+    const failOn: FailOn = args["fail-on"] ?? config.failOn ?? "error";
 
-  if (args["dry-run"]) {
-    const verifyNote = args.verify ? "--verify runs the project's checks on written files: it does nothing with --dry-run.\n" : "";
-    await writeOutput(renderDiff(plan, color) + renderSummary(plan, true, color, args.path) + verifyNote, undefined);
-    return remainingAfterPlan(plan).some((severity) => meetsThreshold(severity, failOn)) ? EXIT.findings : EXIT.ok;
+    if (dryRun) {
+      const verifyNote = args.verify ? "--verify runs the project's checks on written files: it does nothing with --dry-run.\n" : "";
+      await writeOutput(renderDiff(plan, color) + renderSummary(plan, true, color, args.path) + verifyNote, undefined);
+      await stepSummary(root, plan, undefined);
+      return remainingAfterPlan(plan).some((severity) => meetsThreshold(severity, failOn)) ? EXIT.findings : EXIT.ok;
+    }
+    await writeOutput(renderSummary(plan, false, color, args.path), undefined);
+    const verification = args.verify ? await verify(root, plan) : undefined;
+    // Only files that had findings or were written can have findings now: the check costs what the fix did, not the tree.
+    const touched = new Set([...plan.scan.findings.map((f) => f.file), ...plan.changes.map((c) => c.file)]);
+    const after = await scan({ root, hosts, include, exclude, allFiles, rules: config.rules, onlyFiles: touched, ...(touched.size < SCAN_THREADS_FROM ? { workers: false } : {}) });
+    const remaining = [...after.findings, ...(verification?.findings ?? [])].filter((f) => !isActivelySuppressed(f));
+    await stepSummary(root, plan, remaining.map((f) => f.severity));
+    return remaining.some((f) => meetsThreshold(f.severity, failOn)) ? EXIT.findings : EXIT.ok;
+  } finally {
+    interrupt?.dispose();
   }
-  await writeFixes(root, plan.changes);
-  await writeOutput(renderSummary(plan, false, color, args.path), undefined);
-  const verification = args.verify ? await verify(root, plan) : undefined;
-  const after = await scan({ root, hosts, include, exclude, allFiles, rules });
-  const remaining = [...after.findings, ...(verification?.findings ?? [])].filter((f) => !isActivelySuppressed(f));
-  return remaining.some((f) => meetsThreshold(f.severity, failOn)) ? EXIT.findings : EXIT.ok;
+}
+
+/** Below this many files the check after writing runs in-process (TypeScript is loaded already; worker start-up is not free). */
+const SCAN_THREADS_FROM = 400;
+
+/** What to tell a user whose fix was stopped halfway. */
+function interruptedMessage(written: number, startedClean: boolean): string {
+  const done = `fix was interrupted after writing ${written} file${written === 1 ? "" : "s"} (each one whole).`;
+  return startedClean
+    ? `${done} To undo the run: ${ROLLBACK_COMMAND}`
+    : `${done} The tree had uncommitted changes before fix, so review 'git status' before undoing anything.`;
+}
+
+/** On GitHub Actions, what fix did (or would do) goes to the job summary, paths from the repository root. */
+async function stepSummary(root: string, plan: FixPlan, remaining: Array<"error" | "warning" | "info"> | undefined): Promise<void> {
+  if (!process.env.GITHUB_STEP_SUMMARY) return;
+  const [{ renderFixMarkdown }, { prefix }] = await Promise.all([import("../fix/summary-markdown.js"), findRepoRoot(root)]);
+  await appendStepSummary(renderFixMarkdown(plan, { dryRun: remaining === undefined, prefix, ...(remaining ? { remaining } : {}) }));
 }
 
 async function verify(root: string, plan: FixPlan): Promise<Verification> {
@@ -177,7 +224,10 @@ function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean, path: str
   );
   if (plan.skipped.length > 0) {
     out.push(c.yellow(`Skipped ${plan.skipped.length} file${plan.skipped.length === 1 ? "" : "s"}:`));
-    for (const s of plan.skipped) out.push(`  ${s.file}: ${s.reason}`);
+    for (const s of plan.skipped) out.push(s.ruleId ? `  ${c.yellow("warning")}  ${c.bold(s.ruleId)}  ${s.file}: ${s.reason}` : `  ${s.file}: ${s.reason}`);
+  }
+  if (plan.removedTemps.length > 0) {
+    out.push(`Removed ${plan.removedTemps.length} temp file${plan.removedTemps.length === 1 ? "" : "s"} an interrupted fix had left: ${plan.removedTemps.join(", ")}`);
   }
   if (plan.notes.length > 0) {
     out.push(c.yellow("Left as it is, on purpose:"));

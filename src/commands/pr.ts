@@ -28,7 +28,9 @@ export interface PrArgs {
   title: string;
   labels?: string[];
   reviewers?: string[];
+  assignees?: string[];
   draft?: boolean;
+  "commit-message"?: string;
   "api-url"?: string;
   repo?: string;
   author?: string;
@@ -52,9 +54,11 @@ export function prCommand(yargs: Argv): Argv<PrArgs> {
     .positional("path", { describe: "Repository checkout (or directory in it) to fix", type: "string", default: "." })
     .option("base", { describe: "Branch the pull request goes into (default: the repository's default branch; in --dry-run, the checked-out one)", type: "string" })
     .option("branch", { describe: "Branch the fix is pushed to", type: "string", default: DEFAULT_BRANCH })
-    .option("title", { describe: "Pull request title (and commit subject)", type: "string", default: DEFAULT_TITLE })
+    .option("title", { describe: "Pull request title (and commit subject unless --commit-message)", type: "string", default: DEFAULT_TITLE })
+    .option("commit-message", { describe: "Message of the fix commit (default: the title, then what fix changed)", type: "string" })
     .option("labels", { describe: "Labels to add (comma list, repeatable)", type: "string", array: true })
     .option("reviewers", { describe: "Reviewers to request on a new pull request: user or org/team (comma list, repeatable)", type: "string", array: true })
+    .option("assignees", { describe: "Users to assign on a new pull request (comma list, repeatable)", type: "string", array: true })
     .option("draft", { describe: "Open the pull request as a draft", type: "boolean" })
     .option("close-if-clean", { describe: "Close the open pull request when the fix has nothing left to change", type: "boolean" })
     .option("repo", { describe: "GitHub repository owner/name (default: GITHUB_REPOSITORY on Actions, else parsed from origin)", type: "string" })
@@ -130,6 +134,7 @@ async function settingsFrom(
   if (!(await git.isValidBranchName(args.branch))) throw new UsageError(`--branch "${args.branch}" is not a valid branch name`);
   if (args.base !== undefined && !(await git.isValidBranchName(args.base))) throw new UsageError(`--base "${args.base}" is not a valid branch name`);
   if (!args.title.trim()) throw new UsageError("--title must not be empty");
+  if (args["commit-message"] !== undefined && !args["commit-message"].trim()) throw new UsageError("--commit-message must not be empty");
   const author = parseIdentity(args.author, "--author") ?? BOT_IDENTITY;
   const committer = parseIdentity(args.committer, "--committer") ?? BOT_IDENTITY;
   const reviewers = listOf(args.reviewers).map((r) => r.replace(/^@/, ""));
@@ -161,7 +166,9 @@ async function settingsFrom(
     labels: listOf(args.labels),
     reviewers: reviewers.filter((r) => !r.includes("/")),
     teamReviewers: reviewers.filter((r) => r.includes("/")),
+    assignees: listOf(args.assignees).map((a) => a.replace(/^@/, "")),
     draft: Boolean(args.draft),
+    ...(args["commit-message"] !== undefined ? { commitMessage: args["commit-message"].trim() } : {}),
     closeIfClean: Boolean(args["close-if-clean"]),
     verify: args.verify,
     author,

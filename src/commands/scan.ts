@@ -1,15 +1,16 @@
 /** `scan`: find every V1 use in a repository and report it in one or more formats. */
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { CONFIG_OPTION_HELP, FAIL_ON_CHOICES, type FailOn, hostSetFor, isCi, loadConfig, meetsThreshold, normalizeHost } from "../core/config.js";
 import { EXIT, UsageError } from "../core/errors.js";
 import { changedSince } from "../files/changed-files.js";
-import { colorEnabled, writeOutput } from "../core/output.js";
+import { findRepoRoot, fromRepoRoot } from "../files/repo-root.js";
+import { resolveTargets, selectedFiles } from "../files/scan-targets.js";
+import { appendStepSummary, colorEnabled, writeOutput } from "../core/output.js";
 import { RULE_IDS, type RuleId } from "../rules/catalog.js";
 import type { Finding } from "../core/finding.js";
 import { scanNextStep } from "./next-step.js";
 import { loadBaseline } from "../report/baseline.js";
+import { renderGithub } from "../report/github.js";
 import { renderJson } from "../report/json.js";
 import { renderMarkdown } from "../report/markdown.js";
 import { buildReport, repoLinkFrom, type Report } from "../report/model.js";
@@ -18,12 +19,12 @@ import { renderText } from "../report/text.js";
 import { type ScanProgress, scan } from "../scan/engine.js";
 import { commandLine } from "../core/command-line.js";
 
-export const SCAN_FORMATS = ["text", "json", "markdown", "sarif"] as const;
+export const SCAN_FORMATS = ["text", "json", "markdown", "sarif", "github"] as const;
 type ScanFormat = (typeof SCAN_FORMATS)[number];
 
 export interface ScanArgs {
-  path: string;
-  format: ScanFormat;
+  paths?: string[];
+  format?: ScanFormat;
   output?: string;
   json?: string;
   markdown?: string;
@@ -50,12 +51,12 @@ export interface ScanArgs {
 
 export function scanCommand(yargs: Argv): Argv<ScanArgs> {
   return yargs
-    .positional("path", { describe: "Directory to scan", type: "string", default: "." })
+    .positional("paths", { describe: "Directories and files to scan; paths in reports are relative to the git top level", type: "string", array: true, default: ["."], defaultDescription: "." })
     .option("format", {
       alias: "f",
-      describe: "Format of the report on stdout (or --output): text, json (stable contract, see schema/), markdown, sarif",
+      describe:
+        "Format of the report on stdout (or --output): text, json (stable contract, see schema/), markdown, sarif, github (workflow commands: annotations on the PR diff). Default: github on stdout when GITHUB_ACTIONS=true, else text",
       choices: SCAN_FORMATS,
-      default: "text" as const,
     })
     .option("output", { alias: "o", describe: "Write the --format report to this file instead of stdout", type: "string" })
     .option("json", { describe: "Also write a JSON report to this file", type: "string" })
@@ -104,6 +105,7 @@ export function scanCommand(yargs: Argv): Argv<ScanArgs> {
     .option("progress", { describe: "Show progress on stderr (default: when stderr is a terminal)", type: "boolean" })
     .example("$0 scan", "Scan the current directory, text report")
     .example("$0 scan ./app --format json -o v1-report.json", "Write the JSON report to a file")
+    .example("$0 scan src/client.ts lib/", "Only these files and directories")
     .example("$0 scan --sarif results.sarif --markdown report.md --json report.json", "Several reports in one run, text on stdout")
     .example("$0 scan --baseline v1-report.json --since origin/main", "PR check: only changed files, only new findings")
     .example("$0 scan --online", "Also settle ComfyUI node pins at commits the tag table does not know")
@@ -118,6 +120,7 @@ const RENDERERS: Record<ScanFormat, (report: Report, color: boolean) => string> 
   json: (report) => renderJson(report),
   markdown: (report) => renderMarkdown(report),
   sarif: (report) => renderSarif(report),
+  github: (report) => renderGithub(report),
 };
 
 export async function runScan(args: ScanArgs): Promise<number> {
@@ -130,24 +133,28 @@ export async function runScan(args: ScanArgs): Promise<number> {
   if (maxWarnings !== undefined && !(Number.isInteger(maxWarnings) && maxWarnings >= 0)) {
     throw new UsageError(`--max-warnings must be a whole number, 0 or more, got ${maxWarnings}`);
   }
-  const root = resolve(args.path);
-  const rootStat = await stat(root).catch(() => undefined);
-  if (!rootStat) throw new UsageError(`path not found: ${args.path}`);
-  if (!rootStat.isDirectory()) throw new UsageError(`not a directory: ${args.path}`);
+  const targets = await resolveTargets(args.paths ?? []);
+  const root = targets.root;
 
   const { config } = await loadConfig(root, args.config);
   config.legacyHosts.push(...(args["legacy-host"] ?? []).map(normalizeHost));
   const failOn: FailOn = args["fail-on"] ?? config.failOn ?? "error";
   const baseline = args.baseline ? await loadBaseline(args.baseline) : undefined;
-  const onlyFiles = args.since ? await changedSince(root, args.since) : undefined;
+  const include = [...config.include, ...(args.include ?? [])];
+  const exclude = [...config.exclude, ...(args.exclude ?? [])];
+  const since = args.since ? await changedSince(root, args.since) : undefined;
+  const selection = await selectedFiles(targets, { include, exclude, ...(args["all-files"] ? { respectIgnore: false } : {}) }, since);
+  const repoRoot = await findRepoRoot(root);
+  for (const file of selection.ignored) process.stderr.write(`comfydeploy-migrate: ${fromRepoRoot(repoRoot, file)} is ignored (.gitignore, --include or --exclude): not scanned\n`);
+  const onlyFiles = selection.only;
   const showProgress = args.progress ?? Boolean(process.stderr.isTTY);
   const reportUnusedIgnores = args["report-unused-ignores"] ?? config.reportUnusedIgnores ?? isCi(process.env);
 
   const result = await scan({
     root,
     hosts: hostSetFor(config),
-    include: [...config.include, ...(args.include ?? [])],
-    exclude: [...config.exclude, ...(args.exclude ?? [])],
+    include,
+    exclude,
     rules: config.rules,
     ...(reportUnusedIgnores ? { reportUnusedIgnores } : {}),
     ...(onlyFiles ? { onlyFiles } : {}),
@@ -164,14 +171,16 @@ export async function runScan(args: ScanArgs): Promise<number> {
   }
   if (args.rule) result.findings = result.findings.filter((f) => args.rule!.includes(f.ruleId));
   const repo = repoLinkFrom(args["repo-url"], process.env);
-  const reportOptions = { command: commandLine(), ...(baseline ? { baseline } : {}), ...(repo ? { repo } : {}) };
+  const reportOptions = { command: commandLine(), repoRoot, ...(baseline ? { baseline } : {}), ...(repo ? { repo } : {}) };
   const full = buildReport(result, reportOptions);
   // --quiet hides warnings and info from every report; --max-warnings still counts them.
   const report = args.quiet ? buildReport({ ...result, findings: result.findings.filter(isError) }, reportOptions) : full;
 
   const color = args.output === undefined && colorEnabled(args.color);
-  let rendered = RENDERERS[args.format](report, color);
-  const next = args.format === "text" && args.output === undefined ? scanNextStep(report.findings, args.path) : undefined;
+  // On Actions, stdout is the job log: workflow commands there become annotations on the diff.
+  const format: ScanFormat = args.format ?? (process.env.GITHUB_ACTIONS === "true" && args.output === undefined ? "github" : "text");
+  let rendered = RENDERERS[format](report, color);
+  const next = format === "text" && args.output === undefined ? scanNextStep(report.findings, (args.paths ?? []).join(" ") || ".") : undefined;
   if (next) rendered += `${next}\n`;
   await writeOutput(rendered, args.output);
   const extra: Array<[ScanFormat, string | undefined]> = [
@@ -179,7 +188,8 @@ export async function runScan(args: ScanArgs): Promise<number> {
     ["markdown", args.markdown],
     ["sarif", args.sarif],
   ];
-  for (const [format, file] of extra) if (file) await writeOutput(RENDERERS[format](report, false), file);
+  for (const [extraFormat, file] of extra) if (file) await writeOutput(RENDERERS[extraFormat](report, false), file);
+  await appendStepSummary(renderMarkdown(report));
 
   const warnings = full.findings.filter((f) => f.severity === "warning").length;
   const tooManyWarnings = maxWarnings !== undefined && warnings > maxWarnings;

@@ -1,13 +1,30 @@
-/** Writing reports: stdout, or a file written atomically (never half a report); whether the terminal gets colour. */
-import { mkdir } from "node:fs/promises";
+/** Writing reports: stdout, or a file written atomically (never half a report); the Actions step summary; whether the terminal gets colour. */
+import { appendFile, mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import pc from "picocolors";
 import writeFileAtomic from "write-file-atomic";
 import { RuntimeFailure } from "./errors.js";
 
+let stdoutGuarded = false;
+
+/**
+ * `scan … | head`: when the reader goes away, the rest of stdout is dropped
+ * quietly (no EPIPE stack trace) and the run ends with its own exit code.
+ */
+function guardStdout(): void {
+  if (stdoutGuarded) return;
+  stdoutGuarded = true;
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  });
+}
+
 export async function writeOutput(content: string, file: string | undefined): Promise<void> {
   if (file === undefined || file === "-") {
-    await new Promise<void>((done, fail) => process.stdout.write(content, (error) => (error ? fail(error) : done())));
+    guardStdout();
+    await new Promise<void>((done, fail) =>
+      process.stdout.write(content, (error) => (error && (error as NodeJS.ErrnoException).code !== "EPIPE" ? fail(error) : done())),
+    );
     return;
   }
   const target = resolve(file);
@@ -16,6 +33,21 @@ export async function writeOutput(content: string, file: string | undefined): Pr
     await writeFileAtomic(target, content, { encoding: "utf8" });
   } catch (error) {
     throw new RuntimeFailure(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/**
+ * On GitHub Actions, appends Markdown to the job's summary page
+ * ($GITHUB_STEP_SUMMARY). A summary that cannot be written is a warning on
+ * stderr, never a failed run: the report itself was already written.
+ */
+export async function appendStepSummary(markdown: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const file = env.GITHUB_STEP_SUMMARY;
+  if (!file) return;
+  try {
+    await appendFile(file, markdown.endsWith("\n") ? markdown : `${markdown}\n`, "utf8");
+  } catch (error) {
+    process.stderr.write(`comfydeploy-migrate: cannot write the step summary (GITHUB_STEP_SUMMARY): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
   }
 }
 

@@ -20,8 +20,27 @@ function readPackageJson(): { name: string; version: string } {
 export const TOOL = readPackageJson();
 
 /** Versions of the engines the tool runs on, for --version and bug reports. */
-export async function engineVersions(): Promise<{ jscodeshift: string; typescript: string; node: string }> {
+export async function engineVersions(): Promise<{ jscodeshift: string; typescript: string; tsMorph: string; node: string }> {
   const jscodeshift = (require("jscodeshift/package.json") as { version: string }).version;
+  const tsMorph = (require("ts-morph/package.json") as { version: string }).version;
+  // The scanner parses with the TypeScript that ts-morph bundles, not with any TypeScript the user has installed.
   const { ts } = await import("ts-morph");
-  return { jscodeshift, typescript: ts.version, node: process.versions.node };
+  return { jscodeshift, typescript: ts.version, tsMorph, node: process.versions.node };
+}
+
+/**
+ * `--version`: the tool's own version alone on the first line (what scripts read),
+ * then one line per engine, each named, so no version reads as the tool's.
+ * The TypeScript is the one ts-morph bundles, which the scanner parses with.
+ */
+export async function versionText(): Promise<string> {
+  const engines = await engineVersions();
+  return [
+    `${TOOL.name} ${TOOL.version}`,
+    `jscodeshift ${engines.jscodeshift}`,
+    `typescript ${engines.typescript}`,
+    `ts-morph ${engines.tsMorph}`,
+    `node ${engines.node}`,
+    "",
+  ].join("\n");
 }

@@ -11,7 +11,7 @@ import type { Finding } from "../core/finding.js";
 import { LineIndex, type Span } from "../core/location.js";
 
 /** A run of characters present in both texts: [oldStart, oldStart + length) is [newStart, newStart + length). */
-interface Kept {
+export interface Kept {
   oldStart: number;
   newStart: number;
   length: number;
@@ -64,7 +64,7 @@ export function spanMap(before: string, after: string): (span: Span) => Span | u
 }
 
 /** Lines first (fast on big files), then characters inside the lines that changed. */
-function keptRuns(before: string, after: string): Kept[] {
+export function keptRuns(before: string, after: string): Kept[] {
   const kept: Kept[] = [];
   let oldAt = 0;
   let newAt = 0;
@@ -125,7 +125,7 @@ function insertionPoint(kept: readonly Kept[], starts: readonly number[], offset
 }
 
 /** How many sorted numbers are below a value. */
-function countBelow(sorted: readonly number[], value: number): number {
+export function countBelow(sorted: readonly number[], value: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

@@ -1,30 +1,44 @@
 /**
  * The fix pipeline: scan, then run the selected transforms on the files with
- * findings only (never the whole tree), keep each file's line endings and
- * BOM, re-parse every output, and hand back the planned changes. Writing is
- * a separate, atomic step.
+ * findings only (never the whole tree), keep each file's bytes outside the
+ * rewritten ranges (line endings, BOM), re-parse every output, and hand back
+ * the changes. With `write`, each file is written (atomically) as soon as it
+ * is done, so the work of a long run is not held back to its end.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { posix } from "node:path";
-import writeFileAtomic from "write-file-atomic";
-import { RuntimeFailure } from "../core/errors.js";
 import { nearestPackageDir } from "../files/package-dirs.js";
 import type { Finding } from "../core/finding.js";
 import { LineIndex } from "../core/location.js";
 import { isJsFile } from "../core/file-kinds.js";
 import { scan, type ScanOptions, type ScanResult } from "../scan/engine.js";
 import { isActivelySuppressed } from "../core/suppression.js";
+import { isStackOverflow, UnparsableFile } from "../../transforms/lib/ast-limits.js";
 import type { FixEvent, NodeRefTarget, SiteNote, Transform, TransformId } from "../../transforms/types.js";
 import { crlfToLf, relocateFindings, spanMap } from "./relocate.js";
 import { SupportModules } from "./support-modules.js";
+import { decodeUtf8, normalize, restore } from "./text-shape.js";
 import { parseError } from "./validate.js";
+import { errorCode, removeStaleTemps, writeFile } from "./write.js";
+
+export { normalize, restore } from "./text-shape.js";
+export { writeFixes } from "./write.js";
 
 export interface FixOptions extends Pick<ScanOptions, "root" | "hosts" | "include" | "exclude" | "onProgress" | "allFiles" | "rules"> {
   transforms: readonly TransformId[];
   nodeRef: NodeRefTarget;
   /** Remove SDK dependencies no code of their package imports. */
   removeUnused?: boolean;
+  /**
+   * Write each changed file as soon as it is done (atomically), after removing
+   * the temp files an interrupted run left beside the files to write.
+   */
+  write?: boolean;
+  /** After each file written. */
+  onWritten?: (file: string) => void;
+  /** After each file with findings: how many are done, of how many. */
+  onFileDone?: (done: number, total: number) => void;
 }
 
 export interface PlannedChange {
@@ -36,8 +50,10 @@ export interface PlannedChange {
 
 export interface FixPlan {
   changes: PlannedChange[];
-  /** Files with findings that were looked at but could not be fixed, with the reason. */
-  skipped: Array<{ file: string; reason: string }>;
+  /** Files with findings that were looked at but could not be fixed, with the reason (unreadable-file: fix cannot read or parse it). */
+  skipped: Array<{ file: string; reason: string; ruleId?: "unreadable-file" }>;
+  /** Temp files an interrupted run had left, removed before writing. */
+  removedTemps: string[];
   /** Findings a transform left as they are on purpose, and why (e.g. a package kept on V1 while its code is). */
   notes: Array<{ file: string } & SiteNote>;
   /** Files with findings the selected transforms apply to. */
@@ -47,49 +63,76 @@ export interface FixPlan {
   scan: ScanResult;
 }
 
-interface TextShape {
-  bom: boolean;
-  crlf: boolean;
-}
-
 export async function planFixes(options: FixOptions): Promise<FixPlan> {
   const result = await scan(options);
   const active = result.findings.filter((f) => !isActivelySuppressed(f) && f.ruleId !== "review-marker");
   const byFile = new Map<string, Finding[]>();
-  for (const f of active) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
+  for (const f of active) {
+    const list = byFile.get(f.file);
+    if (list) list.push(f);
+    else byFile.set(f.file, [f]);
+  }
+  const removedTemps = options.write ? await removeStaleTemps(options.root, [...byFile.keys()]) : [];
+  for (const temp of removedTemps) byFile.delete(temp);
 
   // The codemods (jscodeshift, Babel) load only when there is something to fix.
   const transforms: readonly Transform[] = byFile.size > 0 ? await (await import("../../transforms/index.js")).loadTransforms() : [];
   const selected = transforms.filter((t) => options.transforms.includes(t.id));
   const files = [...byFile.keys()].sort((a, b) => Number(isJsFile(b)) - Number(isJsFile(a)) || (a < b ? -1 : 1));
-  const plan: FixPlan = { changes: [], skipped: [], notes: [], candidates: 0, untouched: 0, scan: result };
+  const plan: FixPlan = { changes: [], skipped: [], removedTemps, notes: [], candidates: 0, untouched: 0, scan: result };
+  // Files already written, as they were: support modules take their style from the original.
+  const originals = new Map<string, string>();
   const run: FileRun = {
     options,
     selected,
     v1Left: new Map(),
-    supportModules: new SupportModules(options.root, byFile),
+    supportModules: new SupportModules(options.root, byFile, (file) => originals.get(file)),
   };
+  const write = async (change: PlannedChange): Promise<boolean> => {
+    if (!options.write) return true;
+    try {
+      await writeFile(options.root, change);
+      options.onWritten?.(change.file);
+      return true;
+    } catch (error) {
+      plan.skipped.push({ file: change.file, reason: `could not be written (${errorCode(error)})` });
+      return false;
+    }
+  };
+  let done = 0;
   for (const file of files) {
     const findings = byFile.get(file)!;
     const sdkFindings = isJsFile(file) && findings.some((f) => f.ruleId.startsWith("v1-sdk"));
     const outcome = await fixFile(run, file, findings);
+    const written = outcome.kind !== "changed" || (await write(outcome.change));
     if (outcome.kind === "untouched") plan.untouched++;
     else plan.candidates++;
     // JS/TS code left on the V1 SDK keeps its package on V1 too (sdk-dependency reads this; it runs after the code).
     const leftOnV1 =
       sdkFindings &&
-      (outcome.kind === "untouched" || outcome.kind === "skipped" || !selected.some((t) => t.id === "v2-sdk") || outcome.events.some((e) => e.leavesV1));
+      (!written ||
+        outcome.kind === "untouched" ||
+        outcome.kind === "skipped" ||
+        !selected.some((t) => t.id === "v2-sdk") ||
+        outcome.events.some((e) => e.leavesV1));
     if (leftOnV1) {
       const pkg = packageDirOf(options.root, file);
       run.v1Left.set(pkg, [...(run.v1Left.get(pkg) ?? []), file]);
     }
     for (const note of outcome.notes) plan.notes.push({ file, ...note });
-    if (outcome.kind === "skipped") plan.skipped.push({ file, reason: outcome.reason });
-    if (outcome.kind === "changed") plan.changes.push(outcome.change);
+    if (outcome.kind === "skipped") plan.skipped.push({ file, reason: outcome.reason, ...(outcome.unreadable ? { ruleId: "unreadable-file" as const } : {}) });
+    if (outcome.kind === "changed" && written) {
+      plan.changes.push(outcome.change);
+      if (options.write && isJsFile(file)) originals.set(file, outcome.change.before);
+    }
+    options.onFileDone?.(++done, files.length);
   }
   // Modules a transform adds to a package, written once every file has asked for them.
-  for (const module of await run.supportModules.planned()) {
-    plan.changes.push({ file: module.file, before: "", after: module.text, events: module.events });
+  const modules = await run.supportModules.planned();
+  if (options.write) plan.removedTemps.push(...(await removeStaleTemps(options.root, modules.map((m) => m.file))));
+  for (const module of modules) {
+    const change = { file: module.file, before: "", after: module.text, events: module.events };
+    if (await write(change)) plan.changes.push(change);
   }
   return plan;
 }
@@ -104,7 +147,7 @@ interface FileRun {
 
 type FileOutcome =
   | { kind: "untouched"; events: []; notes: [] }
-  | { kind: "skipped"; reason: string; events: FixEvent[]; notes: SiteNote[] }
+  | { kind: "skipped"; reason: string; unreadable?: boolean; events: FixEvent[]; notes: SiteNote[] }
   | { kind: "unchanged"; events: FixEvent[]; notes: SiteNote[] }
   | { kind: "changed"; change: PlannedChange; events: FixEvent[]; notes: SiteNote[] };
 
@@ -113,15 +156,22 @@ async function fixFile(run: FileRun, file: string, findings: readonly Finding[])
   const { options } = run;
   const parts = run.selected.flatMap((t) => t.parts.filter((part) => part.appliesTo(file)));
   if (parts.length === 0) return { kind: "untouched", events: [], notes: [] };
-  let raw: string;
+  let bytes: Buffer;
   try {
-    raw = await readFile(posix.join(options.root, file), "utf8");
+    bytes = await readFile(posix.join(options.root, file));
   } catch (error) {
-    return { kind: "skipped", reason: `could not be read (${(error as NodeJS.ErrnoException).code ?? "error"})`, events: [], notes: [] };
+    return { kind: "skipped", reason: `could not be read (${errorCode(error)})`, events: [], notes: [] };
   }
+  // Text decoded with replacement characters could not be written back as the bytes it came from.
+  const decoded = decodeUtf8(bytes);
+  if (!("text" in decoded)) {
+    const reason = `not valid UTF-8 (line ${decoded.badLine}); fix leaves it unchanged: convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8) and run fix again`;
+    return unreadable(reason, findings);
+  }
+  const raw = decoded.text;
   const { text, shape } = normalize(raw);
   // Spans point into the file as scanned (CRLF kept); parts see LF text, possibly edited by the parts before them.
-  const toLf = shape.crlf ? crlfToLf(stripBom(raw)) : undefined;
+  const toLf = shape.crlf ? crlfToLf(shape.body) : undefined;
   let current = text;
   const events: FixEvent[] = [];
   // Each part's notes, with the text their lines refer to.
@@ -142,15 +192,38 @@ async function fixFile(run: FileRun, file: string, findings: readonly Finding[])
       events.push(...fixed.events);
     }
   } catch (error) {
+    if (error instanceof UnparsableFile || isStackOverflow(error)) return unreadable(unparsable(error), findings);
     return { kind: "skipped", reason: `transform failed: ${firstLine(error)}`, events, notes: notesOn(text, notes) };
   }
   // A file keeps ending (or not ending) with a newline, whatever the parts printed.
   if (current !== text && text.endsWith("\n") !== current.endsWith("\n")) current = text.endsWith("\n") ? `${current}\n` : current.replace(/\n+$/, "");
   if (current === text) return { kind: "unchanged", events, notes: notesOn(text, notes) };
   // A file that did not parse before is not held to parsing after: fix's edits are local to the sites it found.
-  const problem = parseError(file, current);
-  if (problem && !parseError(file, text)) return { kind: "skipped", reason: `left untouched: the rewritten file would not parse (${problem})`, events, notes: notesOn(text, notes) };
+  let problem: string | undefined;
+  try {
+    problem = parseError(file, current);
+    if (problem && parseError(file, text)) problem = undefined;
+  } catch (error) {
+    if (isStackOverflow(error)) return unreadable(unparsable(error), findings);
+    throw error;
+  }
+  if (problem) return { kind: "skipped", reason: `left untouched: the rewritten file would not parse (${problem})`, events, notes: notesOn(text, notes) };
   return { kind: "changed", change: { file, before: raw, after: restore(current, shape), events }, events, notes: notesOn(current, notes) };
+}
+
+/**
+ * A file fix cannot read or parse: left as it is, with an unreadable-file
+ * warning instead of a marker, and each of its sites named as left.
+ */
+function unreadable(reason: string, findings: readonly Finding[]): FileOutcome {
+  const lines = [...new Set(findings.map((f) => f.line))].sort((a, b) => a - b);
+  const notes = lines.map((line) => ({ line, reason: "left as it is: fix cannot rewrite this file (see its unreadable-file warning)" }));
+  return { kind: "skipped", reason, unreadable: true, events: [], notes };
+}
+
+function unparsable(error: unknown): string {
+  const why = error instanceof UnparsableFile ? error.message : "an expression nested too deeply for the parser (e.g. a long operator chain)";
+  return `${why}; fix leaves it unchanged`;
 }
 
 /** Notes with their lines moved onto the text the file ends with (later parts may have moved lines). */
@@ -162,35 +235,6 @@ function notesOn(final: string, notes: ReadonlyArray<{ note: SiteNote; text: str
     const moved = spanMap(text, final)({ start, end: start });
     return { ...note, line: moved ? lines.lineOf(moved.start) : note.line };
   });
-}
-
-export async function writeFixes(root: string, changes: readonly PlannedChange[]): Promise<void> {
-  for (const change of changes) {
-    try {
-      await writeFileAtomic(posix.join(root, change.file), change.after, { encoding: "utf8" });
-    } catch (error) {
-      throw new RuntimeFailure(`cannot write ${change.file}: ${(error as NodeJS.ErrnoException).code ?? firstLine(error)}`);
-    }
-  }
-}
-
-/** Transforms see LF text without a BOM; the file's own shape is put back afterwards. */
-export function normalize(raw: string): { text: string; shape: TextShape } {
-  const bom = raw.charCodeAt(0) === 0xfeff;
-  const body = stripBom(raw);
-  const crlfCount = (body.match(/\r\n/g) ?? []).length;
-  const lfCount = (body.match(/\n/g) ?? []).length;
-  const crlf = crlfCount > 0 && crlfCount >= lfCount - crlfCount;
-  return { text: crlf ? body.replace(/\r\n/g, "\n") : body, shape: { bom, crlf } };
-}
-
-function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-export function restore(text: string, shape: TextShape): string {
-  const body = shape.crlf ? text.replace(/\r?\n/g, "\r\n") : text;
-  return shape.bom ? `\ufeff${body}` : body;
 }
 
 /** The directory of the package.json closest above a file ("." for the root). */

@@ -41,6 +41,8 @@ export class SupportModules {
     private readonly root: string,
     /** Every active finding of the scan, by file. */
     private readonly findings: ReadonlyMap<string, readonly Finding[]>,
+    /** A file's text before fix wrote it (fix writes as it goes; a module takes the style the file had). */
+    private readonly original: (file: string) => string | undefined = () => undefined,
   ) {}
 
   /** How `file` imports `module`; the module is written when planned() runs. */
@@ -99,6 +101,8 @@ export class SupportModules {
   }
 
   private read(file: string): string {
+    const original = this.original(file);
+    if (original !== undefined) return original;
     try {
       return readFileSync(posix.join(this.root, file), "utf8");
     } catch {

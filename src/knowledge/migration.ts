@@ -196,8 +196,10 @@ export const WORKER_IMAGE = {
   note: "The worker's own v2.1.0 tag is unrelated to the node's v2.1.0 and is outdated.",
 } as const;
 
-/** Rule docs live in the README; reports link to its anchors on the package page. */
-export const DOCS_BASE = "https://www.npmjs.com/package/comfydeploy-migrate#";
+/** This tool's repository (package.json `repository`); its README holds the rule reference. */
+export const REPOSITORY_URL = "https://github.com/comfydeploy-migrate/comfydeploy-migrate";
+/** Rule docs: the README's rule table, one `#rule-<id>` anchor per rule (src/docs/rules-markdown.ts). */
+export const DOCS_BASE = `${REPOSITORY_URL}#`;
 
 // ---------------------------------------------------------------------------
 // Python and Ruby SDK call shapes (shared/docs/v1-to-v2.md §4).

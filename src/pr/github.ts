@@ -76,6 +76,10 @@ export class GitHubClient {
     await this.call("POST", `${this.repoPath}/issues/${number}/labels`, { labels }, `labelling pull request #${number}`);
   }
 
+  async addAssignees(number: number, assignees: readonly string[]): Promise<void> {
+    await this.call("POST", `${this.repoPath}/issues/${number}/assignees`, { assignees }, `assigning pull request #${number}`);
+  }
+
   async requestReviewers(number: number, reviewers: readonly string[], teamReviewers: readonly string[]): Promise<void> {
     await this.call(
       "POST",
@@ -85,7 +89,7 @@ export class GitHubClient {
     );
   }
 
-  /** Labels, reviewers and PATCHes are replayable: asking twice changes nothing. */
+  /** Labels, assignees, reviewers and PATCHes are replayable: asking twice changes nothing. */
   private async call(method: "GET" | "POST" | "PATCH", path: string, body: unknown, what: string, replayable = true): Promise<unknown> {
     for (let retry = 1; ; retry++) {
       const answer = await this.send(method, path, body, what, replayable);

@@ -40,7 +40,11 @@ export interface PrSettings {
   reviewers: string[];
   /** org/team; GitHub wants the team's slug only. */
   teamReviewers: string[];
+  /** Logins to assign on a new pull request (none when absent). */
+  assignees?: string[];
   draft: boolean;
+  /** The fix commit's message as given (`--commit-message`); default: the title and what fix changed. */
+  commitMessage?: string;
   closeIfClean: boolean;
   author: GitIdentity;
   committer: GitIdentity;
@@ -120,6 +124,7 @@ export async function previewPr(settings: PrSettings): Promise<string> {
     `title       ${settings.title}`,
     `labels      ${settings.labels.join(", ") || "-"}`,
     `reviewers   ${[...settings.reviewers, ...settings.teamReviewers].join(", ") || "-"}`,
+    `assignees   ${settings.assignees?.join(", ") || "-"}`,
     `draft       ${settings.draft ? "yes" : "no"}`,
     `author      ${settings.author.name} <${settings.author.email}>`,
     `committer   ${settings.committer.name} <${settings.committer.email}>`,
@@ -142,6 +147,7 @@ export async function previewPr(settings: PrSettings): Promise<string> {
       `update the open pull request from ${settings.branch}, or create one into ${base ?? "the default branch"}${settings.draft ? " as a draft" : ""}`,
       ...(settings.labels.length > 0 ? [`add the labels ${settings.labels.join(", ")}`] : []),
       ...(settings.reviewers.length + settings.teamReviewers.length > 0 ? ["request the reviewers (on a new pull request only)"] : []),
+      ...(settings.assignees?.length ? ["assign it (on a new pull request only)"] : []),
     ];
     steps.forEach((step, i) => lines.push(`  ${i + 1}. ${step}`));
   }
@@ -186,7 +192,7 @@ export async function openOrUpdatePr(settings: PrSettings): Promise<PrOutcome> {
     root: settings.root,
     changes: plan.changes,
     scanOptions: scanOptionsOf(settings),
-    message: `${settings.title}\n\n${TOOL.name} ${TOOL.version} fix: ${plural(plan.changes.length, "file")} changed, ${plural(rewrites, "site")} rewritten, ${plural(markers, "review marker")} added.`,
+    message: settings.commitMessage ?? `${settings.title}\n\n${TOOL.name} ${TOOL.version} fix: ${plural(plan.changes.length, "file")} changed, ${plural(rewrites, "site")} rewritten, ${plural(markers, "review marker")} added.`,
     author: settings.author,
     committer: settings.committer,
     verify: settings.verify,
@@ -257,7 +263,7 @@ async function finishClean(settings: PrSettings, github: GitHubClient, open: Pul
   return outcome;
 }
 
-/** Labels it lacks on every write, reviewers only on a new pull request (asking again would notify people twice). */
+/** Labels it lacks on every write; reviewers and assignees only on a new pull request (asking again would notify people twice). */
 async function decorate(
   settings: PrSettings,
   github: GitHubClient,
@@ -283,6 +289,8 @@ async function decorate(
         settings.teamReviewers.map((t) => t.slice(t.indexOf("/") + 1)),
       ));
   }
+  const assignees = settings.assignees ?? [];
+  if (created && assignees.length > 0) await attempt(() => github.addAssignees(number, assignees));
 }
 
 async function liveCheck(settings: PrSettings) {

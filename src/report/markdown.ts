@@ -4,6 +4,7 @@
  * fits GitHub's body limit: past a budget, details are summarised.
  */
 import type { Finding } from "../core/finding.js";
+import { cellMarkdown, codeSpan, fencedBlock, htmlCode, inlineText } from "../core/markdown-escape.js";
 import { getRule, type RuleId } from "../rules/catalog.js";
 import { lineLink, type Report } from "./model.js";
 import { FIX_CLASS_MEANING, groupByFile, summarize } from "./summary.js";
@@ -22,7 +23,7 @@ export function renderMarkdown(report: Report, options: { title?: string; limit?
 
 function headSection(report: Report, title: string): string {
   const summary = summarize(report.findings);
-  const lines = [`## ${title}`, "", `> ${report.cutoff.summary}`, ""];
+  const lines = [`## ${inlineText(title)}`, "", `> ${report.cutoff.summary}`, ""];
   if (summary.total === 0) {
     lines.push(`**No V1 usage found** in ${report.stats.listed} files.`, "");
   } else {
@@ -35,7 +36,7 @@ function headSection(report: Report, title: string): string {
     );
     for (const [rule, count] of Object.entries(summary.byRule)) {
       const r = getRule(rule as RuleId);
-      lines.push(`| [\`${r.id}\`](${r.docs}) | ${count} | ${r.fix} | ${escapeCell(r.title)} |`);
+      lines.push(`| [\`${r.id}\`](${r.docs}) | ${count} | ${r.fix} | ${inlineText(r.title)} |`);
     }
     lines.push("", "### Checklist", "");
     for (const fix of ["auto", "review", "manual"] as const) {
@@ -43,7 +44,7 @@ function headSection(report: Report, title: string): string {
       if (n === 0) continue;
       lines.push(`- [ ] **${fix}** (${n}): ${FIX_CLASS_MEANING[fix]}`);
       for (const [rule, count] of Object.entries(countByRule(report.findings.filter((f) => f.fix === fix)))) {
-        lines.push(`  - [ ] \`${rule}\` × ${count}: ${escapeCell(getRule(rule as RuleId).title)}`);
+        lines.push(`  - [ ] \`${rule}\` × ${count}: ${inlineText(getRule(rule as RuleId).title)}`);
       }
     }
     lines.push("");
@@ -61,9 +62,7 @@ function tailSection(report: Report): string {
     "",
     "<sub>Reproduce with:</sub>",
     "",
-    "```sh",
-    report.command,
-    "```",
+    fencedBlock(report.command, "sh"),
     "",
     `<sub>${report.tool.name} ${report.tool.version}</sub>`,
     "",
@@ -87,7 +86,7 @@ function detailsWithin(report: Report, budget: number): string {
     let listed = index;
     for (; listed < files.length; listed++) {
       const [file, findings] = files[listed]!;
-      const line = `- \`${escapeCode(file)}\`: ${findings.length} finding${findings.length === 1 ? "" : "s"}\n`;
+      const line = `- ${codeSpan(file)}: ${findings.length} finding${findings.length === 1 ? "" : "s"}\n`;
       if (out.length + summaryLines.length + line.length + 200 > budget) break;
       summaryLines += line;
     }
@@ -101,11 +100,11 @@ function fileSection(report: Report, file: string, findings: Finding[]): string 
   const rows = findings.map((f) => {
     const link = lineLink(report, f);
     const where = link ? `[${f.line}:${f.column}](${link})` : `${f.line}:${f.column}`;
-    const excerpt = f.excerpt ? `<br><code>${escapeHtml(f.excerpt)}</code>` : "";
-    return `| ${where} | \`${f.ruleId}\` | ${f.severity} | ${f.fix} | ${escapeCell(f.message)}${excerpt} |`;
+    const excerpt = f.excerpt ? `<br>${htmlCode(f.excerpt)}` : "";
+    return `| ${where} | \`${f.ruleId}\` | ${f.severity} | ${f.fix} | ${cellMarkdown(f.message)}${excerpt} |`;
   });
   return [
-    `<details><summary><code>${escapeHtml(file)}</code> (${findings.length})</summary>`,
+    `<details><summary>${htmlCode(file)} (${findings.length})</summary>`,
     "",
     "| line | rule | severity | fix | message |",
     "|---|---|---|---|---|",
@@ -120,16 +119,4 @@ function countByRule(findings: readonly Finding[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const f of findings) counts[f.ruleId] = (counts[f.ruleId] ?? 0) + 1;
   return counts;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "&#124;");
-}
-
-function escapeCell(text: string): string {
-  return escapeHtml(text).replace(/\r?\n/g, " ");
-}
-
-function escapeCode(text: string): string {
-  return text.replace(/`/g, "'");
 }

@@ -7,6 +7,8 @@ import { cutoffStatus, type CutoffStatus } from "../knowledge/cutoff.js";
 import type { ScanResult } from "../scan/engine.js";
 import { isActivelySuppressed } from "../core/suppression.js";
 import { TOOL } from "../core/tool-info.js";
+import { assignFingerprints } from "../core/fingerprint.js";
+import { fromRepoRoot, type Provenance, type RepoRoot } from "../files/repo-root.js";
 import { type Baseline, isInBaseline } from "./baseline.js";
 
 export interface RepoLink {
@@ -18,6 +20,7 @@ export interface RepoLink {
 
 export interface Report {
   tool: { name: string; version: string };
+  /** The repository root (the git top level, else the scanned directory): every `file` is relative to it. */
   root: string;
   /** Findings to act on: not suppressed (or suppression expired), not in the baseline. */
   findings: Finding[];
@@ -30,6 +33,8 @@ export interface Report {
   /** The command line that reproduces this report. */
   command: string;
   repo?: RepoLink;
+  /** The git repository the files belong to, for SARIF's versionControlProvenance. */
+  provenance?: Provenance;
 }
 
 export interface ReportOptions {
@@ -37,29 +42,45 @@ export interface ReportOptions {
   now?: Date;
   command: string;
   repo?: RepoLink;
+  /** Where paths start when the scanned directory is inside a repository; default: the scanned directory. */
+  repoRoot?: RepoRoot;
 }
 
 export function buildReport(result: ScanResult, options: ReportOptions): Report {
   const findings: Finding[] = [];
   const suppressed: Finding[] = [];
   const baselined: Finding[] = [];
-  for (const finding of result.findings) {
+  const { findings: all, skipped } = options.repoRoot ? rebase(result, options.repoRoot) : result;
+  for (const finding of all) {
     if (isActivelySuppressed(finding)) suppressed.push(finding);
     else if (options.baseline && isInBaseline(finding, options.baseline)) baselined.push(finding);
     else findings.push(finding);
   }
   return {
     tool: { name: TOOL.name, version: TOOL.version },
-    root: result.root,
+    root: options.repoRoot?.top ?? result.root,
     findings,
     suppressed,
     baselined,
-    skipped: result.skipped,
+    skipped,
     stats: result.stats,
     cutoff: cutoffStatus(options.now),
     command: options.command,
     ...(options.repo ? { repo: options.repo } : {}),
+    ...(options.repoRoot?.provenance ? { provenance: options.repoRoot.provenance } : {}),
   };
+}
+
+/**
+ * Paths made relative to the repository root. Fingerprints include the path,
+ * so they are computed again: a finding keeps one fingerprint whether the
+ * repository or a directory in it was scanned.
+ */
+function rebase(result: ScanResult, repoRoot: RepoRoot): Pick<ScanResult, "findings" | "skipped"> {
+  if (repoRoot.prefix === "") return result;
+  const findings = result.findings.map((f) => ({ ...f, file: fromRepoRoot(repoRoot, f.file) }));
+  assignFingerprints(findings);
+  return { findings, skipped: result.skipped.map((s) => ({ ...s, file: fromRepoRoot(repoRoot, s.file) })) };
 }
 
 /** The repository link from --repo-url, or from GitHub Actions' environment. */
@@ -78,6 +99,10 @@ export function repoLinkFrom(repoUrl: string | undefined, env: NodeJS.ProcessEnv
 export function lineLink(report: Report, finding: Finding): string | undefined {
   if (!report.repo) return undefined;
   const ref = report.repo.commit ?? "HEAD";
-  const path = finding.file.split("/").map(encodeURIComponent).join("/");
+  // Parentheses too: an unbalanced one would end a Markdown link early (Next.js route groups are "(name)").
+  const path = finding.file
+    .split("/")
+    .map((part) => encodeURIComponent(part).replace(/[()!*']/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`))
+    .join("/");
   return `${report.repo.url}/blob/${ref}/${path}#L${finding.line}`;
 }

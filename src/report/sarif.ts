@@ -6,9 +6,12 @@
  * code scanning does not close their alerts).
  */
 import { pathToFileURL } from "node:url";
-import type { Log, ReportingDescriptor, Result } from "sarif";
+import type { Log, ReportingDescriptor, Result, VersionControlDetails } from "sarif";
 import type { Finding } from "../core/finding.js";
+import { fencedBlock } from "../core/markdown-escape.js";
+import { REPOSITORY_URL } from "../knowledge/migration.js";
 import { RULES, type Severity } from "../rules/catalog.js";
+import type { Provenance } from "../files/repo-root.js";
 import type { Report } from "./model.js";
 
 export const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -24,7 +27,7 @@ export function renderSarif(report: Report): string {
     shortDescription: { text: rule.title },
     fullDescription: { text: rule.explanation },
     helpUri: rule.docs,
-    help: { text: `${rule.explanation}\n\nExample:\n${rule.example}`, markdown: `${rule.explanation}\n\n\`\`\`\n${rule.example}\n\`\`\`` },
+    help: { text: `${rule.explanation}\n\nExample:\n${rule.example}`, markdown: `${rule.explanation}\n\n${fencedBlock(rule.example)}` },
     defaultConfiguration: { level: LEVEL[rule.severity] },
     properties: { fix: rule.fix, tags: ["comfydeploy", "migration"] },
   }));
@@ -66,11 +69,12 @@ export function renderSarif(report: Report): string {
             name: report.tool.name,
             version: report.tool.version,
             semanticVersion: report.tool.version,
-            informationUri: "https://www.npmjs.com/package/comfydeploy-migrate",
+            informationUri: REPOSITORY_URL,
             rules,
           },
         },
         originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(report.root.endsWith("/") ? report.root : `${report.root}/`).href } },
+        ...(report.provenance ? { versionControlProvenance: [provenanceOf(report.provenance)] } : {}),
         invocations: [{ executionSuccessful: true, commandLine: report.command }],
         results: [
           ...report.findings.map((f) => result(f, hasBaseline ? "new" : undefined)),
@@ -82,4 +86,14 @@ export function renderSarif(report: Report): string {
     ],
   };
   return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+/** The repository the paths belong to; its files map to %SRCROOT%, so code scanning can tie results to commits. */
+function provenanceOf(p: Provenance): VersionControlDetails {
+  return {
+    repositoryUri: p.repositoryUri,
+    ...(p.revisionId ? { revisionId: p.revisionId } : {}),
+    ...(p.branch ? { branch: p.branch } : {}),
+    mappedTo: { uriBaseId: SRCROOT },
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * The reusable campaign workflow and the action's campaign mode: both pass
  * action-validator, and their shell steps, run with bash as a runner would
- * (npx answered by the built CLI), take an estate from plan to dashboard.
+ * (CDM_CLI pointing at the CLI built from this checkout, as the tool checkout
+ * gives it on a runner; npx refuses to run), take an estate from plan to dashboard.
  */
 import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -19,6 +20,7 @@ const ACTION = join(REPO_ROOT, "action.yml");
 
 interface Step {
   id?: string;
+  "working-directory"?: string;
   uses?: string;
   run?: string;
   with?: Record<string, unknown>;
@@ -79,6 +81,25 @@ describe("the reusable workflow's shape", () => {
     expect(merge.steps.find((s) => s.id === "merge")!.run).toContain('>> "$GITHUB_STEP_SUMMARY"');
     expect(merge.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"))!.with!.path).toContain("campaign-out/campaign.html");
   });
+
+  it("runs the tool's own checked-out code in every job, never a registry copy", () => {
+    expect(readFileSync(WORKFLOW, "utf8")).not.toMatch(/npx|comfydeploy-migrate@/);
+    expect(readFileSync(ACTION, "utf8")).not.toMatch(/npx|comfydeploy-migrate@/);
+    for (const name of ["plan", "shard", "merge"]) {
+      const tool = workflow.jobs[name]!.steps.find((s) => s.with?.path === ".comfydeploy-migrate-action")!;
+      expect(tool.uses, name).toMatch(/^actions\/checkout@/);
+      // The action builds the code beside action.yml: a sparse checkout of action.yml alone would not do.
+      expect(tool.with!["sparse-checkout"], name).toBeUndefined();
+    }
+    for (const name of ["plan", "merge"]) {
+      const steps = workflow.jobs[name]!.steps;
+      const install = steps.findIndex((s) => s["working-directory"] === ".comfydeploy-migrate-action" && /^npm ci\b/.test(s.run ?? ""));
+      const run = steps.findIndex((s) => s.id === name);
+      expect(install, name).toBeGreaterThan(-1);
+      expect(install, name).toBeLessThan(run);
+      expect(steps[run]!.env!.CDM_CLI).toBe(".comfydeploy-migrate-action/dist/src/cli.js");
+    }
+  });
 });
 
 describe("the workflow's and the action's shell steps, run as a runner would", () => {
@@ -87,10 +108,10 @@ describe("the workflow's and the action's shell steps, run as a runner would", (
 
   beforeAll(() => {
     estate = createEstate(["web-app", CLEAN]);
-    // npx --yes comfydeploy-migrate@<version> … runs the CLI built from this checkout.
+    // The steps run the CLI that CDM_CLI names; npx, which would fetch a registry copy, fails.
     bin = join(estate.dir, "bin");
     mkdirSync(bin);
-    writeFileSync(join(bin, "npx"), `#!/bin/sh\n[ "$1" = "--yes" ] && shift\nshift\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+    writeFileSync(join(bin, "npx"), "#!/bin/sh\necho 'npx must not be called' >&2\nexit 127\n");
     chmodSync(join(bin, "npx"), 0o755);
     writeFileSync(join(estate.dir, "campaign.yml"), `repositories:\n  - url: ${estate.origin("web-app")}\n  - url: ${estate.origin(CLEAN)}\n`);
   });
@@ -106,6 +127,7 @@ describe("the workflow's and the action's shell steps, run as a runner would", (
         HOME: estate.dir,
         XDG_CACHE_HOME: join(estate.dir, "cache"),
         RUNNER_TEMP: estate.dir,
+        CDM_CLI: CLI,
         GITHUB_OUTPUT: outputs,
         GITHUB_STEP_SUMMARY: join(estate.dir, "summary.md"),
         ...env,
@@ -118,7 +140,7 @@ describe("the workflow's and the action's shell steps, run as a runner would", (
   it("plan → one action run per shard → merge: reports, step summary, dashboard and exit status", () => {
     const plan = bash(
       workflow.jobs.plan!.steps.find((s) => s.id === "plan")!.run!,
-      { GITHUB_TOKEN: "", CAMPAIGN: "campaign.yml", SHARDS: "2", ORG: "", TOPIC: "", OPEN_PRS: "false", DRY_RUN: "true", VERSION: "latest" },
+      { GITHUB_TOKEN: "", CAMPAIGN: "campaign.yml", SHARDS: "2", ORG: "", TOPIC: "", OPEN_PRS: "false", DRY_RUN: "true" },
       join(estate.dir, "plan-output"),
     );
     expect(plan.status, plan.stderr).toBe(0);
@@ -126,7 +148,7 @@ describe("the workflow's and the action's shell steps, run as a runner would", (
     expect(matrix.include.map((m) => `${m.shard}/${m.shards}`)).toEqual(["1/2", "2/2"]);
     expect(plan.outputs.args!.trim()).toBe("--previous campaign-state/repos");
 
-    const script = action.runs.steps[0]!.run!;
+    const script = action.runs.steps.find((s) => s.id === "run")!.run!;
     for (const { shard, shards } of matrix.include) {
       const shardDir = join(estate.dir, `runner-${shard}`);
       mkdirSync(shardDir);
@@ -142,10 +164,10 @@ describe("the workflow's and the action's shell steps, run as a runner would", (
           GITHUB_STEP_SUMMARY: join(shardDir, "summary.md"),
           RUNNER_TEMP: shardDir,
           GITHUB_TOKEN: "",
+          CDM_CLI: CLI,
           CDM_MODE: "campaign",
           CDM_PATH: ".",
           CDM_FAIL_ON: "none",
-          CDM_VERSION: "latest",
           CDM_CAMPAIGN: "campaign.yml",
           CDM_SHARD: `${shard}/${shards}`,
           CDM_OUT: "campaign-out",
@@ -157,7 +179,7 @@ describe("the workflow's and the action's shell steps, run as a runner would", (
       cpSync(join(shardDir, "campaign-out", "repos"), join(estate.dir, "campaign-out", "repos"), { recursive: true });
     }
 
-    const merge = bash(workflow.jobs.merge!.steps.find((s) => s.id === "merge")!.run!, { FAIL_ON: "error", VERSION: "latest" }, join(estate.dir, "merge-output"));
+    const merge = bash(workflow.jobs.merge!.steps.find((s) => s.id === "merge")!.run!, { FAIL_ON: "error" }, join(estate.dir, "merge-output"));
     expect(merge.status, merge.stderr).toBe(0);
     expect(merge.outputs.status).toBe("1"); // web-app has V1 findings: the last step fails the job
     const summary = readFileSync(join(estate.dir, "summary.md"), "utf8");

@@ -1,14 +1,14 @@
 /** The fix command end to end: safety checks, dry runs, listing, errors. */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TRANSFORM_IDS } from "../../transforms/index.js";
 import { REPO_ROOT, runCli } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-repo.js";
 
 function gitRepoWithDemo(): string {
-  const dir = mkdtempSync(join(tmpdir(), "cdm-fix-e2e-"));
+  const dir = tempDir("cdm-fix-e2e-");
   cpSync(join(REPO_ROOT, "fixtures", "demo-app"), dir, { recursive: true });
   const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@invalid", ...args], { cwd: dir, stdio: "pipe" });
   git("init", "-q");
@@ -34,7 +34,7 @@ describe("fix safety", () => {
   });
 
   it("refuses a directory outside git unless --allow-dirty", () => {
-    const dir = mkdtempSync(join(tmpdir(), "cdm-nogit-"));
+    const dir = tempDir("cdm-nogit-");
     writeFileSync(join(dir, "a.ts"), 'fetch("https://www.comfydeploy.com/api/run", { method: "POST" });\n');
     const run = runCli(["fix", dir]);
     expect(run.status).toBe(2);

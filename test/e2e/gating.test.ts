@@ -1,12 +1,11 @@
 /** CI gating end to end: exit-code matrix, baselines across moved lines, suppressions and expiry, --since. */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { meetsThreshold } from "../../src/core/config.js";
 import { runCli } from "../helpers/cli.js";
-import { tempRepo as repo } from "../helpers/temp-repo.js";
+import { tempDir, tempRepo as repo } from "../helpers/temp-repo.js";
 
 const ERROR_LINE = 'export const BASE = "https://www.comfydeploy.com/api";\n';
 const WARNING_LINE = "// see https://www.comfydeploy.com/api/run for the old endpoint\n";
@@ -39,7 +38,7 @@ describe("exit-code matrix", () => {
 describe("baseline", () => {
   it("recognises findings after their lines move, and fails only on new ones", () => {
     const dir = repo({ "src/config.ts": ERROR_LINE, "docs/api.md": "POST https://www.comfydeploy.com/api/run\n" });
-    const baseline = join(dir, "..", `${dir.split("/").pop()}-baseline.json`);
+    const baseline = join(tempDir("cdm-baseline-"), "baseline.json");
     expect(runCli(["scan", dir, "--format", "json", "-o", baseline, "--fail-on", "none"]).status).toBe(0);
 
     // The same uses, moved down by new lines above them.
@@ -121,7 +120,7 @@ describe("--since", () => {
 describe("several outputs in one run", () => {
   it("writes SARIF, Markdown and JSON files and the text report on stdout", () => {
     const dir = repo({ "src/a.ts": ERROR_LINE });
-    const out = mkdtempSync(join(tmpdir(), "cdm-multi-"));
+    const out = tempDir("cdm-multi-");
     const run = runCli([
       "scan", dir, "--sarif", join(out, "r.sarif"), "--markdown", join(out, "r.md"), "--json", join(out, "r.json"), "--fail-on", "none",
     ]);

@@ -1,12 +1,11 @@
 /** The scan command end to end: exit codes, JSON contract, errors, skipping and redaction. */
-import { mkdtempSync, readFileSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RULE_IDS } from "../../src/rules/catalog.js";
 import { REPO_ROOT, runCli } from "../helpers/cli.js";
-import { tempRepo } from "../helpers/temp-repo.js";
+import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 
 const schema = JSON.parse(readFileSync(join(REPO_ROOT, "schema", "scan-report.schema.json"), "utf8"));
 const validate = new Ajv({ allErrors: true }).compile(schema);
@@ -46,7 +45,8 @@ describe("scan on the demo app", () => {
       ruleId: string;
     }>;
     const key = (f: { file: string; line: number; ruleId: string }): string => `${f.file}:${f.line}:${f.ruleId}`;
-    expect(result.report.findings.map(key).sort()).toEqual(expected.map(key).sort());
+    // Paths are relative to the repository root this fixture sits in.
+    expect(result.report.findings.map(key).sort()).toEqual(expected.map((f) => key({ ...f, file: `fixtures/demo-app/${f.file}` })).sort());
   });
 
   it("exits 1 because errors were found, and prints nothing on stderr without a TTY", () => {
@@ -66,7 +66,7 @@ describe("scan on the demo app", () => {
   });
 
   it("writes the report to --output and nothing to stdout", () => {
-    const out = join(mkdtempSync(join(tmpdir(), "cdm-out-")), "nested", "report.json");
+    const out = join(tempDir("cdm-out-"), "nested", "report.json");
     const run = runCli(["scan", "fixtures/demo-app", "--format", "json", "--output", out, "--fail-on", "none"]);
     expect(run.status).toBe(0);
     expect(run.stdout).toBe("");
@@ -75,7 +75,7 @@ describe("scan on the demo app", () => {
 
   it("prints a text report grouped by file with counts by rule and fix class", () => {
     const text = runCli(["scan", "fixtures/demo-app"]).stdout;
-    expect(text).toContain("src/services/comfy-http.ts\n");
+    expect(text).toContain("\nfixtures/demo-app/src/services/comfy-http.ts\n");
     expect(text).toMatch(/By rule:\n(.|\n)*legacy-create-run\s+2/);
     expect(text).toMatch(/By fix class:\n\s+auto\s+\d+/);
     expect(text).not.toContain("\x1b[");
@@ -91,7 +91,7 @@ describe("schema and catalog agree", () => {
 describe("usage errors", () => {
   it.each([
     [["scan", "does/not/exist"], /path not found: does\/not\/exist/],
-    [["scan", "package.json"], /not a directory/],
+    [["scan", "src", "does/not/exist"], /path not found: does\/not\/exist/],
     [["scan", ".", "--format", "xml"], /Invalid values|Choices/],
     [["scan", ".", "--no-such-flag"], /Unknown argument/],
     [["frobnicate"], /Unknown argument|Unknown command/],

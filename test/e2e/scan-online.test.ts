@@ -1,11 +1,11 @@
 /** scan --online settles unknown node pins through a (fake, local) GitHub compare API. */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, runCliAsync } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-repo.js";
 
 const AHEAD = "1111111111111111111111111111111111111111";
 const BEHIND = "2222222222222222222222222222222222222222";
@@ -20,7 +20,7 @@ describe("scan --online", () => {
     });
     await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
     try {
-      const dir = mkdtempSync(join(tmpdir(), "cdm-online-"));
+      const dir = tempDir("cdm-online-");
       writeFileSync(
         join(dir, "Dockerfile"),
         [
@@ -34,7 +34,7 @@ describe("scan --online", () => {
       expect(offline.findings.map((f: { severity: string }) => f.severity)).toEqual(["warning", "warning"]);
 
       const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const env = { XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "cdm-cache-")), GITHUB_TOKEN: "ghp_faketoken_for_tests_000" };
+      const env = { XDG_CACHE_HOME: tempDir("cdm-cache-"), GITHUB_TOKEN: "ghp_faketoken_for_tests_000" };
       const online = await runCliAsync(["scan", dir, "--format", "json", "--online", "--github-api-url", api], { env });
       const report = JSON.parse(online.stdout);
       expect(report.findings.map((f: { line: number; severity: string }) => [f.line, f.severity])).toEqual([[3, "error"]]);

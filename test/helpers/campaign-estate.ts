@@ -6,10 +6,10 @@
  * different V1 shape; one has no V1 use, and "ghost" has no origin at all.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { REPO_ROOT } from "./cli.js";
+import { tempDir } from "./temp-repo.js";
 
 const FIXTURES = join(REPO_ROOT, "fixtures");
 
@@ -63,7 +63,8 @@ function copyFixture(from: string, to: string): void {
 }
 
 export function createEstate(names: readonly string[] = [...Object.keys(SHAPES), CLEAN]): Estate {
-  const dir = mkdtempSync(join(tmpdir(), "cdm-campaign-"));
+  // Removed by remove(), and after the test file in any case (also when building the estate fails).
+  const dir = tempDir("cdm-campaign-");
   const origin = (name: string): string => join(dir, "origins", `${name}.git`);
   const work = (name: string): string => join(dir, "work", name);
   const estate: Estate = {

@@ -1,10 +1,13 @@
-/** Runs the built CLI as a user would: a child process, no TTY. */
+/** Runs the built CLI as a user would: a child process, no TTY, and not on GitHub Actions unless a test says so. */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 export const REPO_ROOT = join(import.meta.dirname, "..", "..");
 export const CLI = join(REPO_ROOT, "dist", "src", "cli.js");
+
+/** The Actions variables that change the CLI's defaults (format, step summary); undefined removes them. */
+const NOT_ON_ACTIONS: NodeJS.ProcessEnv = { GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined };
 
 export interface CliResult {
   status: number | null;
@@ -16,7 +19,7 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
   if (!existsSync(CLI)) throw new Error(`build the CLI first (npm run build): ${CLI} is missing`);
   const result = spawnSync(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? REPO_ROOT,
-    env: { ...process.env, NO_COLOR: "1", ...options.env },
+    env: { ...process.env, ...NOT_ON_ACTIONS, NO_COLOR: "1", ...options.env },
     encoding: "utf8",
     input: options.input ?? "",
     timeout: 120_000,
@@ -30,7 +33,7 @@ export function runCliAsync(args: string[], options: { cwd?: string; env?: NodeJ
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd ?? REPO_ROOT,
-      env: { ...process.env, NO_COLOR: "1", ...options.env },
+      env: { ...process.env, ...NOT_ON_ACTIONS, NO_COLOR: "1", ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

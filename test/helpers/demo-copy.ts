@@ -11,6 +11,7 @@ import { type FixPlan, planFixes, writeFixes } from "../../src/fix/runner.js";
 import { TRANSFORM_IDS } from "../../transforms/index.js";
 import type { TransformId } from "../../transforms/types.js";
 import { DEFAULT_HOSTS } from "../../src/core/urls.js";
+import { removeAfterFile } from "./temp-repo.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
 export const DEMO_APP = join(REPO, "fixtures", "demo-app");
@@ -22,10 +23,10 @@ export interface MigratedCopy {
   remove(): void;
 }
 
-/** A fresh scratch directory under test/.tmp/. */
+/** A fresh scratch directory under test/.tmp/, removed after the test file at the latest. */
 export function scratchDir(prefix: string): string {
   mkdirSync(SCRATCH, { recursive: true });
-  return mkdtempSync(join(SCRATCH, prefix));
+  return removeAfterFile(mkdtempSync(join(SCRATCH, prefix)));
 }
 
 /** Copies the demo app and runs `fix` on it (every transform unless told otherwise), writing the changes. */

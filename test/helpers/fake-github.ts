@@ -1,7 +1,7 @@
 /**
  * A fake GitHub REST API on 127.0.0.1 for end-to-end tests: repositories,
  * pull requests (create, list by head and state, read one, update, labels,
- * reviewers), an organisation's repository listing with Link-header pages,
+ * reviewers, assignees), an organisation's repository listing with Link-header pages,
  * and repository search by topic. Every call is recorded; `failures` make
  * chosen routes answer with an error.
  */
@@ -38,6 +38,7 @@ export interface FakePull {
   merged: boolean;
   labels: string[];
   reviewers: string[];
+  assignees: string[];
 }
 
 export interface Failure {
@@ -178,11 +179,12 @@ export class FakeGitHub {
         merged: false,
         labels: [],
         reviewers: [],
+        assignees: [],
       };
       this.pulls.push(pull);
       return send(201, pullJson(pull));
     }
-    const one = /^\/(pulls|issues)\/(\d+)(\/labels|\/requested_reviewers)?$/.exec(rest);
+    const one = /^\/(pulls|issues)\/(\d+)(\/labels|\/requested_reviewers|\/assignees)?$/.exec(rest);
     const pull = one ? ofRepo.find((p) => p.number === Number(one[2])) : undefined;
     if (one && !pull) return send(404, { message: "Not Found" });
     if (method === "GET" && one?.[1] === "pulls" && !one[3]) return send(200, pullJson(pull!));
@@ -194,6 +196,10 @@ export class FakeGitHub {
     if (method === "POST" && one?.[3] === "/labels") {
       pull!.labels.push(...((body as { labels: string[] }).labels ?? []));
       return send(200, pull!.labels.map((name) => ({ name })));
+    }
+    if (method === "POST" && one?.[3] === "/assignees") {
+      pull!.assignees.push(...((body as { assignees: string[] }).assignees ?? []));
+      return send(201, pullJson(pull!));
     }
     if (method === "POST" && one?.[3] === "/requested_reviewers") {
       pull!.reviewers.push(...((body as { reviewers: string[] }).reviewers ?? []));

@@ -83,7 +83,16 @@ export class JsAnalyzer {
     this.reportSdkTypes(context, report);
     this.reportVendoredClasses(context, report);
     const importsSdk = [...context.imports.values()].some((binding) => isSdkModule(binding.module));
-    return { findings: report.findings, exportsClient: this.sdk.exportsClient(context), importsSdk };
+    const exportsClient = this.sdk.exportsClient(context);
+    this.forgetNodes();
+    return { findings: report.findings, exportsClient, importsSdk };
+  }
+
+  /** Node-keyed memos hold whole syntax trees alive: drop them between files. */
+  private forgetNodes(): void {
+    this.values.consumed.clear();
+    this.sdk.forget();
+    this.vendored.forget();
   }
 
   private reportRequests(context: FileContext, report: Reporter): void {

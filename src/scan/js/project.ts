@@ -30,6 +30,9 @@ export interface ResolvedExport {
   target: ExportTarget;
 }
 
+/** Parsed files kept for cross-file lookups; older ones are parsed again when needed, so memory stays flat on big trees. */
+const MAX_CACHED_FILES = 200;
+
 export class JsProject {
   private readonly contexts = new Map<string, FileContext | null>();
   private readonly aliasCache = new Map<string, PathAliases | null>();
@@ -47,7 +50,12 @@ export class JsProject {
   /** Registers a file whose text the caller already holds. */
   contextFor(file: string, text?: string): FileContext | undefined {
     const cached = this.contexts.get(file);
-    if (cached !== undefined) return cached ?? undefined;
+    if (cached !== undefined) {
+      // Most recently used last: Map keeps insertion order.
+      this.contexts.delete(file);
+      this.contexts.set(file, cached);
+      return cached ?? undefined;
+    }
     let context: FileContext | null = null;
     try {
       const source = text ?? this.readText(file);
@@ -56,6 +64,7 @@ export class JsProject {
       context = null;
     }
     this.contexts.set(file, context);
+    while (this.contexts.size > MAX_CACHED_FILES) this.contexts.delete(this.contexts.keys().next().value!);
     return context ?? undefined;
   }
 

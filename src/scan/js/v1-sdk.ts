@@ -26,6 +26,10 @@ export class V1Sdk {
     private readonly vendored: VendoredClients,
   ) {}
 
+  forget(): void {
+    this.clientMemo.clear();
+  }
+
   /** True when an expression is the SDK module object itself (namespace import, require, dynamic import). */
   isSdkNamespace(expr: ts.Expression, context: FileContext): boolean {
     const e = unwrap(expr);

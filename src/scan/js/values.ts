@@ -17,6 +17,20 @@ export type Definition =
   | { kind: "external"; module: string; name: string; context: FileContext; node: ts.Node };
 
 const MAX_DEPTH = 24;
+const STRING_NORMALISERS: ReadonlySet<string> = new Set(["trim", "trimEnd", "trimStart", "toLowerCase"]);
+
+/** `.replace(/\/+$/, "")`: a replace anchored at the end (a trailing-slash strip). */
+function stripsTrailing(call: ts.CallExpression): boolean {
+  const callee = call.expression;
+  const pattern = call.arguments[0];
+  return (
+    ts.isPropertyAccessExpression(callee) &&
+    (callee.name.text === "replace" || callee.name.text === "replaceAll") &&
+    pattern !== undefined &&
+    ts.isRegularExpressionLiteral(pattern) &&
+    /\$\/[a-z]*$/.test(pattern.text)
+  );
+}
 
 export class Values {
   /** Expressions whose value fed a reported request, so they are not reported again on their own. */
@@ -252,6 +266,10 @@ export class Values {
   private callString(call: ts.CallExpression, context: FileContext, consume: Set<ts.Node> | null, depth: number): string {
     const callee = unwrap(call.expression);
     if (ts.isPropertyAccessExpression(callee) && callee.name.text === "toString" && call.arguments.length === 0) {
+      return this.stringValue(callee.expression, context, consume, depth + 1);
+    }
+    // `(env.X || "https://…/api").replace(/\/+$/, "")`, `.trim()`: normalising keeps the host and path that matter here.
+    if (ts.isPropertyAccessExpression(callee) && (STRING_NORMALISERS.has(callee.name.text) || stripsTrailing(call))) {
       return this.stringValue(callee.expression, context, consume, depth + 1);
     }
     if (ts.isIdentifier(callee) && callee.text === "String" && call.arguments[0]) {

@@ -30,6 +30,10 @@ export class VendoredClients {
     private readonly hosts: HostSet,
   ) {}
 
+  forget(): void {
+    this.memo.clear();
+  }
+
   /** The class's V1 traits when it is a copy of the V1 client, else undefined. */
   classInfo(cls: ts.ClassLikeDeclaration, context: FileContext): VendoredClass | undefined {
     const cached = this.memo.get(cls);

@@ -18,9 +18,11 @@ function loadTypeScript(): TypeScript {
   return typescript;
 }
 
+/** Formatted sources by flavour and Prettier options: one format per style, not one per package (Prettier costs ~100 ms a call). */
+const formatted = new Map<string, Promise<string>>();
+
 /** The module's source for a file at `absolutePath`. */
 export async function compatModuleSource(flavor: ModuleFlavor, absolutePath: string, style: SourceStyle): Promise<string> {
-  const code = flavor === "ts" ? COMPAT_TEMPLATE : flavor === "esm" ? withoutTypes(COMPAT_TEMPLATE) : toCommonJs(withoutTypes(COMPAT_TEMPLATE));
   const prettier = await import("prettier");
   const inferred = {
     singleQuote: style.quote === "single",
@@ -31,7 +33,16 @@ export async function compatModuleSource(flavor: ModuleFlavor, absolutePath: str
   };
   // The project's settings (a Prettier config, or an .editorconfig) win where they say something.
   const project = await prettier.resolveConfig(absolutePath, { editorconfig: true }).catch(() => null);
-  return prettier.format(code, { ...inferred, ...project, parser: flavor === "ts" ? "typescript" : "babel" });
+  const options = { ...inferred, ...project, parser: flavor === "ts" ? "typescript" : "babel" };
+  // Plugins may be objects a key cannot tell apart: those formats are not shared.
+  const key = project?.plugins?.length ? undefined : `${flavor}\u0000${JSON.stringify(options)}`;
+  let source = key === undefined ? undefined : formatted.get(key);
+  if (!source) {
+    const code = flavor === "ts" ? COMPAT_TEMPLATE : flavor === "esm" ? withoutTypes(COMPAT_TEMPLATE) : toCommonJs(withoutTypes(COMPAT_TEMPLATE));
+    source = prettier.format(code, options);
+    if (key !== undefined) formatted.set(key, source);
+  }
+  return source;
 }
 
 /**

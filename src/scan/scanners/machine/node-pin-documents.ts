@@ -6,7 +6,8 @@
  *   registry version;
  * - workflow `docker_command_steps`: `custom-node` steps (`data.hash`, or the
  *   SHA in `data.meta.commit_url`) and `custom-node-manager` steps (`node_id`, `version`);
- * - Manager install lists (`files: [url]`), which carry no commit.
+ * - Manager install lists (`files: [url]`), which carry no commit;
+ * - any object with the repository `url` and a sibling `hash`.
  */
 import { NODE_COMPONENT } from "../../../knowledge/migration.js";
 import { decideGitRef, decideRegistryVersion } from "../../../knowledge/node-ref.js";
@@ -29,9 +30,22 @@ export function documentPins(root: TreeNode, source: string): NodePinSite[] {
       sites.push(step.site);
       stepData.add(step.data);
     }
-    if (!stepData.has(node)) sites.push(...installListPins(node, source));
+    if (!stepData.has(node)) sites.push(...installListPins(node, source), ...urlAndHashPins(node, source));
   }
   return sites;
+}
+
+/**
+ * Any other object that names the node repository by `url` and pins it by a
+ * sibling `hash` (machine descriptors, workflow dependency lists), whatever
+ * the order of the two keys.
+ */
+function urlAndHashPins(node: TreeObject, source: string): NodePinSite[] {
+  if (!isNodeRepositoryUrl(stringOf(member(node, "url")) ?? "")) return [];
+  const hashNode = member(node, "hash");
+  const hash = stringOf(hashNode);
+  if (!hashNode || !hash) return [];
+  return [{ decision: decideGitRef(hash), format: "snapshot", ...spanIn(source, hashNode, hash) }];
 }
 
 function snapshotGitPins(nodes: TreeObject, source: string): NodePinSite[] {

@@ -10,6 +10,7 @@ import type { FileScanInput, FileScanner } from "../../scanner.js";
 import { FindingSink } from "../../scanner-helpers.js";
 import { findLegacyHostMentions, type HostSet } from "../../../core/urls.js";
 import { endpointFindingInput, findPythonEndpoints } from "./http.js";
+import { unknownBaseMessage } from "../../messages.js";
 import { PyModule } from "../../../lang/python/module.js";
 import { projectPinFor } from "./project-pin.js";
 import { findPythonSdkUses } from "./sdk.js";
@@ -37,10 +38,15 @@ export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Find
   reportHostMentions(module, hosts, add);
 
   const values = new PyValues(module);
-  for (const use of findPythonEndpoints(module, values, hosts)) {
+  for (const use of findPythonEndpoints(module, values, hosts, repo.legacyBaseHeld ?? false)) {
     const first = module.tokens[use.range.lo]!;
     const last = module.tokens[use.range.hi - 1]!;
-    add(first.start, last.end, { ...endpointFindingInput(use), facts: { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.method !== undefined } });
+    if (use.unknownBase && use.endpoint !== "run-ambiguous") {
+      add(first.start, last.end, { ruleId: "v1-shape-unknown-base", message: unknownBaseMessage(use.endpoint), severity: "warning", fix: "manual" });
+      continue;
+    }
+    const input = endpointFindingInput(use);
+    add(first.start, last.end, { ...input, facts: { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.method !== undefined } });
   }
 
   for (const use of findPythonSdkUses(module, () => projectPinFor(repo, file))) {

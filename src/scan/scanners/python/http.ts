@@ -5,7 +5,7 @@
  * seen going into a known call are reported where they are built, method unknown.
  */
 import { endpointMessage } from "../../messages.js";
-import { HOLE, type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
+import { HOLE, type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf, v1SignatureOnUnknownBase } from "../../../core/urls.js";
 import type { PyModule } from "../../../lang/python/module.js";
 import type { PyCallee, PyRange } from "../../../lang/python/syntax.js";
 import { isOp, isString } from "../../../lang/python/tokens.js";
@@ -15,6 +15,8 @@ export interface EndpointUse {
   range: PyRange;
   endpoint: V1Endpoint;
   method: string | undefined;
+  /** V1's signature on a base that is not resolved here (a parameter, a setting from elsewhere). */
+  unknownBase?: boolean;
 }
 
 interface PyRequest {
@@ -22,6 +24,8 @@ interface PyRequest {
   method: string | undefined;
   base?: string;
   queryKeys: string[];
+  /** Top-level keys of a `json=` body. */
+  bodyKeys: string[];
 }
 
 const VERBS = new Set(["get", "post", "put", "patch", "delete", "head", "options"]);
@@ -30,7 +34,12 @@ const METHOD_FIRST = new Set(["request", "stream", "api_request"]);
 /** Client classes whose `base_url` prefixes relative request URLs (httpx, aiohttp, requests-like sessions). */
 const CLIENT_FACTORIES = new Set(["Client", "AsyncClient", "ClientSession", "Session", "AsyncSession", "BaseUrlSession"]);
 
-export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: HostSet): EndpointUse[] {
+/**
+ * `legacyBaseHeld`: another file of the repository holds the V1 base, so a
+ * member base (`settings.base`, `self.base_url`) on a V1-shaped request is
+ * taken to be it; a bare name stays a V1 shape on an unknown base.
+ */
+export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: HostSet, legacyBaseHeld = false): EndpointUse[] {
   const uses: EndpointUse[] = [];
   const consumed = new Set<number>();
   const t = module.tokens;
@@ -45,6 +54,12 @@ export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: H
     for (const key of request.queryKeys) url += `${url.includes("?") ? "&" : "?"}${key}=${HOLE}`;
     const info = parseUrlText(url, hosts);
     const endpoint = info.hostKind === "legacy" ? v1EndpointOf(info, request.method) : undefined;
+    const signature = endpoint ? undefined : v1SignatureOnUnknownBase(url, request.method, new Set(request.bodyKeys));
+    if (signature) {
+      const memberBase = /^f?["']{1,3}\{\s*[A-Za-z_]\w*\.[\w.]+\s*\}|^[A-Za-z_]\w*\.[\w.]+\s*\+/.test(module.text.slice(module.tokens[request.url.lo]!.start));
+      const held = legacyBaseHeld && memberBase;
+      uses.push({ range: request.url, endpoint: signature, method: request.method, ...(held ? {} : { unknownBase: true }) });
+    }
     if (!endpoint) continue;
     uses.push({ range: request.url, endpoint, method: request.method });
     consumed.add(request.url.lo);
@@ -102,9 +117,11 @@ function recognise(module: PyModule, values: PyValues, callee: PyCallee, open: n
     method = lower.toUpperCase();
   }
   if (!url) return undefined;
-  const request: PyRequest = { url, method, queryKeys: [] };
+  const request: PyRequest = { url, method, queryKeys: [], bodyKeys: [] };
   const params = args.keyword.get("params");
   if (params) request.queryKeys = values.dictKeys(params);
+  const json = args.keyword.get("json");
+  if (json) request.bodyKeys = values.dictKeys(json);
   const base = clientBase(module, values, callee);
   if (base !== undefined) request.base = base;
   return request;
