@@ -249,7 +249,9 @@ export function scanWithCli(cli, testCase) {
         return;
       }
       try {
-        resolve(JSON.parse(stdout).findings);
+        // Paths in the report are relative to the repository root (the git top level): make them relative to the case.
+        const report = JSON.parse(stdout);
+        resolve(report.findings.map((f) => ({ ...f, file: posixPath(relative(testCase.dir, join(report.root, f.file))) })));
       } catch (error) {
         reject(new Error(`scan ${testCase.name} printed no JSON report: ${error.message}`));
       }
