@@ -12,6 +12,7 @@ import { hostSetFor, loadConfig } from "../src/core/config.js";
 import { configJsonSchema, validateConfig } from "../src/core/config-schema.js";
 import { UsageError } from "../src/core/errors.js";
 import { scan } from "../src/scan/engine.js";
+import { runCli } from "./helpers/cli.js";
 
 const SCHEMA_FILE = join(import.meta.dirname, "..", "schema", "config.schema.json");
 const V1 = 'export const A = "https://www.comfydeploy.com/api";\n';
@@ -134,6 +135,15 @@ describe("per-rule settings", () => {
       ["src/a.ts", "legacy-base-url", "warning"],
       ["src/a.ts", "legacy-get-run", "error"],
     ]);
+  });
+
+  it("fix and report read them too: a rule turned off is neither rewritten nor counted", () => {
+    const dir = tree({ ".comfydeploy-migrate.json": '{ "rules": { "legacy-base-url": "off" } }', "src/a.ts": V1 });
+    const fix = runCli(["fix", dir, "--dry-run"]);
+    expect(fix.status).toBe(0);
+    expect(fix.stdout).toContain("would change 0 files");
+    const report = JSON.parse(runCli(["report", dir, "--format", "json"]).stdout);
+    expect(report.findings).toBe(0);
   });
 
   it("config files are never scanned, wherever they are", async () => {

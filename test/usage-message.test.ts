@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { closest, editDistance } from "../src/core/did-you-mean.js";
 import { explainYargsFailure, type KnownOptions, TOP_LEVEL_OPTIONS } from "../src/commands/usage-message.js";
+import { toolCommand } from "../src/commands/next-step.js";
 
 const SCAN: KnownOptions = { keys: ["help", "color", "format", "fail-on", "quiet"], aliases: { format: ["f"], quiet: ["q"] }, booleans: ["help", "color", "quiet"], numbers: [] };
 const COMMANDS = ["scan", "fix", "check", "report", "pr", "campaign", "serve"];
@@ -44,5 +45,13 @@ describe("yargs failures", () => {
       "Unknown argument: verison (--verison: did you mean --version?)",
     );
     expect(explainYargsFailure("Name a command; see --help.", TOP_LEVEL_OPTIONS, COMMANDS, [])).toBe("Name a command; see --help.");
+  });
+});
+
+describe("next steps", () => {
+  it("quote each path, and leave out the current directory", () => {
+    expect(toolCommand("scan", ["src/a.ts", "my lib"], "--rule review-marker")).toBe("comfydeploy-migrate scan src/a.ts 'my lib' --rule review-marker");
+    expect(toolCommand("fix", ".", "--dry-run")).toBe("comfydeploy-migrate fix --dry-run");
+    expect(toolCommand("fix", "it's")).toBe("comfydeploy-migrate fix 'it'\\''s'");
   });
 });

@@ -2,20 +2,26 @@
 import { TOOL } from "../core/tool-info.js";
 import type { Finding } from "../core/finding.js";
 
-/** `comfydeploy-migrate <command> [path] [options]`, the path left out when it is the current directory. */
-export function toolCommand(command: string, path = ".", options = ""): string {
-  const quoted = /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
-  return [TOOL.name, command, ...(path === "." ? [] : [quoted]), ...(options ? [options] : [])].join(" ");
+const quote = (arg: string): string => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
+
+/** `comfydeploy-migrate <command> [paths] [options]`, the path left out when it is only the current directory. */
+export function toolCommand(command: string, paths: string | readonly string[] = ".", options = ""): string {
+  const list = (typeof paths === "string" ? [paths] : [...paths]).filter((p) => p !== "");
+  const shown = list.length === 1 && list[0] === "." ? [] : list.map(quote);
+  return [TOOL.name, command, ...shown, ...(options ? [options] : [])].join(" ");
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** After scan: preview the fix, or resolve the review markers fix left. */
-export function scanNextStep(findings: readonly Finding[], path: string): string | undefined {
+/**
+ * After scan: preview the fix, or resolve the review markers fix left.
+ * `paths` are the scanned paths as given; `fixPath` the directory fix would work in (fix takes one).
+ */
+export function scanNextStep(findings: readonly Finding[], paths: readonly string[], fixPath: string): string | undefined {
   const fixable = findings.filter((f) => f.fix !== "manual").length;
   const markers = findings.filter((f) => f.ruleId === "review-marker").length;
-  if (fixable > 0) return `Next: preview the rewrite of ${plural(fixable, "finding")} with \`${toolCommand("fix", path, "--dry-run")}\``;
-  if (markers > 0) return `Next: resolve the ${plural(markers, "review marker")}: \`${toolCommand("scan", path, "--rule review-marker")}\``;
+  if (fixable > 0) return `Next: preview the rewrite of ${plural(fixable, "finding")} with \`${toolCommand("fix", fixPath, "--dry-run")}\``;
+  if (markers > 0) return `Next: resolve the ${plural(markers, "review marker")}: \`${toolCommand("scan", paths, "--rule review-marker")}\``;
   if (findings.length > 0) return `Next: these ${plural(findings.length, "finding")} need a person; each message says what to change.`;
   return undefined;
 }

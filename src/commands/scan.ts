@@ -1,4 +1,5 @@
 /** `scan`: find every V1 use in a repository and report it in one or more formats. */
+import { relative } from "node:path";
 import type { Argv } from "yargs";
 import { CONFIG_OPTION_HELP, FAIL_ON_CHOICES, type FailOn, hostSetFor, isCi, loadConfig, meetsThreshold, normalizeHost } from "../core/config.js";
 import { EXIT, UsageError } from "../core/errors.js";
@@ -180,7 +181,7 @@ export async function runScan(args: ScanArgs): Promise<number> {
   // On Actions, stdout is the job log: workflow commands there become annotations on the diff.
   const format: ScanFormat = args.format ?? (process.env.GITHUB_ACTIONS === "true" && args.output === undefined ? "github" : "text");
   let rendered = RENDERERS[format](report, color);
-  const next = format === "text" && args.output === undefined ? scanNextStep(report.findings, (args.paths ?? []).join(" ") || ".") : undefined;
+  const next = format === "text" && args.output === undefined ? scanNextStep(report.findings, args.paths ?? ["."], shorterPath(root)) : undefined;
   if (next) rendered += `${next}\n`;
   await writeOutput(rendered, args.output);
   const extra: Array<[ScanFormat, string | undefined]> = [
@@ -196,6 +197,12 @@ export async function runScan(args: ScanArgs): Promise<number> {
   if (tooManyWarnings) process.stderr.write(`comfydeploy-migrate: ${warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
   const failing = report.findings.some((f) => meetsThreshold(f.severity, failOn));
   return failing || tooManyWarnings ? EXIT.findings : EXIT.ok;
+}
+
+/** A directory as the user would type it: relative to the working directory, or absolute when that is shorter. */
+function shorterPath(dir: string): string {
+  const rel = relative(process.cwd(), dir) || ".";
+  return rel.length <= dir.length ? rel : dir;
 }
 
 function isError(finding: Finding): boolean {

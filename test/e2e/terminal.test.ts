@@ -76,7 +76,7 @@ describe("usage errors: the whole yargs message, a suggestion, exit 2", () => {
     [["scan", ".", "--formt", "json"], "Unknown argument: formt (--formt: did you mean --format?)"],
     [["scan", ".", "--no-colr"], "Unknown argument: colr (--no-colr: did you mean --no-color?)"],
     [["fix", ".", "--dry-rn"], "Unknown argument: dry-rn (--dry-rn: did you mean --dry-run?)"],
-    [["scan", ".", "--format", "jsn"], 'Invalid values: Argument: format, Given: "jsn", Choices: "text", "json", "markdown", "sarif", "github" (did you mean json?)'],
+    [["scan", ".", "--format", "jsn"], /Invalid values: Argument: format, Given: "jsn", Choices: "text", "json", .* \(did you mean json\?\)$/],
     [["scan", ".", "--fail-on", "warnings"], 'Argument: fail-on, Given: "warnings", Choices: "error", "warning", "info", "none" (did you mean warning?)'],
     [["scan", ".", "--rule", "review-markers"], "(did you mean review-marker?)"],
     [["scna", "."], "Unknown command: scna (did you mean scan?)"],
@@ -85,11 +85,12 @@ describe("usage errors: the whole yargs message, a suggestion, exit 2", () => {
     [["scan", ".", "--max-warnings", "1.5"], "--max-warnings must be a whole number, 0 or more, got 1.5"],
     [["scan", ".", "--json"], "--json needs a file name; for the report on stdout use --format json"],
     [["scan", ".", "--sarif", "--fail-on", "none"], "--sarif needs a file name"],
-  ])("%j", (args, message) => {
+  ])("%j", (args, message: string | RegExp) => {
     const run = runCli(args);
     expect(run.status).toBe(2);
     const [first, ...rest] = run.stderr.trimEnd().split("\n");
-    expect(first).toContain(message);
+    if (typeof message === "string") expect(first).toContain(message);
+    else expect(first).toMatch(message);
     expect(rest).toEqual(["Run 'comfydeploy-migrate --help' for usage."]);
   });
 });
