@@ -2,6 +2,7 @@
  * The report every renderer reads: the scan result after suppressions and
  * the baseline are applied, with what is needed to reproduce and link it.
  */
+import { capPerRuleAndFile } from "./cap.js";
 import type { Finding, SkippedFile } from "../core/finding.js";
 import { cutoffStatus, type CutoffStatus } from "../knowledge/cutoff.js";
 import type { ScanResult } from "../scan/engine.js";
@@ -59,7 +60,7 @@ export function buildReport(result: ScanResult, options: ReportOptions): Report 
   return {
     tool: { name: TOOL.name, version: TOOL.version },
     root: options.repoRoot?.top ?? result.root,
-    findings,
+    findings: capPerRuleAndFile(findings),
     suppressed,
     baselined,
     skipped,

@@ -236,7 +236,11 @@ function unreadableFinding(file: string, text: string, reason: string): Finding 
 function applyInSourceSuppressions(findings: Finding[], ignoreFiles: ReadonlySet<string>, read: (file: string) => string | undefined, now: Date): Finding[] {
   const today = now.toISOString().slice(0, 10);
   const byFile = new Map<string, Finding[]>();
-  for (const f of findings) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
+  for (const f of findings) {
+    const list = byFile.get(f.file);
+    if (list) list.push(f);
+    else byFile.set(f.file, [f]);
+  }
   const unused: Finding[] = [];
   for (const file of new Set([...byFile.keys(), ...ignoreFiles])) {
     const text = read(file);

@@ -427,9 +427,16 @@ export class NodeCommandTracker {
 }
 
 /** Resolves a directory against the working directory; unknown parts stay as written. */
+/** Deeper than this, an emulated working directory is not a real checkout: `cd x && cd x && …` stops growing it (and stays linear). */
+const MAX_DIR_LENGTH = 4096;
+
 export function resolveDir(cwd: string, path: string): string {
   if (path === "" || path === ".") return cwd;
-  const joined = path.startsWith("/") || path.startsWith("~") ? path : posix.join(cwd, path);
+  const absolute = path.startsWith("/") || path.startsWith("~");
+  if (!absolute && cwd.length + path.length > MAX_DIR_LENGTH) return cwd;
+  // A plain name below a normalised directory needs no normalising (that would cost the path's length on every `cd`).
+  if (!absolute && cwd !== "." && /^[^/.][^/]*$/.test(path) && !cwd.endsWith("/")) return `${cwd}/${path}`;
+  const joined = absolute ? path : posix.join(cwd, path);
   const normal = posix.normalize(joined);
   return normal.length > 1 ? normal.replace(/\/+$/, "") : normal;
 }
