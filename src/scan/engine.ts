@@ -13,7 +13,7 @@ import { listFiles } from "../files/list-files.js";
 import { nearestPackageDir } from "../files/package-dirs.js";
 import { fileKind, isJsFile } from "../core/file-kinds.js";
 import { JsPool, type JsWork } from "./js-pool.js";
-import { looksBinary, prefilterNeedles } from "./needles.js";
+import { JsSignals, looksBinary, prefilterNeedles } from "./needles.js";
 import { findRipgrep, forEachLimit, MAX_FILE_BYTES, prefilterPass, RIPGREP_MIN_FILES, ripgrepMatches } from "./prefilter-pass.js";
 import { assignFingerprints } from "../core/fingerprint.js";
 import { applySuppressions, isDirective, parseSuppressions, SUPPRESSION_KEYWORD, unusedIgnoreFinding } from "../core/suppression.js";
@@ -124,10 +124,13 @@ async function scanWithPool(
     },
   });
   const ignoreFiles = new Set<string>();
+  const jsSignals = new JsSignals(hosts);
   for (const { file, content } of hits) {
     if (content.includes(SUPPRESSION_KEYWORD)) ignoreFiles.add(file);
     if (content.includes(MARKER_TAG)) findings.push(...findReviewMarkers(file, decode(content)));
-    if (isJsFile(file)) jsCandidates.push({ file, text: decode(content) });
+    if (isJsFile(file)) {
+      if (jsSignals.matches(content)) jsCandidates.push({ file, text: decode(content) });
+    }
     else textCandidates.push({ file, bytes: content, scanners: scannersFor(file) });
   }
 

@@ -44,3 +44,26 @@ export class Prefilter {
 export function looksBinary(content: Buffer): boolean {
   return content.subarray(0, 8000).indexOf(0) !== -1;
 }
+
+/**
+ * The second, precise test a JS/TS candidate passes before the parser sees it.
+ * Third-party code is full of `/run`, `run_id` and `deployment_id` for its own
+ * reasons; a V1 use names the vendor (host, package, SDK names) or pairs the
+ * `/run` path with V1's query or body key. Files that only import a client
+ * module are found later by the importer follow-up, not here.
+ */
+export class JsSignals {
+  private readonly strong: Buffer[];
+  private readonly runPath = Buffer.from("/run");
+  private readonly runKeys = [Buffer.from("run_id"), Buffer.from("deployment_id")];
+
+  constructor(hosts: HostSet) {
+    const names = ["comfydeploy", "ComfyDeploy", "getRun", "runSync", "getWebsocketUrl", "getUploadUrl", "parseWebhookDataSafe"];
+    this.strong = [...new Set([...names, ...hosts.legacy])].map((n) => Buffer.from(n, "utf8"));
+  }
+
+  matches(content: Buffer): boolean {
+    if (this.strong.some((needle) => content.indexOf(needle) !== -1)) return true;
+    return content.indexOf(this.runPath) !== -1 && this.runKeys.some((key) => content.indexOf(key) !== -1);
+  }
+}
