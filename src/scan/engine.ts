@@ -315,6 +315,19 @@ function decode(content: Buffer): string {
 }
 
 /**
+ * What an importer of a client module must do for its import to matter: call
+ * a V1 client method or read a client property, take `typeof` of a binding,
+ * or pass the module on (a barrel). Third-party files that happen to import a
+ * module of the same name do none of these and are not parsed.
+ */
+const USES_A_CLIENT = [
+  /\.(?:run|getRun|runSync|getUploadUrl|getWebsocketUrl)\s*\(|\.(?:apiBase|apiToken)\b/,
+  /\btypeof\s+[A-Za-z_$]/,
+  /\bexport\s*(?:\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s*from\s*["']/,
+  /\b(?:module\.exports|exports\.[\w$]+)\s*=\s*(?:\{[^}]*\brequire\(|require\()/,
+];
+
+/**
  * JS/TS files not yet analysed whose text names one of the client modules
  * (by file or folder name), so that the import can be checked by the parser.
  */
@@ -336,7 +349,8 @@ async function findImporters(
   // "./comfy", '@/lib/comfy', "../comfy.js". A bare word would match far too much.
   const needles = [...names].flatMap((n) => [`/${n}"`, `/${n}'`, `/${n}.`, `/${n}\``].map((needle) => Buffer.from(needle)));
   const importers: JsWork[] = [];
-  let candidates = allFiles.filter((f) => isJsFile(f) && !analysed.has(f) && fileSet.has(f));
+  // Declaration files hold no calls: an importer that matters is code.
+  let candidates = allFiles.filter((f) => isJsFile(f) && !/\.d\.[cm]?ts$/.test(f) && !analysed.has(f) && fileSet.has(f));
   if (ripgrep && candidates.length >= RIPGREP_MIN_FILES) {
     const matched = await ripgrepMatches(ripgrep, root, candidates, needles.map((n) => n.toString()));
     candidates = candidates.filter((f) => matched.has(f));
@@ -344,7 +358,9 @@ async function findImporters(
   await forEachLimit(candidates, READ_CONCURRENCY, async (file) => {
     const content = await readFile(posix.join(root, file)).catch(() => undefined);
     if (!content || content.length > MAX_FILE_BYTES || looksBinary(content)) return;
-    if (needles.some((n) => content.indexOf(n) !== -1)) importers.push({ file, text: decode(content) });
+    if (!needles.some((n) => content.indexOf(n) !== -1)) return;
+    const text = decode(content);
+    if (USES_A_CLIENT.some((pattern) => pattern.test(text))) importers.push({ file, text });
   });
   return importers;
 }
