@@ -1,5 +1,6 @@
 /** The tool's own name and version, read from its package.json. */
 import { readFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
@@ -23,9 +24,30 @@ export const TOOL = readPackageJson();
 export async function engineVersions(): Promise<{ jscodeshift: string; typescript: string; tsMorph: string; node: string }> {
   const jscodeshift = (require("jscodeshift/package.json") as { version: string }).version;
   const tsMorph = (require("ts-morph/package.json") as { version: string }).version;
-  // The scanner parses with the TypeScript that ts-morph bundles, not with any TypeScript the user has installed.
+  return { jscodeshift, typescript: await bundledTypeScriptVersion(), tsMorph, node: process.versions.node };
+}
+
+/**
+ * The scanner parses with the TypeScript that ts-morph bundles, not with any
+ * TypeScript the user has installed. Its version is read from the bundle's
+ * opening bytes: loading the compiler costs more than the rest of --version.
+ */
+async function bundledTypeScriptVersion(): Promise<string> {
+  try {
+    const handle = await open(require.resolve("@ts-morph/common/dist/typescript.js"));
+    try {
+      const head = Buffer.alloc(512 * 1024);
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      const found = /\bvar version = "([^"]+)"/.exec(head.subarray(0, bytesRead).toString("utf8"));
+      if (found) return found[1]!;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // an unusual install layout: ask the compiler itself
+  }
   const { ts } = await import("ts-morph");
-  return { jscodeshift, typescript: ts.version, tsMorph, node: process.versions.node };
+  return ts.version;
 }
 
 /**
