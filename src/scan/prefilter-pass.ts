@@ -63,6 +63,11 @@ export async function prefilterPass(options: PrefilterOptions): Promise<Prefilte
     ]);
     const candidates = options.files.filter((f) => matched.has(f) && readable.has(f));
     await forEachLimit(candidates, READ_CONCURRENCY, (file) => keep(file, () => true));
+    if (matched.complete) return hits;
+    // rg could not read some file: read the rest here, so each one is a candidate or skipped with a reason, never dropped.
+    const prefilter = new Prefilter(options.needles);
+    const rest = options.files.filter((f) => !matched.has(f) && readable.has(f));
+    await forEachLimit(rest, READ_CONCURRENCY, (file) => keep(file, (content) => prefilter.matches(content)));
     return hits;
   }
 
@@ -84,8 +89,11 @@ export function findRipgrep(): string | undefined {
   }
 }
 
+/** Listed paths rg found a needle in; `complete` is false when rg could not read some file (its exit code 2). */
+export type RipgrepMatches = Set<string> & { complete: boolean };
+
 /** Listed paths rg finds a needle in. Paths are passed explicitly, so rg's own ignore rules play no part. */
-export async function ripgrepMatches(rg: string, root: string, files: readonly string[], needles: readonly string[]): Promise<Set<string>> {
+export async function ripgrepMatches(rg: string, root: string, files: readonly string[], needles: readonly string[]): Promise<RipgrepMatches> {
   const base = ["--files-with-matches", "--null", "--no-messages", "--no-config", "--hidden", "--no-ignore", "--binary", "--fixed-strings"];
   for (const needle of needles) base.push("-e", needle);
   base.push("--");
@@ -102,14 +110,17 @@ export async function ripgrepMatches(rg: string, root: string, files: readonly s
     size += file.length + 1;
   }
   if (current.length > 0) chunks.push(current);
-  const matched = new Set<string>();
+  const matched = Object.assign(new Set<string>(), { complete: true });
   await forEachLimit(chunks, 2, async (chunk) => {
     const stdout = await new Promise<string>((resolve, reject) => {
       execFile(rg, [...base, ...chunk], { cwd: root, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, out) => {
         // Exit 1 means "no match"; 2 means some file could not be read, which the Node side reports.
         const code = (error as { code?: number } | null)?.code;
         if (error && code !== 1 && code !== 2) reject(error);
-        else resolve(out);
+        else {
+          if (code === 2) matched.complete = false;
+          resolve(out);
+        }
       });
     });
     for (const path of stdout.split("\0")) if (path) matched.add(path.replace(/^\.\//, ""));
