@@ -125,7 +125,9 @@ async function scanWithPool(
   });
   const ignoreFiles = new Set<string>();
   const jsSignals = new JsSignals(hosts);
+  let legacyBaseHeld = false;
   for (const { file, content } of hits) {
+    legacyBaseHeld ||= fileKind(file) !== "docs" && holdsLegacyApiBase(content, hosts);
     if (content.includes(SUPPRESSION_KEYWORD)) ignoreFiles.add(file);
     if (content.includes(MARKER_TAG)) findings.push(...findReviewMarkers(file, decode(content)));
     if (isJsFile(file)) {
@@ -133,6 +135,8 @@ async function scanWithPool(
     }
     else textCandidates.push({ file, bytes: content, scanners: scannersFor(file) });
   }
+  // Third-party files that only looked like candidates are done with: let their bytes go.
+  hits.length = 0;
 
   progress.phase = "parsing";
   report();
@@ -165,7 +169,6 @@ async function scanWithPool(
     await run(importers);
   }
   const read = cachedReader(root, fileSet);
-  const legacyBaseHeld = hits.some(({ file, content }) => fileKind(file) !== "docs" && holdsLegacyApiBase(content, hosts));
   const repo: RepoFacts = { files: allFiles, root, sdkImportingPackages: packagesOf(sdkImporters, fileSet), read, legacyBaseHeld };
   for (const candidate of textCandidates) {
     findings.push(...scanTextFile(candidate, hosts, repo));
