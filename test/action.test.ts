@@ -192,6 +192,9 @@ describe("run: scan and fix", () => {
     expect(errors).toBeGreaterThan(0);
     expect(existsSync(join(work, "comfydeploy-migrate.sarif"))).toBe(true);
     expect(run.summary).toContain("legacy-create-run");
+    // The CLI writes the summary itself; the action must not append the report a second time.
+    const heading = run.summary.split("\n").find((line) => line.startsWith("#"))!;
+    expect(run.summary.split("\n").filter((line) => line === heading)).toHaveLength(1);
   });
 
   it("fix: rewrites the checkout and counts what is left", async () => {

@@ -1,4 +1,5 @@
 /** `report`: one readiness report combining scan and, optionally, the live check. */
+import { findRepoRoot } from "../files/repo-root.js";
 import { resolve } from "node:path";
 import { stat } from "node:fs/promises";
 import type { Argv } from "yargs";
@@ -56,7 +57,9 @@ export async function runReport(args: ReportArgs): Promise<number> {
   const { config } = await loadConfig(root, args.config);
   const result = await scan({ root, hosts: hostSetFor(config), include: config.include, exclude: config.exclude, rules: config.rules });
   const repo = repoLinkFrom(undefined, process.env);
-  const scanReport = buildReport(result, { command: commandLine(), ...(repo ? { repo } : {}) });
+  // Paths from the repository root, as scan reports them: links in the report resolve on the forge.
+  const repoRoot = await findRepoRoot(root);
+  const scanReport = buildReport(result, { command: commandLine(), repoRoot, ...(repo ? { repo } : {}) });
   const check = deploymentId
     ? await runCheck({
         baseUrl: args["base-url"].replace(/\/+$/, ""),
