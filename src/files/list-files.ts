@@ -5,7 +5,8 @@
  * .gitignore files found.
  */
 import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, readFile } from "node:fs/promises";
 import { posix } from "node:path";
 import { promisify } from "node:util";
 import fg from "fast-glob";
@@ -28,14 +29,17 @@ export interface FileListing {
   /** Repository-relative POSIX paths, sorted. */
   files: string[];
   source: "git" | "filesystem";
+  /** Directories that could not be read (permissions): their files cannot be listed, so they are named instead. */
+  unreadableDirs: string[];
 }
 
 export async function listFiles(root: string, filter: FileFilter = {}): Promise<FileListing> {
   const respectIgnore = filter.respectIgnore ?? true;
   const fromGit = respectIgnore ? await listWithGit(root) : undefined;
+  const unreadableDirs: string[] = [];
   const listing = fromGit
-    ? { files: fromGit, source: "git" as const }
-    : { files: await listWithGlob(root, respectIgnore), source: "filesystem" as const };
+    ? { files: fromGit, source: "git" as const, unreadableDirs }
+    : { files: await listWithGlob(root, respectIgnore, unreadableDirs), source: "filesystem" as const, unreadableDirs };
   listing.files = applyFilter(listing.files, filter).sort();
   return listing;
 }
@@ -54,18 +58,28 @@ async function listWithGit(root: string): Promise<string[] | undefined> {
   }
 }
 
-async function listWithGlob(root: string, respectIgnore: boolean): Promise<string[]> {
+async function listWithGlob(root: string, respectIgnore: boolean, unreadableDirs: string[]): Promise<string[]> {
   // onlyFiles would drop symbolic links; list everything and keep non-directories so links get reported.
-  const entries = (
-    await fg("**/*", {
-      cwd: root,
-      dot: true,
-      onlyFiles: false,
-      markDirectories: true,
-      followSymbolicLinks: false,
-      ignore: respectIgnore ? ALWAYS_IGNORED : ["**/.git/**"],
-    })
-  ).filter((entry) => !entry.endsWith("/"));
+  // A directory the user cannot read must not end the scan: fast-glob skips it, and it is named below.
+  const all = await fg("**/*", {
+    cwd: root,
+    dot: true,
+    onlyFiles: false,
+    markDirectories: true,
+    followSymbolicLinks: false,
+    suppressErrors: true,
+    ignore: respectIgnore ? ALWAYS_IGNORED : ["**/.git/**"],
+  });
+  const dirs = all.filter((entry) => entry.endsWith("/"));
+  await Promise.all(
+    dirs.map((dir) =>
+      access(posix.join(root, dir), constants.R_OK | constants.X_OK).catch(() => {
+        unreadableDirs.push(dir.slice(0, -1));
+      }),
+    ),
+  );
+  unreadableDirs.sort();
+  const entries = all.filter((entry) => !entry.endsWith("/"));
   if (!respectIgnore) return entries;
   const gitignores = entries.filter((f) => posix.basename(f) === ".gitignore");
   if (gitignores.length === 0) return entries;

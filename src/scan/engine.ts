@@ -90,7 +90,10 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   const earlyThreads = options.workers ?? allFiles.length >= LARGE_TREE_FILES;
   const pool = await JsPool.create({ root, files: allFiles, hosts, threads: earlyThreads });
   try {
-    return await scanWithPool(options, allFiles, listing.source, pool, progress, report);
+    const result = await scanWithPool(options, allFiles, listing.source, pool, progress, report);
+    // Files below a directory the user cannot read were never listed: the directory stands for them.
+    for (const dir of listing.unreadableDirs) result.skipped.push({ file: `${dir}/`, reason: "directory could not be read (permission denied)" });
+    return result;
   } finally {
     await pool.close();
   }

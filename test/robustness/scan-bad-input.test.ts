@@ -4,7 +4,8 @@
  * as unreadable-file (never an aborted scan), time linear in the input, and
  * reports capped per rule and file.
  */
-import { symlinkSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_HOSTS } from "../../src/core/urls.js";
@@ -13,6 +14,7 @@ import { buildReport } from "../../src/report/model.js";
 import { MAX_PER_RULE_AND_FILE } from "../../src/report/cap.js";
 import { scan } from "../../src/scan/engine.js";
 import { tempRepo } from "../helpers/temp-repo.js";
+import { CLI } from "../helpers/cli.js";
 
 const V1_STATUS = "https://www.comfydeploy.com/api/run?run_id=abc";
 
@@ -53,6 +55,28 @@ describe("files a parser gives up on", () => {
     symlinkSync(join(root, "app"), join(root, "app", "loop"));
     const result = await scanDir(root);
     expect(rulesAt(result.findings, "app/status.sh", 1)).toContain("legacy-get-run");
+  });
+});
+
+/** Permission errors need a user other than root, who can still read the built CLI. */
+const NOBODY = 65534;
+const canRunAsNobody =
+  process.getuid?.() === 0 && spawnSync(process.execPath, ["-e", `require("fs").accessSync(${JSON.stringify(CLI)})`], { uid: NOBODY, gid: NOBODY }).status === 0;
+
+describe.skipIf(!canRunAsNobody)("a directory the user cannot read", () => {
+  it("is named as skipped, and the scan of the rest goes on", () => {
+    const root = tempRepo({ "app/ok.sh": `curl "${V1_STATUS}"\n`, "app/secret/hidden.sh": `curl "${V1_STATUS}"\n` });
+    chmodSync(root, 0o755);
+    chmodSync(join(root, "app", "secret"), 0o000);
+    try {
+      const run = spawnSync(process.execPath, [CLI, "scan", root, "--format", "json", "--fail-on", "none"], { uid: NOBODY, gid: NOBODY, encoding: "utf8" });
+      expect(run.status, run.stderr).toBe(0);
+      const report = JSON.parse(run.stdout) as { findings: Finding[]; skipped: Array<{ file: string; reason: string }> };
+      expect(report.findings.map((f) => `${f.file}:${f.ruleId}`)).toContain("app/ok.sh:legacy-get-run");
+      expect(report.skipped).toContainEqual({ file: "app/secret/", reason: "directory could not be read (permission denied)" });
+    } finally {
+      chmodSync(join(root, "app", "secret"), 0o755);
+    }
   });
 });
 
