@@ -128,13 +128,24 @@ async function scanWithPool(
   });
   const ignoreFiles = new Set<string>();
   const jsSignals = new JsSignals(hosts);
+  /** JS/TS candidates the parser did not need: counted once, though the importer follow-up may still take them. */
+  const countedJs = new Set<string>();
+  // A candidate that imports a module holding the V1 host (`${BASE}/run`, `fetch(RUN_URL, …)` with BASE from ./config) needs the parser too.
+  const importsHostModule = hostModuleImports(
+    hits.filter(({ file, content }) => isJsFile(file) && hosts.legacy.some((host) => content.indexOf(host) !== -1)).map((h) => h.file),
+  );
   let legacyBaseHeld = false;
   for (const { file, content } of hits) {
     legacyBaseHeld ||= fileKind(file) !== "docs" && holdsLegacyApiBase(content, hosts);
     if (content.includes(SUPPRESSION_KEYWORD)) ignoreFiles.add(file);
     if (content.includes(MARKER_TAG)) findings.push(...findReviewMarkers(file, decode(content)));
     if (isJsFile(file)) {
+      countedJs.add(file);
       if (jsSignals.matches(content)) jsCandidates.push({ file, text: decode(content) });
+      else {
+        const text = decode(content);
+        if (importsHostModule(file, text)) jsCandidates.push({ file, text });
+      }
     }
     else textCandidates.push({ file, bytes: content, scanners: scannersFor(file) });
   }
@@ -168,7 +179,7 @@ async function scanWithPool(
     const modules = clientModules.splice(0);
     const importers = await findImporters(root, filesToScan, fileSet, analysed, modules, ripgrep);
     if (importers.length === 0) break;
-    progress.candidates += importers.length;
+    progress.candidates += importers.filter((w) => !countedJs.has(w.file)).length;
     await run(importers);
   }
   const read = cachedReader(root, fileSet);
@@ -320,6 +331,47 @@ function decode(content: Buffer): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+const JS_EXTENSION = /\.(?:[cm]?[jt]sx?)$/;
+const IMPORT_SPECIFIER = /(?:\bfrom\s*|\brequire\s*\(\s*|\bimport\s*\(\s*)["']([^"'\n]{1,300})["']/g;
+
+/**
+ * Whether a file imports one of the given modules: relative specifiers are
+ * resolved against the file (with the usual extensions and index files);
+ * aliased ones (`@/lib/config`, `~/config`) match by their path tail.
+ */
+function hostModuleImports(modules: readonly string[]): (file: string, text: string) => boolean {
+  if (modules.length === 0) return () => false;
+  const stems = new Set(modules.map((m) => m.replace(JS_EXTENSION, "").replace(/\/index$/, "")));
+  const tails = [...stems].map((stem) => stem.split("/").slice(-2).join("/"));
+  return (file, text) => {
+    for (const match of text.matchAll(IMPORT_SPECIFIER)) {
+      const specifier = match[1]!.replace(JS_EXTENSION, "").replace(/\/index$/, "");
+      if (specifier.startsWith(".")) {
+        if (stems.has(posix.normalize(posix.join(posix.dirname(file), specifier)))) return true;
+      } else if (/^[@~#]\//.test(specifier)) {
+        const tail = specifier.slice(2);
+        if (tails.some((t) => t === tail || t.endsWith(`/${tail}`) || tail.endsWith(`/${t}`))) return true;
+      }
+    }
+    return false;
+  };
+}
+
+/**
+ * Byte needles for an import of one of these modules: the module's name after
+ * a slash and before a quote or an extension ("./comfy", '@/lib/comfy',
+ * "../comfy.js"; an index file by its folder). A bare word would match far too much.
+ */
+function importNeedles(modules: readonly string[]): Buffer[] {
+  const names = new Set(
+    modules.map((m) => {
+      const base = posix.basename(m).replace(/\.[^.]+$/, "");
+      return base === "index" ? posix.basename(posix.dirname(m)) : base;
+    }),
+  );
+  return [...names].flatMap((n) => [`/${n}"`, `/${n}'`, `/${n}.`, `/${n}\``].map((needle) => Buffer.from(needle)));
+}
+
 /**
  * What an importer of a client module must do for its import to matter: call
  * a V1 client method or read a client property, take `typeof` of a binding,
@@ -345,15 +397,7 @@ async function findImporters(
   modules: readonly string[],
   ripgrep: string | undefined,
 ): Promise<JsWork[]> {
-  const names = new Set(
-    modules.map((m) => {
-      const base = posix.basename(m).replace(/\.[^.]+$/, "");
-      return base === "index" ? posix.basename(posix.dirname(m)) : base;
-    }),
-  );
-  // An import names the module after a slash and before a quote or an extension:
-  // "./comfy", '@/lib/comfy', "../comfy.js". A bare word would match far too much.
-  const needles = [...names].flatMap((n) => [`/${n}"`, `/${n}'`, `/${n}.`, `/${n}\``].map((needle) => Buffer.from(needle)));
+  const needles = importNeedles(modules);
   const importers: JsWork[] = [];
   // Declaration files hold no calls: an importer that matters is code.
   let candidates = allFiles.filter((f) => isJsFile(f) && !/\.d\.[cm]?ts$/.test(f) && !analysed.has(f) && fileSet.has(f));
