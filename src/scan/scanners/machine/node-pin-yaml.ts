@@ -5,7 +5,8 @@
  * `env:`/`variables:` values feed the shell variables the steps read.
  */
 import { member, spanIn, stringOf, type TreeNode, type TreeScalar, walk } from "../../../lang/data/doc-tree.js";
-import { NodeCommandTracker, resolveDir, ScriptContext } from "./node-pin-commands.js";
+import { NodeCommandTracker, ScriptContext } from "./node-pin-commands.js";
+import { resolveDir } from "./shell-args.js";
 import { nodeSourceOf } from "./node-source-url.js";
 
 const SCRIPT_KEYS = new Set(["run", "script", "before_script", "after_script", "command", "commands", "args", "entrypoint"]);
