@@ -38,6 +38,13 @@ describe("files a parser gives up on", () => {
     expect(rulesAt(result.findings, "src/a.js", 1)).toEqual(["legacy-base-url", "legacy-get-run", "unreadable-file"]);
   });
 
+  it("a 5,000-term string concatenation keeps its create-run finding", async () => {
+    const terms = Array.from({ length: 5000 }, (_, i) => `  "p${i}"`).join(" +\n");
+    const root = tempRepo({ "src/b.js": `fetch("https://www.comfydeploy.com/api/run", { method: "POST", body:\n${terms} });\n` });
+    const result = await scanDir(root);
+    expect(rulesAt(result.findings, "src/b.js", 1)).toEqual(expect.arrayContaining(["legacy-base-url", "legacy-create-run"]));
+  });
+
   it("BOM, CRLF and odd file names are scanned like any other file", async () => {
     const root = tempRepo({
       "crlf.py": `\uFEFFimport requests\r\nURL = "${V1_STATUS}"\r\n`,
