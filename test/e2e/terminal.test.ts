@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/cli.js";
 
@@ -165,7 +165,8 @@ describe("unused ignore comments", () => {
 describe("commands end with the next step", () => {
   it("scan: preview the fix", () => {
     const dir = tree({ "a.ts": ERROR_LINE });
-    expect(runCli(["scan", dir]).stdout.trimEnd().split("\n").pop()).toBe(`Next: preview the rewrite of 1 finding with \`comfydeploy-migrate fix ${dir} --dry-run\``);
+    // The command names the directory as briefly as it can from where the user stands.
+    expect(runCli(["scan", dir], { cwd: dirname(dir) }).stdout.trimEnd().split("\n").pop()).toBe(`Next: preview the rewrite of 1 finding with \`comfydeploy-migrate fix ${basename(dir)} --dry-run\``);
     expect(runCli(["scan", dir, "--format", "json"]).stdout).not.toContain("Next:");
   });
 
