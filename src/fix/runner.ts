@@ -64,7 +64,8 @@ export interface FixPlan {
 }
 
 export async function planFixes(options: FixOptions): Promise<FixPlan> {
-  const result = await scan(options);
+  // fix loads TypeScript on this thread for its codemods anyway: a scan worker would load a second copy.
+  const result = await scan({ workers: false, ...options });
   const active = result.findings.filter((f) => !isActivelySuppressed(f) && f.ruleId !== "review-marker");
   const byFile = new Map<string, Finding[]>();
   for (const f of active) {
