@@ -64,9 +64,11 @@ export interface ScanResult {
   stats: { listed: number; candidates: number; parsed: number; listing: "git" | "filesystem" };
 }
 
-/** Trees with at least this many files parse on worker threads (started before the prefilter). */
-const LARGE_TREE_FILES = 2000;
-/** Another thread joins per this many JS/TS candidates. */
+/**
+ * JS/TS candidates parse on worker threads only when there are more than
+ * this many (another thread joins per this many): after the precise byte
+ * test few files need the parser, and a worker costs a second TypeScript.
+ */
 const WORKER_THRESHOLD = 400;
 
 export async function scan(options: ScanOptions): Promise<ScanResult> {
@@ -86,16 +88,16 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   progress.phase = "prefilter";
   report();
 
-  // On big trees a worker starts loading TypeScript now, in parallel with the prefilter.
-  const earlyThreads = options.workers ?? allFiles.length >= LARGE_TREE_FILES;
-  const pool = await JsPool.create({ root, files: allFiles, hosts, threads: earlyThreads });
+  let pool: JsPool | undefined;
+  const poolFor = async (jsCandidates: number): Promise<JsPool> =>
+    (pool ??= await JsPool.create({ root, files: allFiles, hosts, threads: options.workers ?? jsCandidates > WORKER_THRESHOLD }));
   try {
-    const result = await scanWithPool(options, allFiles, listing.source, pool, progress, report);
+    const result = await scanWithPool(options, allFiles, listing.source, poolFor, progress, report);
     // Files below a directory the user cannot read were never listed: the directory stands for them.
     for (const dir of listing.unreadableDirs) result.skipped.push({ file: `${dir}/`, reason: "directory could not be read (permission denied)" });
     return result;
   } finally {
-    await pool.close();
+    await pool?.close();
   }
 }
 
@@ -103,7 +105,7 @@ async function scanWithPool(
   options: ScanOptions,
   allFiles: string[],
   listingSource: "git" | "filesystem",
-  pool: JsPool,
+  poolFor: (jsCandidates: number) => Promise<JsPool>,
   progress: ScanProgress,
   report: () => void,
 ): Promise<ScanResult> {
@@ -155,6 +157,7 @@ async function scanWithPool(
   progress.phase = "parsing";
   report();
   const fileSet = new Set(allFiles);
+  const pool = await poolFor(jsCandidates.length);
   if (jsCandidates.length > WORKER_THRESHOLD) pool.grow(Math.ceil(jsCandidates.length / WORKER_THRESHOLD));
   const analysed = new Set<string>();
   const sdkImporters: string[] = [];
