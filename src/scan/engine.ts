@@ -413,7 +413,7 @@ async function findImporters(
     if (!content || content.length > MAX_FILE_BYTES || looksBinary(content)) return;
     if (!needles.some((n) => content.indexOf(n) !== -1)) return;
     const text = decode(content);
-    if (USES_A_CLIENT.some((pattern) => pattern.test(text))) importers.push({ file, text });
+    if (USES_A_CLIENT.some((pattern) => pattern.test(text))) importers.push({ file, text, clientModules: modules });
   });
   return importers;
 }

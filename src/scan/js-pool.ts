@@ -13,6 +13,8 @@ import type { HostSet } from "../core/urls.js";
 export interface JsWork {
   file: string;
   text: string;
+  /** For an importer found by the follow-up: the client modules it was found for (a re-export of one of them is what counts). */
+  clientModules?: readonly string[];
 }
 
 export interface JsWorkResult {
@@ -65,8 +67,8 @@ class InProcessPool extends JsPool {
     if (work.length === 0) return [];
     this.analyzer ??= createAnalyzer(this.options);
     const analyzer = await this.analyzer;
-    return work.map(({ file, text }) => {
-      const result = analyzer.analyze(file, text);
+    return work.map(({ file, text, clientModules }) => {
+      const result = analyzer.analyze(file, text, clientModules);
       onFile();
       return { file, ...result };
     });

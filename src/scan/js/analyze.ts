@@ -74,9 +74,9 @@ export class JsAnalyzer {
   }
 
   /** One file's findings; a file the parser or the analysis cannot take is an error for the caller to fall back on, never an aborted scan. */
-  analyze(file: string, text: string): JsFileResult {
+  analyze(file: string, text: string, clientModules?: readonly string[]): JsFileResult {
     try {
-      return this.analyzeParsed(file, text);
+      return this.analyzeParsed(file, text, clientModules);
     } catch (error) {
       this.forgetNodes();
       this.project.release(file);
@@ -84,7 +84,7 @@ export class JsAnalyzer {
     }
   }
 
-  private analyzeParsed(file: string, text: string): JsFileResult {
+  private analyzeParsed(file: string, text: string, clientModules?: readonly string[]): JsFileResult {
     const context = this.project.contextFor(file, text);
     if (!context) return { findings: [], exportsClient: false, importsSdk: false, error: "the parser gave up on it" };
     const report = new Reporter(context);
@@ -95,7 +95,7 @@ export class JsAnalyzer {
     this.reportSdkTypes(context, report);
     this.reportVendoredClasses(context, report);
     const importsSdk = [...context.imports.values()].some((binding) => isSdkModule(binding.module));
-    const exportsClient = this.sdk.exportsClient(context);
+    const exportsClient = this.sdk.exportsClient(context, clientModules);
     this.forgetNodes();
     return { findings: report.findings, exportsClient, importsSdk };
   }

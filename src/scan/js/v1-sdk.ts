@@ -214,8 +214,11 @@ export class V1Sdk {
   }
 
   /** Does any export of this module hold a client, return one, or is a vendored client class? (Its importers then need a look.) */
-  exportsClient(context: FileContext): boolean {
-    for (const name of this.exportedNames(context)) {
+  exportsClient(context: FileContext, clientModules?: readonly string[]): boolean {
+    // A barrel found by the importer follow-up passes a client on when it re-exports one of those modules:
+    // resolving each of its (possibly thousands of) re-exports would parse every module behind it.
+    if (clientModules && this.reexportsModule(context, new Set(clientModules))) return true;
+    for (const name of this.exportedNames(context, clientModules !== undefined)) {
       const def = this.values.exportDefinition(context.file, name);
       if (this.definitionKind(def, 0)) return true;
       if (def?.kind === "node") {
@@ -228,8 +231,17 @@ export class V1Sdk {
     return false;
   }
 
-  /** Own export names plus those of `export * from "./x"` modules (one level: barrels). */
-  private exportedNames(context: FileContext): string[] {
+  private reexportsModule(context: FileContext, modules: ReadonlySet<string>): boolean {
+    const targets = [...context.starExports, ...[...context.exports.values()].flatMap((t) => (t.kind === "reexport" ? [t.module] : []))];
+    return targets.some((module) => {
+      const file = this.values.project.resolveModule(context.file, module);
+      return file !== undefined && modules.has(file);
+    });
+  }
+
+  /** Own export names plus those of `export * from "./x"` modules (one level: barrels); own local ones only when `localOnly`. */
+  private exportedNames(context: FileContext, localOnly = false): string[] {
+    if (localOnly) return [...context.exports].filter(([, target]) => target.kind !== "reexport").map(([name]) => name);
     const names = [...context.exports.keys()];
     for (const module of context.starExports) {
       const file = this.values.project.resolveModule(context.file, module);
