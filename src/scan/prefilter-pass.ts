@@ -57,16 +57,16 @@ export async function prefilterPass(options: PrefilterOptions): Promise<Prefilte
   };
 
   if (options.ripgrep && options.files.length >= RIPGREP_MIN_FILES) {
-    const [readable, matched] = await Promise.all([
-      statAll(options.root, realRoot, options.files, options.skipped),
-      ripgrepMatches(options.ripgrep, options.root, options.files, options.needles),
-    ]);
-    const candidates = options.files.filter((f) => matched.has(f) && readable.has(f));
+    // Only the files rg matched are statted: the others hold no needle, whatever their size or kind.
+    const matched = await ripgrepMatches(options.ripgrep, options.root, options.files, options.needles);
+    const readable = await statAll(options.root, realRoot, options.files.filter((f) => matched.has(f)), options.skipped);
+    const candidates = options.files.filter((f) => readable.has(f));
     await forEachLimit(candidates, READ_CONCURRENCY, (file) => keep(file, () => true));
     if (matched.complete) return hits;
     // rg could not read some file: read the rest here, so each one is a candidate or skipped with a reason, never dropped.
     const prefilter = new Prefilter(options.needles);
-    const rest = options.files.filter((f) => !matched.has(f) && readable.has(f));
+    const unmatched = await statAll(options.root, realRoot, options.files.filter((f) => !matched.has(f)), options.skipped);
+    const rest = options.files.filter((f) => unmatched.has(f));
     await forEachLimit(rest, READ_CONCURRENCY, (file) => keep(file, (content) => prefilter.matches(content)));
     return hits;
   }
@@ -128,11 +128,7 @@ export async function ripgrepMatches(rg: string, root: string, files: readonly s
   return matched;
 }
 
-/**
- * Stats every listed file while rg searches them. Synchronous lstat is about
- * three times faster here than tens of thousands of promises, and rg runs in
- * its own processes meanwhile.
- */
+/** Stats files; synchronous lstat is about three times faster here than thousands of promises. */
 async function statAll(root: string, realRoot: string, files: readonly string[], skipped: SkippedFile[]): Promise<Set<string>> {
   const ok = new Set<string>();
   const base = toPosix(root);
