@@ -108,7 +108,7 @@ export async function runFix(args: FixArgs): Promise<number> {
   const removeUnused = Boolean(args["remove-unused"]);
   const progress = fixProgress();
   let written = 0;
-  const interrupt = dryRun ? undefined : onInterrupt(() => interruptedMessage(written, startedClean));
+  const interrupt = dryRun ? undefined : onInterrupt(() => process.stderr.write(`\n${interruptedMessage(written, startedClean)}\n`));
   try {
     const plan = await planFixes({
       root,

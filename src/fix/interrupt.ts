@@ -7,9 +7,10 @@
 /** The rollback for a run that started on a clean tree (fix's default): back to the last commit. */
 export const ROLLBACK_COMMAND = "git checkout -- . && git clean -fd";
 
-export function onInterrupt(message: () => string): { dispose(): void } {
+/** Runs `beforeExit` on SIGINT or SIGTERM, then exits 130 or 143 as a shell would; dispose() removes the handlers. */
+export function onInterrupt(beforeExit: () => void): { dispose(): void } {
   const handler = (signal: NodeJS.Signals): void => {
-    process.stderr.write(`\n${message()}\n`);
+    beforeExit();
     process.exit(signal === "SIGINT" ? 130 : 143);
   };
   process.once("SIGINT", handler);

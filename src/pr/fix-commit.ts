@@ -6,6 +6,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { RuntimeFailure } from "../core/errors.js";
+import { onInterrupt } from "../fix/interrupt.js";
 import { type PlannedChange, writeFixes } from "../fix/runner.js";
 import { type Verification, verifyChanges } from "../fix/verify.js";
 import { scan, type ScanOptions, type ScanResult } from "../scan/engine.js";
@@ -65,17 +66,8 @@ export async function commitFixes(inputs: FixCommitInputs): Promise<FixCommit | 
 
 /** Ctrl-C while the fix is written must not leave the user on a detached HEAD with edited files. */
 function restoreOnSignal(cwd: string, position: CheckoutPosition): { dispose(): void } {
-  const handler = (signal: NodeJS.Signals): void => {
+  return onInterrupt(() => {
     const target = position.branch ? [position.branch] : ["--detach", position.commit];
     spawnSync("git", ["checkout", "--quiet", "--force", ...target], { cwd, stdio: "ignore" });
-    process.exit(signal === "SIGINT" ? 130 : 143);
-  };
-  process.once("SIGINT", handler);
-  process.once("SIGTERM", handler);
-  return {
-    dispose() {
-      process.off("SIGINT", handler);
-      process.off("SIGTERM", handler);
-    },
-  };
+  });
 }
