@@ -1,37 +1,22 @@
 /** check and serve as a user runs them: exit codes per verdict, dry runs, secrets, usage errors. */
-import { spawn } from "node:child_process";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI, runCli, runCliAsync } from "../helpers/cli.js";
+import { runCli, runCliAsync, type ServeProcess, startServe } from "../helpers/cli.js";
 
 const DEPLOYMENT = "0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11";
 const FAILING = "6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
 const TOKEN = "cd_live_e2e_token_9a8b7c";
 
-let server: ReturnType<typeof spawn>;
+let server: ServeProcess;
 let baseUrl = "";
 
 beforeAll(async () => {
-  server = spawn(process.execPath, [CLI, "serve", "--port", "0", "--token", TOKEN, "--step-ms", "20", "-d", DEPLOYMENT, "-d", `${FAILING}:failed`], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  baseUrl = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    server.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    server.on("exit", (code) => reject(new Error(`serve exited early with ${code}`)));
-  });
+  server = await startServe(["--token", TOKEN, "--step-ms", "20", "-d", DEPLOYMENT, "-d", `${FAILING}:failed`]);
+  baseUrl = server.baseUrl;
 });
 
-afterAll(async () => {
-  const exited = new Promise((done) => server.once("exit", done));
-  server.kill("SIGTERM");
-  await exited;
-});
+afterAll(() => server?.stop());
 
 describe("serve as a child process", () => {
   it("prints its base URL and stops gracefully on SIGTERM", () => {

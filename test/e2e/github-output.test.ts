@@ -3,12 +3,12 @@
  * GitHub Actions), and the Markdown job summary that scan, fix and check
  * append to $GITHUB_STEP_SUMMARY.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, runCli } from "../helpers/cli.js";
+import { runCli, type ServeProcess, startServe } from "../helpers/cli.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -94,27 +94,13 @@ describe("job summary ($GITHUB_STEP_SUMMARY)", () => {
   describe("check", () => {
     const DEPLOYMENT = "0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11";
     const TOKEN = "cd_live_summary_token_5e6f7a";
-    let server: ReturnType<typeof spawn>;
+    let server: ServeProcess;
     let baseUrl = "";
     beforeAll(async () => {
-      server = spawn(process.execPath, [CLI, "serve", "--port", "0", "--token", TOKEN, "--step-ms", "20", "-d", DEPLOYMENT], {
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      baseUrl = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        server.stdout!.on("data", (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /listening on (http:\/\/\S+)/.exec(out);
-          if (match) resolve(match[1]!);
-        });
-        server.on("exit", (code) => reject(new Error(`serve exited early with ${code}`)));
-      });
+      server = await startServe(["--token", TOKEN, "--step-ms", "20", "-d", DEPLOYMENT]);
+      baseUrl = server.baseUrl;
     });
-    afterAll(async () => {
-      const exited = new Promise((done) => server.once("exit", done));
-      server.kill("SIGTERM");
-      await exited;
-    });
+    afterAll(() => server?.stop());
 
     it("appends the live check's verdict, without the token", () => {
       const summary = join(scratch(), "summary.md");

@@ -3,13 +3,12 @@
  * versioned JSON Schemas (schema/readiness-report.schema.json and
  * schema/check-result.schema.json), checked on real runs against the emulator.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, REPO_ROOT, runCliAsync } from "../helpers/cli.js";
+import { REPO_ROOT, runCliAsync, type ServeProcess, startServe } from "../helpers/cli.js";
 
 const READY = "0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11";
 const FAILING = "6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
@@ -21,31 +20,19 @@ ajv.addSchema(schema("check-result.schema.json"));
 const validateCheck = ajv.getSchema("https://www.npmjs.com/package/comfydeploy-migrate/schema/check-result.schema.json")!;
 const validateReport = ajv.compile(schema("readiness-report.schema.json"));
 
-let server: ReturnType<typeof spawn>;
+let server: ServeProcess;
 let baseUrl = "";
 let dir = "";
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "cdm-schemas-"));
   writeFileSync(join(dir, "a.ts"), 'export const BASE = "https://www.comfydeploy.com/api";\n');
-  server = spawn(process.execPath, [CLI, "serve", "--port", "0", "--token", TOKEN, "--step-ms", "20", "-d", READY, "-d", `${FAILING}:failed`], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  baseUrl = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    server.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    server.on("exit", (code) => reject(new Error(`serve exited early with ${code}`)));
-  });
+  server = await startServe(["--token", TOKEN, "--step-ms", "20", "-d", READY, "-d", `${FAILING}:failed`]);
+  baseUrl = server.baseUrl;
 });
 
 afterAll(async () => {
-  const exited = new Promise((done) => server.once("exit", done));
-  server.kill("SIGTERM");
-  await exited;
+  await server?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

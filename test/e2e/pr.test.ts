@@ -8,7 +8,7 @@ import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CLI, REPO_ROOT } from "../helpers/cli.js";
+import { CLI, REPO_ROOT, type ServeProcess, startServe } from "../helpers/cli.js";
 import { FakeGitHub } from "../helpers/fake-github.js";
 
 const TOKEN = "ghs_e2eFakeInstallationToken0123456789";
@@ -258,29 +258,16 @@ describe("pr --close-if-clean", () => {
 describe("pr --deployment-id", () => {
   const DEPLOYMENT = "0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11";
   const API_KEY = "cd_live_pr_e2e_key_5d4c3b";
-  let emulator: ReturnType<typeof spawn>;
+  let emulator: ServeProcess;
   let baseUrl = "";
 
   beforeAll(async () => {
-    emulator = spawn(process.execPath, [CLI, "serve", "--port", "0", "--token", API_KEY, "--step-ms", "20", "-d", DEPLOYMENT], { stdio: ["ignore", "pipe", "pipe"] });
-    baseUrl = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      emulator.stdout!.on("data", (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /listening on (http:\/\/\S+)/.exec(out);
-        if (match) resolve(match[1]!);
-      });
-      emulator.on("exit", (code) => reject(new Error(`serve exited early with ${code}`)));
-    });
+    emulator = await startServe(["--token", API_KEY, "--step-ms", "20", "-d", DEPLOYMENT]);
+    baseUrl = emulator.baseUrl;
     github.reset();
   });
 
-  afterAll(async () => {
-    if (!emulator || emulator.exitCode !== null || emulator.signalCode !== null) return;
-    const exited = new Promise((done) => emulator.once("exit", done));
-    emulator.kill("SIGTERM");
-    await exited;
-  });
+  afterAll(() => emulator?.stop());
 
   it("puts the live check's verdict in the body, and neither key in any output", async () => {
     const repos = demoRepos();

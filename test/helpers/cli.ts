@@ -44,3 +44,32 @@ export function runCliAsync(args: string[], options: { cwd?: string; env?: NodeJ
     child.on("close", (status) => resolve({ status, stdout, stderr }));
   });
 }
+
+/** `serve` running as a child process: its base URL, and stop() that ends it with SIGTERM and waits. */
+export interface ServeProcess {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `comfydeploy-migrate serve --port 0 <args>` and resolves once it prints where it listens. */
+export async function startServe(args: string[]): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.on("exit", (code) => reject(new Error(`serve exited early with ${code}`)));
+  });
+  return {
+    baseUrl,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((done) => child.once("exit", done));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
