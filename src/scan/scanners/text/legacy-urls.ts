@@ -70,6 +70,12 @@ function configuresInProse(text: string, start: number, end: number): boolean {
   return CONFIGURING_WORDS.test(sentence);
 }
 
+/** A statement test: it names the variable (not `@name` or `$name`, which are others). */
+function mentioning(name: string): (statement: string) => boolean {
+  const pattern = new RegExp(`(?<![\\w$@])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`);
+  return (statement) => pattern.test(statement);
+}
+
 /** Source code in a language with no scanner of its own: where requests are built on a base (not config, data or docs). */
 const PROGRAM_EXTENSIONS = /\.(?:go|cs|fs|vb|java|kt|kts|scala|groovy|php|rs|swift|dart|c|cc|cpp|h|hpp|m|ex|exs|erl|lua|pl|pm|r|jl|cr|nim|zig|clj|hs|ml|sh|bash|zsh|ps1|rb)$/i;
 
@@ -154,21 +160,14 @@ class TextScan {
   private signatureAt(path: RunPath): { endpoint: "create-run" | "get-run"; start: number; end: number; atQuery: boolean } | undefined {
     const { source } = this;
     if (path.hasRunIdQuery) return { endpoint: "get-run", start: path.start, end: path.end, atQuery: false };
-    const statement = statementAround(source, path.start);
-    if (this.runIdQueries().some((q) => q.start >= statement.start && q.start < statement.end)) {
-      return { endpoint: "get-run", start: path.start, end: path.end, atQuery: false };
-    }
+    if (this.runIdQueryIn(statementAround(source, path.start))) return { endpoint: "get-run", start: path.start, end: path.end, atQuery: false };
     const facts = this.requestFacts(path.start);
     if (facts.method === "POST" && /\bdeployment_id\b/.test(facts.context)) {
       return { endpoint: "create-run", start: path.start, end: path.end, atQuery: false };
     }
     if (facts.method === "POST") return undefined;
     // The run_id query added a few lines later (`q.Set("run_id", id)`) carries the finding.
-    const line = source.lineOf(path.start);
-    const query = this.runIdQueries().find((q) => {
-      const queryLine = source.lineOf(q.start);
-      return queryLine > line && queryLine <= line + BODY_LINES;
-    });
+    const query = this.runIdQueryAfter(path.start);
     return query ? { endpoint: "get-run", start: query.start, end: query.end, atQuery: true } : undefined;
   }
 
@@ -248,12 +247,12 @@ class TextScan {
     if (hasRunId) return [{ endpoint: "get-run", start, end, methodKnown: true }];
     const statement = statementAround(this.source, start);
     // `.addQueryParameter("run_id", id)` in the same builder chain: the run_id line carries the finding.
-    if (this.runIdQueries().some((q) => q.start >= statement.start && q.start < statement.end)) return [];
+    if (this.runIdQueryIn(statement)) return [];
     const method = this.methodAt(start);
     if (method) return this.useWithMethod(method, start, end);
     const name = assignedName(this.source.text.slice(statement.start, start));
     // `uri = URI("#{base}/run")` then `uri.query = encode_www_form(run_id: id)`: the run_id line carries the finding.
-    if (name && this.runIdQueryOn(name, start)) return [];
+    if (name && this.runIdQueryAfter(start, mentioning(name))) return [];
     if (name) {
       const viaUses = this.usesWithMethod(name, start, 2);
       const methods = new Set(viaUses.map((use) => use.method));
@@ -266,12 +265,17 @@ class TextScan {
     return reportUnknown ? [{ endpoint: "run-ambiguous", start, end, methodKnown: false, fix: "review" }] : [];
   }
 
-  private runIdQueryOn(name: string, after: number): boolean {
-    const line = this.source.lineOf(after);
-    const mentions = new RegExp(`(?<![\\w$@])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`);
-    return this.runIdQueries().some((q) => {
+  /** A run_id query built inside this statement (`.addQueryParameter("run_id", id)` in a builder chain). */
+  private runIdQueryIn(statement: { start: number; end: number }): boolean {
+    return this.runIdQueries().some((q) => q.start >= statement.start && q.start < statement.end);
+  }
+
+  /** The first run_id query built on the BODY_LINES lines after `offset`, in a statement `accept` takes when given. */
+  private runIdQueryAfter(offset: number, accept?: (statement: string) => boolean): RunIdQuery | undefined {
+    const line = this.source.lineOf(offset);
+    return this.runIdQueries().find((q) => {
       const queryLine = this.source.lineOf(q.start);
-      return queryLine > line && queryLine <= line + BODY_LINES && mentions.test(statementAround(this.source, q.start).text);
+      return queryLine > line && queryLine <= line + BODY_LINES && (!accept || accept(statementAround(this.source, q.start).text));
     });
   }
 
