@@ -132,22 +132,17 @@ async function scanWithPool(
   const jsSignals = new JsSignals(hosts);
   /** JS/TS candidates the parser did not need: counted once, though the importer follow-up may still take them. */
   const countedJs = new Set<string>();
+  const withLegacyHost = hits.filter(({ content }) => hosts.legacy.some((host) => content.indexOf(host) !== -1));
+  const legacyBaseHeld = withLegacyHost.some(({ file, content }) => fileKind(file) !== "docs" && holdsLegacyApiBase(content, hosts));
   // A candidate that imports a module holding the V1 host (`${BASE}/run`, `fetch(RUN_URL, …)` with BASE from ./config) needs the parser too.
-  const importsHostModule = hostModuleImports(
-    hits.filter(({ file, content }) => isJsFile(file) && hosts.legacy.some((host) => content.indexOf(host) !== -1)).map((h) => h.file),
-  );
-  let legacyBaseHeld = false;
+  const importsHostModule = hostModuleImports(withLegacyHost.filter(({ file }) => isJsFile(file)).map((h) => h.file));
   for (const { file, content } of hits) {
-    legacyBaseHeld ||= fileKind(file) !== "docs" && holdsLegacyApiBase(content, hosts);
     if (content.includes(SUPPRESSION_KEYWORD)) ignoreFiles.add(file);
     if (content.includes(MARKER_TAG)) findings.push(...findReviewMarkers(file, decode(content)));
     if (isJsFile(file)) {
       countedJs.add(file);
-      if (jsSignals.matches(content)) jsCandidates.push({ file, text: decode(content) });
-      else {
-        const text = decode(content);
-        if (importsHostModule(file, text)) jsCandidates.push({ file, text });
-      }
+      const text = decode(content);
+      if (jsSignals.matches(content) || importsHostModule(file, text)) jsCandidates.push({ file, text });
     }
     else textCandidates.push({ file, bytes: content, scanners: scannersFor(file) });
   }
@@ -324,8 +319,8 @@ function packagesOf(files: readonly string[], fileSet: ReadonlySet<string>): Set
   return packages;
 }
 
+/** The content (which names a legacy host) holds the V1 API base, not only a link to the vendor's site. */
 function holdsLegacyApiBase(content: Buffer, hosts: HostSet): boolean {
-  if (!hosts.legacy.some((host) => content.indexOf(host) !== -1)) return false;
   return findLegacyHostMentions(decode(content), hosts).some((m) => m.kind === "api");
 }
 
