@@ -56,7 +56,7 @@ export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: H
     const endpoint = info.hostKind === "legacy" ? v1EndpointOf(info, request.method) : undefined;
     const signature = endpoint ? undefined : v1SignatureOnUnknownBase(url, request.method, new Set(request.bodyKeys));
     if (signature) {
-      const memberBase = /^f?["']{1,3}\{\s*[A-Za-z_]\w*\.[\w.]+\s*\}|^[A-Za-z_]\w*\.[\w.]+\s*\+/.test(module.text.slice(module.tokens[request.url.lo]!.start));
+      const memberBase = /^f?["']{1,3}\{\s*[A-Za-z_]\w*\.[\w.]+\s*\}|^[A-Za-z_]\w*\.[\w.]+\s*\+/.test(module.text.slice(module.tokens[request.url.lo]!.start, module.tokens[request.url.hi - 1]!.end));
       const held = legacyBaseHeld && memberBase;
       uses.push({ range: request.url, endpoint: signature, method: request.method, ...(held ? {} : { unknownBase: true }) });
     }
