@@ -4,6 +4,7 @@
  * `${BASE}/run?run_id=${id}` never spells out the host.
  */
 import type { HostSet } from "../core/urls.js";
+import { JS_SDK, V1_CLIENT_METHODS, V1_SDK_EXPORTS } from "../knowledge/migration.js";
 
 const BASE_NEEDLES = [
   "comfydeploy", // host, package name, image name
@@ -58,7 +59,9 @@ export class JsSignals {
   private readonly runKeys = [Buffer.from("run_id"), Buffer.from("deployment_id")];
 
   constructor(hosts: HostSet) {
-    const names = ["comfydeploy", "ComfyDeploy", "getRun", "runSync", "getWebsocketUrl", "getUploadUrl", "parseWebhookDataSafe"];
+    // The package and class prefix, the V1 client's methods but `run` (too common a word) and the V1 SDK's exports.
+    const methods = V1_CLIENT_METHODS.map((m) => m.v1).filter((name) => name !== "run");
+    const names = [JS_SDK.packageName, "ComfyDeploy", ...methods, ...V1_SDK_EXPORTS.map((e) => e.v1)];
     this.strong = [...new Set([...names, ...hosts.legacy])].map((n) => Buffer.from(n, "utf8"));
   }
 

@@ -32,14 +32,13 @@ import type { FileContext } from "./file-context.js";
 import { HttpCalls } from "./http-calls.js";
 import { JsProject } from "./project.js";
 import { isSdkModule } from "../../lang/js/sdk-module.js";
-import { V1_EXPORT_NAMES, V1Sdk } from "./v1-sdk.js";
-import { V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES } from "../../knowledge/migration.js";
+import { V1_EXPORT_NAMES, V1_METHOD_NAMES, V1Sdk } from "./v1-sdk.js";
+import { V1_CLIENT_PROPERTIES } from "../../knowledge/migration.js";
 import { Values } from "./values.js";
 import { failureReason } from "../scanner-helpers.js";
 import { VendoredClients } from "./vendored-client.js";
 import { enclosingClass } from "./file-context.js";
 
-const CLIENT_METHODS: ReadonlySet<string> = new Set(V1_CLIENT_METHODS.map((m) => m.v1));
 const CLIENT_PROPERTIES: ReadonlySet<string> = new Set(V1_CLIENT_PROPERTIES);
 const LINK_ATTRIBUTES: ReadonlySet<string> = new Set(["href", "src", "action", "cite"]);
 
@@ -243,7 +242,7 @@ export class JsAnalyzer {
         continue;
       }
       const isCallee = ts.isCallExpression(access.parent) && access.parent.expression === access;
-      const kind = isCallee && CLIENT_METHODS.has(name) ? this.sdk.clientKind(access.expression, context) : undefined;
+      const kind = isCallee && V1_METHOD_NAMES.has(name) ? this.sdk.clientKind(access.expression, context) : undefined;
       if (kind === "sdk") {
         report.add(access.name, { ruleId: "v1-sdk-call", message: sdkCallMessage(name) });
       } else if (kind === "vendored") {

@@ -4,7 +4,7 @@
  * client instance (variables, class fields, module singletons, factories).
  */
 import { ts } from "ts-morph";
-import { V1_SDK_EXPORTS } from "../../knowledge/migration.js";
+import { V1_CLIENT_METHODS, V1_SDK_EXPORTS } from "../../knowledge/migration.js";
 import { isSdkModule } from "../../lang/js/sdk-module.js";
 import { enclosingClass, type FileContext, requiredModule, unwrap } from "./file-context.js";
 import type { Definition, Values } from "./values.js";
@@ -14,6 +14,8 @@ import type { VendoredClients } from "./vendored-client.js";
 export type ClientKind = "sdk" | "vendored";
 
 export const V1_EXPORT_NAMES: ReadonlySet<string> = new Set(V1_SDK_EXPORTS.map((e) => e.v1));
+/** The V1 client's method names (`run`, `getRun`, …), for calls on clients and for recognising copies of the class. */
+export const V1_METHOD_NAMES: ReadonlySet<string> = new Set(V1_CLIENT_METHODS.map((m) => m.v1));
 export const V1_CLIENT_CLASS = "ComfyDeployClient";
 const MAX_DEPTH = 16;
 

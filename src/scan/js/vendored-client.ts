@@ -9,13 +9,11 @@
  * vendor's host, another host or a base the scanner cannot resolve.
  */
 import { ts } from "ts-morph";
-import { V1_CLIENT_METHODS } from "../../knowledge/migration.js";
 import { ENDPOINTS } from "../../knowledge/migration.js";
 import { type HostSet, parseUrlText, v1EndpointOf, v1SignatureOnUnknownBase } from "../../core/urls.js";
 import type { FileContext } from "./file-context.js";
 import type { Values } from "./values.js";
-
-const CLIENT_METHODS: ReadonlySet<string> = new Set(V1_CLIENT_METHODS.map((m) => m.v1));
+import { V1_METHOD_NAMES } from "./v1-sdk.js";
 
 export interface VendoredClass {
   /** The host its V1 URLs go to when that host is known and is not the vendor's (a white-label deployment). */
@@ -45,7 +43,7 @@ export class VendoredClients {
   }
 
   private recognise(cls: ts.ClassLikeDeclaration, context: FileContext): VendoredClass | undefined {
-    const methods = cls.members.filter((m) => m.name && ts.isIdentifier(m.name) && CLIENT_METHODS.has(m.name.text));
+    const methods = cls.members.filter((m) => m.name && ts.isIdentifier(m.name) && V1_METHOD_NAMES.has(m.name.text));
     const named = cls.name !== undefined && /comfy/i.test(cls.name.text);
     if (methods.length === 0 || (methods.length < 2 && !named)) return undefined;
     let found: VendoredClass | undefined;
