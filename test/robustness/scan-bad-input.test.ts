@@ -6,6 +6,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { chmodSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_HOSTS } from "../../src/core/urls.js";
@@ -65,10 +66,14 @@ describe("files a parser gives up on", () => {
   });
 });
 
-/** Permission errors need a user other than root, who can still read the built CLI. */
+/** Permission errors need a user other than root, who can still read the built CLI and reach the temp dir. */
 const NOBODY = 65534;
 const canRunAsNobody =
-  process.getuid?.() === 0 && spawnSync(process.execPath, ["-e", `require("fs").accessSync(${JSON.stringify(CLI)})`], { uid: NOBODY, gid: NOBODY }).status === 0;
+  process.getuid?.() === 0 &&
+  spawnSync(process.execPath, ["-e", `const fs = require("fs"); fs.accessSync(${JSON.stringify(CLI)}); fs.readdirSync(${JSON.stringify(tmpdir())})`], {
+    uid: NOBODY,
+    gid: NOBODY,
+  }).status === 0;
 
 describe.skipIf(!canRunAsNobody)("a directory the user cannot read", () => {
   it("is named as skipped, and the scan of the rest goes on", () => {
