@@ -66,7 +66,7 @@ const report: Report = {
   suppressed: [],
   baselined: [],
   skipped: [],
-  stats: { listed: 7, candidates: 7, parsed: 7, listing: "git" },
+  stats: { listed: 7, candidates: 7, analysed: 7, textOnly: 0, listing: "git" },
   cutoff: cutoffStatus(new Date("2025-03-01T00:00:00Z")),
   command: "npx comfydeploy-migrate scan --exclude '```\n```\n<b>x</b>'",
 };

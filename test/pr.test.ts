@@ -66,7 +66,7 @@ describe("pull request body", () => {
   it("stays under GitHub's 65,536-character limit however much there is to say", () => {
     const files = Array.from({ length: 4000 }, (_, i) => `packages/pkg-${i}/src/services/comfy-client-${i}.ts`);
     const remaining = buildReport(
-      { root: "/r", findings: files.flatMap((f) => [finding(f, 3), finding(f, 9)]), skipped: [], stats: { listed: 9000, candidates: 4000, parsed: 4000, listing: "git" } },
+      { root: "/r", findings: files.flatMap((f) => [finding(f, 3), finding(f, 9)]), skipped: [], stats: { listed: 9000, candidates: 4000, analysed: 4000, textOnly: 0, listing: "git" } },
       { command: "npx comfydeploy-migrate scan .", repo: { url: "https://github.com/acme/app", commit: "0123456789abcdef0123456789abcdef01234567" } },
     );
     const body = renderPrBody({
@@ -91,7 +91,7 @@ describe("pull request body", () => {
   });
 
   it("shows HTML-looking text instead of letting GitHub swallow it", () => {
-    const remaining = buildReport({ root: "/r", findings: [], skipped: [], stats: { listed: 1, candidates: 0, parsed: 0, listing: "git" } }, { command: "x" });
+    const remaining = buildReport({ root: "/r", findings: [], skipped: [], stats: { listed: 1, candidates: 0, analysed: 0, textOnly: 0, listing: "git" } }, { command: "x" });
     const body = renderPrBody({
       changes: [{ file: "a.ts", events: [{ kind: "rewrite", ruleId: "legacy-get-run", line: 1, message: "GET {base}/run?run_id=<id> -> GET {base}/run/{run_id}" }] }],
       reviewItems: [],

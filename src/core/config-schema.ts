@@ -6,8 +6,8 @@
 import { z } from "zod/v4";
 import { RULE_IDS } from "../rules/catalog.js";
 import { didYouMean } from "./did-you-mean.js";
+import { FAIL_ON_CHOICES } from "./fail-on.js";
 
-export const FAIL_ON_CHOICES = ["error", "warning", "info", "none"] as const;
 const SEVERITIES = ["error", "warning", "info"] as const;
 
 const hostList = (what: string) => z.array(z.string().min(1)).optional().describe(what);

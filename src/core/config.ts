@@ -13,10 +13,11 @@ import { lilconfig, type Loader } from "lilconfig";
 import { UsageError } from "./errors.js";
 import { SEVERITY_RANK, type RuleId, type Severity } from "../rules/catalog.js";
 import { DEFAULT_HOSTS, type HostSet } from "./urls.js";
-import { FAIL_ON_CHOICES, type RuleSettingInput, validateConfig } from "./config-schema.js";
+import type { RuleSettingInput } from "./config-schema.js";
+import { FAIL_ON_CHOICES } from "./fail-on.js";
 import { LineIndex } from "./location.js";
 
-export { FAIL_ON_CHOICES } from "./config-schema.js";
+export { FAIL_ON_CHOICES } from "./fail-on.js";
 
 export const PACKAGE_JSON_KEY = "comfydeploy-migrate";
 /** Where a config may live in each directory, first match wins. */
@@ -79,7 +80,7 @@ export async function loadConfig(root: string, explicitPath?: string): Promise<{
     });
     const where = explicitPath;
     const value = basename(explicitPath) === "package.json" ? packageSection(text) : jsonc(text, where);
-    return { config: value === undefined ? structuredClone(EMPTY) : normalise(value, where), source: explicitPath };
+    return { config: value === undefined ? structuredClone(EMPTY) : await normalise(value, where), source: explicitPath };
   }
   const explorer = lilconfig(PACKAGE_JSON_KEY, {
     searchPlaces: [...CONFIG_FILES, "package.json"],
@@ -91,7 +92,7 @@ export async function loadConfig(root: string, explicitPath?: string): Promise<{
   if (!found || found.config === undefined || found.config === null) return { config: structuredClone(EMPTY) };
   const shown = displayPath(found.filepath);
   const where = basename(found.filepath) === "package.json" ? `${shown} "${PACKAGE_JSON_KEY}"` : shown;
-  return { config: normalise(found.config, where), source: found.filepath };
+  return { config: await normalise(found.config, where), source: found.filepath };
 }
 
 /** lilconfig's loader: JSON with comments and trailing commas; a broken package.json is the scanner's finding, not a config error. */
@@ -134,7 +135,9 @@ function repositoryRoot(dir: string): string {
   }
 }
 
-function normalise(value: unknown, where: string): UserConfig {
+async function normalise(value: unknown, where: string): Promise<UserConfig> {
+  // The schema (and zod) are loaded only when there is a config to check.
+  const { validateConfig } = await import("./config-schema.js");
   const result = validateConfig(value);
   if (!result.ok) throw new UsageError(`${where}: ${result.problem}`);
   const c = result.config;

@@ -5,15 +5,34 @@
  * .gitignore files found.
  */
 import { execFile } from "node:child_process";
-import { constants } from "node:fs";
+import { constants, existsSync, readFileSync, statSync } from "node:fs";
 import { access, readFile } from "node:fs/promises";
-import { posix } from "node:path";
+import { dirname, join, posix, resolve } from "node:path";
 import { promisify } from "node:util";
-import fg from "fast-glob";
-import ignore from "ignore";
 import picomatch from "picomatch";
 
 const execFileAsync = promisify(execFile);
+
+/**
+ * Bytes of git's index for the work tree holding `root` (0 outside git): a
+ * sign, read before listing, of how many files git will list (an entry takes
+ * about 100 bytes).
+ */
+export function gitIndexBytes(root: string): number {
+  for (let dir = resolve(root); ; dir = dirname(dir)) {
+    const dotGit = join(dir, ".git");
+    if (existsSync(dotGit)) {
+      try {
+        // A linked work tree's .git is a file naming its git directory.
+        const gitDir = statSync(dotGit).isDirectory() ? dotGit : resolve(dir, readFileSync(dotGit, "utf8").replace(/^gitdir:\s*/, "").trim());
+        return statSync(join(gitDir, "index")).size;
+      } catch {
+        return 0;
+      }
+    }
+    if (dirname(dir) === dir) return 0;
+  }
+}
 
 /** Directories never worth scanning, even outside git. */
 const ALWAYS_IGNORED = ["**/node_modules/**", "**/.git/**"];
@@ -61,6 +80,8 @@ async function listWithGit(root: string): Promise<string[] | undefined> {
 async function listWithGlob(root: string, respectIgnore: boolean, unreadableDirs: string[]): Promise<string[]> {
   // onlyFiles would drop symbolic links; list everything and keep non-directories so links get reported.
   // A directory the user cannot read must not end the scan: fast-glob skips it, and it is named below.
+  // Loaded here: most scans list with git and never need them.
+  const { default: fg } = await import("fast-glob");
   const all = await fg("**/*", {
     cwd: root,
     dot: true,
@@ -83,6 +104,7 @@ async function listWithGlob(root: string, respectIgnore: boolean, unreadableDirs
   if (!respectIgnore) return entries;
   const gitignores = entries.filter((f) => posix.basename(f) === ".gitignore");
   if (gitignores.length === 0) return entries;
+  const { default: ignore } = await import("ignore");
   const rules = await Promise.all(
     gitignores.map(async (file) => ({ dir: posix.dirname(file), matcher: ignore().add(await readFile(posix.join(root, file), "utf8")) })),
   );

@@ -34,6 +34,8 @@ export function renderJson(report: Report): string {
       ...summarize(report.findings),
       filesListed: report.stats.listed,
       candidates: report.stats.candidates,
+      analysed: report.stats.analysed,
+      textOnly: report.stats.textOnly,
       skipped: report.skipped.length,
       suppressed: report.suppressed.length,
       baselined: report.baselined.length,

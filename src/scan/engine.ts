@@ -7,12 +7,16 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { posix, sep } from "node:path";
 import { isConfigFile, type RuleSettings } from "../core/config.js";
+import { importSpecifiers, mayReexport } from "../lang/js/module-syntax.js";
+import { V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES } from "../knowledge/migration.js";
 import { applyRuleSettings } from "../core/rule-settings.js";
 import { compareFindings, type Finding, type SkippedFile } from "../core/finding.js";
-import { listFiles } from "../files/list-files.js";
-import { nearestPackageDir } from "../files/package-dirs.js";
+import { gitIndexBytes, listFiles } from "../files/list-files.js";
+import { nearestPackageDir, thirdPartyPackageOf } from "../files/package-dirs.js";
 import { fileKind, isJsFile } from "../core/file-kinds.js";
-import { JsPool, type JsWork } from "./js-pool.js";
+import { JsPool, type JsWork, preloadAnalyzer } from "./js-pool.js";
+import { looksGenerated } from "./js/generated-code.js";
+import { jsTextRules } from "./js/text-rules.js";
 import { JsSignals, looksBinary, prefilterNeedles } from "./needles.js";
 import { findRipgrep, forEachLimit, MAX_FILE_BYTES, prefilterPass, RIPGREP_MIN_FILES, ripgrepMatches } from "./prefilter-pass.js";
 import { assignFingerprints } from "../core/fingerprint.js";
@@ -61,7 +65,16 @@ export interface ScanResult {
   root: string;
   findings: Finding[];
   skipped: SkippedFile[];
-  stats: { listed: number; candidates: number; parsed: number; listing: "git" | "filesystem" };
+  stats: {
+    listed: number;
+    /** Files a needle matched. */
+    candidates: number;
+    /** JS/TS files the parser and the full analysis took. */
+    analysed: number;
+    /** Minified or bundled JS/TS files given the text-level rules only. */
+    textOnly: number;
+    listing: "git" | "filesystem";
+  };
 }
 
 /**
@@ -70,6 +83,8 @@ export interface ScanResult {
  * test few files need the parser, and a worker costs a second TypeScript.
  */
 const WORKER_THRESHOLD = 400;
+/** A git index this big lists thousands of files (about 100 bytes an entry). */
+const BIG_INDEX_BYTES = 256 * 1024;
 
 export async function scan(options: ScanOptions): Promise<ScanResult> {
   const { root, hosts } = options;
@@ -77,6 +92,8 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   const report = (): void => options.onProgress?.({ ...progress });
   report();
 
+  // A tree that big will almost surely need the parser: load it (about 0.2 s) while git lists the files.
+  if (options.workers !== true && gitIndexBytes(root) > BIG_INDEX_BYTES) preloadAnalyzer();
   const listing = await listFiles(root, {
     include: options.include ?? [],
     exclude: options.exclude ?? [],
@@ -136,15 +153,19 @@ async function scanWithPool(
   const legacyBaseHeld = withLegacyHost.some(({ file, content }) => fileKind(file) !== "docs" && holdsLegacyApiBase(content, hosts));
   // A candidate that imports a module holding the V1 host (`${BASE}/run`, `fetch(RUN_URL, …)` with BASE from ./config) needs the parser too.
   const importsHostModule = hostModuleImports(withLegacyHost.filter(({ file }) => isJsFile(file)).map((h) => h.file));
+  let textOnly = 0;
   for (const { file, content } of hits) {
     if (content.includes(SUPPRESSION_KEYWORD)) ignoreFiles.add(file);
     if (content.includes(MARKER_TAG)) findings.push(...findReviewMarkers(file, decode(content)));
     if (isJsFile(file)) {
       countedJs.add(file);
       const text = decode(content);
-      if (jsSignals.matches(content) || importsHostModule(file, text)) jsCandidates.push({ file, text });
-    }
-    else textCandidates.push({ file, bytes: content, scanners: scannersFor(file) });
+      if (!jsSignals.matches(content) && !importsHostModule(file, text)) continue;
+      if (looksGenerated(content)) {
+        findings.push(...jsTextRules(file, text, hosts));
+        textOnly++;
+      } else jsCandidates.push({ file, text });
+    } else textCandidates.push({ file, bytes: content, scanners: scannersFor(file) });
   }
   // Third-party files that only looked like candidates are done with: let their bytes go.
   hits.length = 0;
@@ -200,7 +221,7 @@ async function scanWithPool(
     root,
     findings,
     skipped,
-    stats: { listed: allFiles.length, candidates: progress.candidates, parsed: progress.parsed, listing: listingSource },
+    stats: { listed: allFiles.length, candidates: progress.candidates, analysed: analysed.size, textOnly, listing: listingSource },
   };
 }
 
@@ -330,7 +351,6 @@ function decode(content: Buffer): string {
 }
 
 const JS_EXTENSION = /\.(?:[cm]?[jt]sx?)$/;
-const IMPORT_SPECIFIER = /(?:\bfrom\s*|\brequire\s*\(\s*|\bimport\s*\(\s*)["']([^"'\n]{1,300})["']/g;
 
 /**
  * Whether a file imports one of the given modules: relative specifiers are
@@ -342,8 +362,8 @@ function hostModuleImports(modules: readonly string[]): (file: string, text: str
   const stems = new Set(modules.map((m) => m.replace(JS_EXTENSION, "").replace(/\/index$/, "")));
   const tails = [...stems].map((stem) => stem.split("/").slice(-2).join("/"));
   return (file, text) => {
-    for (const match of text.matchAll(IMPORT_SPECIFIER)) {
-      const specifier = match[1]!.replace(JS_EXTENSION, "").replace(/\/index$/, "");
+    for (const imported of importSpecifiers(text)) {
+      const specifier = imported.replace(JS_EXTENSION, "").replace(/\/index$/, "");
       if (specifier.startsWith(".")) {
         if (stems.has(posix.normalize(posix.join(posix.dirname(file), specifier)))) return true;
       } else if (/^[@~#]\//.test(specifier)) {
@@ -377,11 +397,10 @@ function importNeedles(modules: readonly string[]): Buffer[] {
  * module of the same name do none of these and are not parsed.
  */
 const USES_A_CLIENT = [
-  /\.(?:run|getRun|runSync|getUploadUrl|getWebsocketUrl)\s*\(|\.(?:apiBase|apiToken)\b/,
+  new RegExp(`\\.(?:${V1_CLIENT_METHODS.map((m) => m.v1).join("|")})\\s*\\(|\\.(?:${V1_CLIENT_PROPERTIES.join("|")})\\b`),
   /\btypeof\s+[A-Za-z_$]/,
-  /\bexport\s*(?:\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s*from\s*["']/,
-  /\b(?:module\.exports|exports\.[\w$]+)\s*=\s*(?:\{[^}]*\brequire\(|require\()/,
 ];
+const usesAClient = (text: string): boolean => USES_A_CLIENT.some((pattern) => pattern.test(text)) || mayReexport(text);
 
 /**
  * JS/TS files not yet analysed whose text names one of the client modules
@@ -397,18 +416,31 @@ async function findImporters(
 ): Promise<JsWork[]> {
   const needles = importNeedles(modules);
   const importers: JsWork[] = [];
+  // Checked-in third-party code imports only from its own package: the repository's own code and the modules' packages are searched.
+  const packageOfDir = new Map<string, string | undefined>();
+  const thirdPartyPackage = (file: string): string | undefined => {
+    const dir = posix.dirname(file);
+    if (!packageOfDir.has(dir)) packageOfDir.set(dir, thirdPartyPackageOf(file, (path) => fileSet.has(path)));
+    return packageOfDir.get(dir);
+  };
+  const modulePackages = new Set(modules.map(thirdPartyPackage));
+  const inScope = (file: string): boolean => {
+    const pkg = thirdPartyPackage(file);
+    return pkg === undefined || modulePackages.has(pkg);
+  };
   // Declaration files hold no calls: an importer that matters is code.
-  let candidates = allFiles.filter((f) => isJsFile(f) && !/\.d\.[cm]?ts$/.test(f) && !analysed.has(f) && fileSet.has(f));
+  let candidates = allFiles.filter((f) => isJsFile(f) && !/\.d\.[cm]?ts$/.test(f) && !analysed.has(f) && fileSet.has(f) && inScope(f));
   if (ripgrep && candidates.length >= RIPGREP_MIN_FILES) {
-    const matched = await ripgrepMatches(ripgrep, root, candidates, needles.map((n) => n.toString()));
+    const matched = await ripgrepMatches(ripgrep, root, candidates, needles.map((n) => ({ literal: n.toString() })));
     candidates = candidates.filter((f) => matched.has(f));
   }
   await forEachLimit(candidates, READ_CONCURRENCY, async (file) => {
     const content = await readFile(posix.join(root, file)).catch(() => undefined);
     if (!content || content.length > MAX_FILE_BYTES || looksBinary(content)) return;
-    if (!needles.some((n) => content.indexOf(n) !== -1)) return;
+    // A bundle's imports are inlined copies of files the follow-up reaches in their own right.
+    if (!needles.some((n) => content.indexOf(n) !== -1) || looksGenerated(content)) return;
     const text = decode(content);
-    if (USES_A_CLIENT.some((pattern) => pattern.test(text))) importers.push({ file, text, clientModules: modules });
+    if (usesAClient(text)) importers.push({ file, text, clientModules: modules });
   });
   return importers;
 }

@@ -51,6 +51,11 @@ export abstract class JsPool {
   }
 }
 
+/** Starts loading the analyzer (TypeScript) in this thread while it waits on other processes. */
+export function preloadAnalyzer(): void {
+  import("./js/analyze.js").catch(() => undefined);
+}
+
 export async function createAnalyzer(options: Pick<PoolOptions, "root" | "files" | "hosts">): Promise<JsAnalyzer> {
   const { JsAnalyzer } = await import("./js/analyze.js");
   return new JsAnalyzer(options.root, new Set(options.files), options.hosts);

@@ -6,37 +6,58 @@
 import type { HostSet } from "../core/urls.js";
 import { JS_SDK, V1_CLIENT_METHODS, V1_SDK_EXPORTS } from "../knowledge/migration.js";
 
-const BASE_NEEDLES = [
-  "comfydeploy", // host, package name, image name
-  "ComfyDeploy", // SDK class names
+/**
+ * A byte string the prefilter looks for. `endsWord`: only where the next byte
+ * cannot continue a name or path segment. Third-party code is full of
+ * `/runtime`, `/run_command` and `/run-script`; the V1 endpoint is `/run`
+ * followed by a quote, `?`, `/`, `$`, a space or the line's end.
+ */
+export interface Needle {
+  literal: string;
+  endsWord?: boolean;
+}
+
+const BASE_NEEDLES: readonly Needle[] = [
+  { literal: "comfydeploy" }, // host, package name, image name
+  { literal: "ComfyDeploy" }, // SDK class names
   // The node component; repository URLs are matched in any case, so the usual spellings are needles.
-  "comfyui-deploy",
-  "ComfyUI-Deploy",
-  "ComfyUI-deploy",
-  "Comfyui-deploy",
-  "COMFYUI-DEPLOY",
-  "run_id",
-  "deployment_id",
-  "/run",
-  "getRun",
-  "parseWebhookDataSafe",
+  ...["comfyui-deploy", "ComfyUI-Deploy", "ComfyUI-deploy", "Comfyui-deploy", "COMFYUI-DEPLOY"].map((literal) => ({ literal })),
+  { literal: "run_id" },
+  { literal: "deployment_id" },
+  { literal: "/run", endsWord: true },
+  { literal: "getRun" },
+  { literal: "parseWebhookDataSafe" },
 ];
 
-export function prefilterNeedles(hosts: HostSet): string[] {
-  const needles = new Set(BASE_NEEDLES);
-  for (const host of hosts.legacy) if (!host.includes("comfydeploy")) needles.add(host);
-  return [...needles];
+export function prefilterNeedles(hosts: HostSet): Needle[] {
+  const needles = [...BASE_NEEDLES];
+  for (const host of hosts.legacy) if (!host.includes("comfydeploy")) needles.push({ literal: host });
+  return needles;
+}
+
+/** Bytes that continue a name or a path segment: ASCII letters, digits, `_` and `-`. */
+const WORD_CONTINUES = "A-Za-z0-9_-";
+
+/**
+ * The needle as an extended regular expression that ripgrep (with
+ * --no-unicode, so that any byte ends a word) and `grep -E` read alike.
+ */
+export function needlePattern(needle: Needle): string {
+  const literal = needle.literal.replace(/[.^$*+?()[\]{}|\\]/g, "\\$&");
+  return needle.endsWord ? `${literal}([^${WORD_CONTINUES}]|$)` : literal;
 }
 
 export class Prefilter {
-  private readonly needles: Buffer[];
+  private readonly needles: Array<{ bytes: Buffer; endsWord: boolean }>;
 
-  constructor(needles: readonly string[]) {
-    this.needles = needles.map((n) => Buffer.from(n, "utf8"));
+  constructor(needles: readonly Needle[]) {
+    this.needles = needles.map((n) => ({ bytes: Buffer.from(n.literal, "utf8"), endsWord: n.endsWord === true }));
   }
 
   matches(content: Buffer): boolean {
-    for (const needle of this.needles) if (content.indexOf(needle) !== -1) return true;
+    for (const { bytes, endsWord } of this.needles) {
+      if (endsWord ? containsWord(content, bytes, { after: continuesSegment }) : content.indexOf(bytes) !== -1) return true;
+    }
     return false;
   }
 }
@@ -54,19 +75,49 @@ export function looksBinary(content: Buffer): boolean {
  * module are found later by the importer follow-up, not here.
  */
 export class JsSignals {
+  /** Found anywhere: the package and class prefix, the legacy hosts. */
   private readonly strong: Buffer[];
+  /** Found as whole words only: `getRun` must not match AWS SDK's `getRuntimeConfig`. */
+  private readonly words: Buffer[];
   private readonly runPath = Buffer.from("/run");
   private readonly runKeys = [Buffer.from("run_id"), Buffer.from("deployment_id")];
 
   constructor(hosts: HostSet) {
-    // The package and class prefix, the V1 client's methods but `run` (too common a word) and the V1 SDK's exports.
+    // The V1 client's methods but `run` (too common a word) and the V1 SDK's exports.
     const methods = V1_CLIENT_METHODS.map((m) => m.v1).filter((name) => name !== "run");
-    const names = [JS_SDK.packageName, "ComfyDeploy", ...methods, ...V1_SDK_EXPORTS.map((e) => e.v1)];
-    this.strong = [...new Set([...names, ...hosts.legacy])].map((n) => Buffer.from(n, "utf8"));
+    this.strong = [...new Set([JS_SDK.packageName, "ComfyDeploy", ...hosts.legacy])].map((n) => Buffer.from(n, "utf8"));
+    this.words = [...new Set([...methods, ...V1_SDK_EXPORTS.map((e) => e.v1)])].map((n) => Buffer.from(n, "utf8"));
   }
 
   matches(content: Buffer): boolean {
     if (this.strong.some((needle) => content.indexOf(needle) !== -1)) return true;
-    return content.indexOf(this.runPath) !== -1 && this.runKeys.some((key) => content.indexOf(key) !== -1);
+    if (this.words.some((word) => containsWord(content, word, { before: continuesName, after: continuesName }))) return true;
+    return this.mentionsV1Path(content);
+  }
+
+  /** `/run` as a path next to V1's query or body key: the V1 shape on a base the bytes do not name. */
+  mentionsV1Path(content: Buffer): boolean {
+    return containsWord(content, this.runPath, { after: continuesSegment }) && this.runKeys.some((key) => containsWord(content, key, { before: continuesName, after: continuesName }));
   }
 }
+
+type ByteTest = (byte: number | undefined) => boolean;
+
+/** Whether `word` occurs where neither the byte before nor the one after continues it (a missing test allows any byte). */
+function containsWord(content: Buffer, word: Buffer, continues: { before?: ByteTest; after?: ByteTest }): boolean {
+  for (let at = content.indexOf(word); at !== -1; at = content.indexOf(word, at + 1)) {
+    if (continues.before?.(content[at - 1])) continue;
+    if (continues.after?.(content[at + word.length])) continue;
+    return true;
+  }
+  return false;
+}
+
+const isAlnumOr = (extra: string): ByteTest => {
+  const extras = new Set([...extra].map((c) => c.charCodeAt(0)));
+  return (byte) => byte !== undefined && ((byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || extras.has(byte));
+};
+/** Bytes that continue a JS name. */
+const continuesName = isAlnumOr("_$");
+/** Bytes that continue a path segment (the WORD_CONTINUES class). */
+const continuesSegment = isAlnumOr("_-");

@@ -12,7 +12,7 @@ import { lstat, readFile, realpath } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { posix, sep } from "node:path";
 import type { SkippedFile } from "../core/finding.js";
-import { looksBinary, Prefilter } from "./needles.js";
+import { looksBinary, type Needle, needlePattern, Prefilter } from "./needles.js";
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 const READ_CONCURRENCY = 64;
@@ -29,7 +29,7 @@ export interface PrefilterHit {
 export interface PrefilterOptions {
   root: string;
   files: readonly string[];
-  needles: readonly string[];
+  needles: readonly Needle[];
   /** Files whose scanners read binary formats (bun.lockb): kept even when binary. */
   wantsBinary: (file: string) => boolean;
   /** Path of an rg binary to use, if any. */
@@ -93,9 +93,9 @@ export function findRipgrep(): string | undefined {
 export type RipgrepMatches = Set<string> & { complete: boolean };
 
 /** Listed paths rg finds a needle in. Paths are passed explicitly, so rg's own ignore rules play no part. */
-export async function ripgrepMatches(rg: string, root: string, files: readonly string[], needles: readonly string[]): Promise<RipgrepMatches> {
-  const base = ["--files-with-matches", "--null", "--no-messages", "--no-config", "--hidden", "--no-ignore", "--binary", "--fixed-strings"];
-  for (const needle of needles) base.push("-e", needle);
+export async function ripgrepMatches(rg: string, root: string, files: readonly string[], needles: readonly Needle[]): Promise<RipgrepMatches> {
+  const base = ["--files-with-matches", "--null", "--no-messages", "--no-config", "--hidden", "--no-ignore", "--binary", "--no-unicode"];
+  for (const needle of needles) base.push("-e", needlePattern(needle));
   base.push("--");
   const chunks: string[][] = [];
   let current: string[] = [];

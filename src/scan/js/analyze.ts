@@ -37,6 +37,7 @@ import { V1_CLIENT_PROPERTIES } from "../../knowledge/migration.js";
 import { Values } from "./values.js";
 import { failureReason } from "../scanner-helpers.js";
 import { VendoredClients } from "./vendored-client.js";
+import { ClientReach } from "./client-reach.js";
 import { enclosingClass } from "./file-context.js";
 
 const CLIENT_PROPERTIES: ReadonlySet<string> = new Set(V1_CLIENT_PROPERTIES);
@@ -68,8 +69,9 @@ export class JsAnalyzer {
     this.project = new JsProject(root, files);
     this.values = new Values(this.project);
     this.http = new HttpCalls(this.values);
-    this.vendored = new VendoredClients(this.values, hosts);
-    this.sdk = new V1Sdk(this.values, this.vendored);
+    const reach = new ClientReach(this.values);
+    this.vendored = new VendoredClients(this.values, hosts, reach);
+    this.sdk = new V1Sdk(this.values, this.vendored, reach);
   }
 
   /** One file's findings; a file the parser or the analysis cannot take is an error for the caller to fall back on, never an aborted scan. */

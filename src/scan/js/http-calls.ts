@@ -46,6 +46,8 @@ const MODULE_FAMILIES: Record<string, ClientFamily> = {
 const GLOBAL_CLIENTS: Record<string, ClientFamily> = { fetch: "fetch", axios: "axios", got: "got", ky: "ky", $fetch: "fetch" };
 const VERBS = new Set(["get", "post", "put", "patch", "delete", "head", "options"]);
 const BODY_VERBS = new Set(["post", "put", "patch"]);
+/** Method names that make a request on some client: the verbs, axios/node `request`, undici `fetch`. */
+const REQUEST_METHODS: ReadonlySet<string> = new Set([...VERBS, "request", "fetch"]);
 
 export class HttpCalls {
   constructor(private readonly values: Values) {}
@@ -53,12 +55,16 @@ export class HttpCalls {
   recognise(call: ts.CallExpression, context: FileContext, consumed: Set<ts.Node>): HttpRequest | undefined {
     const callee = unwrap(call.expression);
     const args = call.arguments;
+    // Every request shape takes a URL or options first: a call without arguments is not worth following names for.
+    if (!args[0]) return undefined;
     if (ts.isPropertyAccessExpression(callee)) {
       const verb = callee.name.text.toLowerCase();
+      // No client family makes a request from another method name, so the receiver need not be resolved.
+      if (!REQUEST_METHODS.has(verb)) return undefined;
       const client = this.clientOf(callee.expression, context, 0);
       if (client) return this.methodCall(client, verb, args, context, consumed);
       // An unknown object's .get/.post: the name says the method; the URL decides whether it counts.
-      if (VERBS.has(verb) && args[0]) return this.fromUrl(args[0], verb.toUpperCase(), undefined, [], context, consumed);
+      if (VERBS.has(verb)) return this.fromUrl(args[0], verb.toUpperCase(), undefined, [], context, consumed);
       return undefined;
     }
     const client = this.clientOf(callee, context, 0);

@@ -68,6 +68,17 @@ export class JsProject {
     return context ?? undefined;
   }
 
+  /** A module's text, without parsing it (undefined when it cannot be read). */
+  textOf(file: string): string | undefined {
+    const cached = this.contexts.get(file);
+    if (cached) return cached.text;
+    try {
+      return this.readText(file);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Drops parsed files that are no longer needed, keeping memory flat on big trees. */
   release(file: string): void {
     this.contexts.delete(file);

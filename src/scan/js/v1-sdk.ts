@@ -5,6 +5,7 @@
  */
 import { ts } from "ts-morph";
 import { V1_CLIENT_METHODS, V1_SDK_EXPORTS } from "../../knowledge/migration.js";
+import type { ClientReach } from "./client-reach.js";
 import { isSdkModule } from "../../lang/js/sdk-module.js";
 import { enclosingClass, type FileContext, requiredModule, unwrap } from "./file-context.js";
 import type { Definition, Values } from "./values.js";
@@ -26,6 +27,7 @@ export class V1Sdk {
   constructor(
     private readonly values: Values,
     private readonly vendored: VendoredClients,
+    private readonly reach: ClientReach,
   ) {}
 
   forget(): void {
@@ -38,7 +40,7 @@ export class V1Sdk {
     const module = requiredModule(e);
     if (module !== undefined) return isSdkModule(module);
     if (!ts.isIdentifier(e)) return false;
-    const def = this.values.definitionOf(e, context);
+    const def = this.reach.definitionOf(e, context);
     return def?.kind === "external" && isSdkModule(def.module) && (def.name === "*" || def.name === "default");
   }
 
@@ -46,7 +48,7 @@ export class V1Sdk {
   v1ExportOf(expr: ts.Expression, context: FileContext, depth = 0): string | undefined {
     if (depth > MAX_DEPTH) return undefined;
     const e = unwrap(expr);
-    if (ts.isIdentifier(e)) return this.v1ExportOfDefinition(this.values.definitionOf(e, context), depth);
+    if (ts.isIdentifier(e)) return this.v1ExportOfDefinition(this.reach.definitionOf(e, context), depth);
     if (ts.isPropertyAccessExpression(e) && V1_EXPORT_NAMES.has(e.name.text) && this.isSdkNamespace(e.expression, context)) {
       return e.name.text;
     }
@@ -78,7 +80,7 @@ export class V1Sdk {
     if (!ts.isTypeReferenceNode(type)) return undefined;
     const name = type.typeName;
     if (ts.isIdentifier(name)) {
-      if (this.v1ExportOfDefinition(this.values.definitionOf(name, context), 0) === V1_CLIENT_CLASS) return "sdk";
+      if (this.v1ExportOfDefinition(this.reach.definitionOf(name, context), 0) === V1_CLIENT_CLASS) return "sdk";
       return this.vendored.classOf(name, context) ? "vendored" : undefined;
     }
     return name.right.text === V1_CLIENT_CLASS && ts.isIdentifier(name.left) && this.isSdkNamespace(name.left, context) ? "sdk" : undefined;
@@ -120,14 +122,14 @@ export class V1Sdk {
       }
       return undefined;
     }
-    if (ts.isIdentifier(e)) return this.definitionKind(this.values.definitionOf(e, context), depth);
+    if (ts.isIdentifier(e)) return this.definitionKind(this.reach.definitionOf(e, context), depth);
     if (ts.isCallExpression(e)) return this.returnKind(e.expression, context, depth);
     if (ts.isPropertyAccessExpression(e)) {
       if (e.expression.kind === ts.SyntaxKind.ThisKeyword) return this.memberKind(e, enclosingClass(e), context, depth);
       const owner = unwrap(e.expression);
       if (ts.isIdentifier(owner)) {
-        const def = this.values.definitionOf(owner, context);
-        if (def?.kind === "module") return this.definitionKind(this.values.exportDefinition(def.file, e.name.text), depth);
+        const def = this.reach.definitionOf(owner, context);
+        if (def?.kind === "module") return this.definitionKind(this.reach.exportDefinition(def.file, e.name.text), depth);
       }
       // `stickers.client` where `stickers = new StickerService()`: the member of that class.
       const instance = this.instanceClass(owner, context, depth + 1);
@@ -176,12 +178,12 @@ export class V1Sdk {
     if (depth > MAX_DEPTH) return undefined;
     const e = unwrap(expr);
     if (ts.isNewExpression(e) && ts.isIdentifier(e.expression)) {
-      const def = this.values.definitionOf(e.expression, context);
+      const def = this.reach.definitionOf(e.expression, context);
       if (def?.kind === "node" && (ts.isClassDeclaration(def.node) || ts.isClassExpression(def.node))) return { cls: def.node, context: def.context };
       return undefined;
     }
     if (ts.isIdentifier(e)) {
-      const value = this.values.valueOf(this.values.definitionOf(e, context));
+      const value = this.values.valueOf(this.reach.definitionOf(e, context));
       return value ? this.instanceClass(value.expr, value.context, depth + 1) : undefined;
     }
     return undefined;
@@ -195,10 +197,10 @@ export class V1Sdk {
   private returnKind(callee: ts.Expression, context: FileContext, depth: number): ClientKind | undefined {
     const e = unwrap(callee);
     let def: Definition | undefined;
-    if (ts.isIdentifier(e)) def = this.values.definitionOf(e, context);
+    if (ts.isIdentifier(e)) def = this.reach.definitionOf(e, context);
     else if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression)) {
-      const owner = this.values.definitionOf(e.expression, context);
-      if (owner?.kind === "module") def = this.values.exportDefinition(owner.file, e.name.text);
+      const owner = this.reach.definitionOf(e.expression, context);
+      if (owner?.kind === "module") def = this.reach.exportDefinition(owner.file, e.name.text);
     }
     if (!def || def.kind !== "node") return undefined;
     let fn: ts.Node = def.node;

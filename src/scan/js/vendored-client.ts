@@ -13,6 +13,7 @@ import { ENDPOINTS } from "../../knowledge/migration.js";
 import { type HostSet, parseUrlText, v1EndpointOf, v1SignatureOnUnknownBase } from "../../core/urls.js";
 import type { FileContext } from "./file-context.js";
 import type { Values } from "./values.js";
+import type { ClientReach } from "./client-reach.js";
 import { V1_METHOD_NAMES } from "./v1-sdk.js";
 
 export interface VendoredClass {
@@ -26,6 +27,7 @@ export class VendoredClients {
   constructor(
     private readonly values: Values,
     private readonly hosts: HostSet,
+    private readonly reach: ClientReach,
   ) {}
 
   forget(): void {
@@ -63,7 +65,7 @@ export class VendoredClients {
   /** The vendored class an expression names (`ComfyDeployClient` imported from `@/lib/comfy-deploy`), if any. */
   classOf(expr: ts.Expression, context: FileContext, depth = 0): { cls: ts.ClassLikeDeclaration; info: VendoredClass } | undefined {
     if (depth > 8 || !ts.isIdentifier(expr)) return undefined;
-    const def = this.values.definitionOf(expr, context);
+    const def = this.reach.definitionOf(expr, context);
     if (!def || def.kind !== "node") return undefined;
     let node: ts.Node = def.node;
     if (ts.isVariableDeclaration(node) && node.initializer) {

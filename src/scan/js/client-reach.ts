@@ -1,0 +1,82 @@
+/**
+ * Whether a repository module can hand out the V1 SDK or a V1 client (an
+ * export, an instance, a factory, a copy of the class): its text names the
+ * SDK or looks like a copy of the client class, or a module it imports (or
+ * re-exports) can.
+ * Decided on the text, so that following a name out of a file never parses
+ * a library module (moment.js, a mongodb driver) only to learn it holds no
+ * client.
+ */
+import type { FileContext } from "./file-context.js";
+import type { ts } from "ts-morph";
+import { importSpecifiers } from "../../lang/js/module-syntax.js";
+import { JS_SDK, V1_CLIENT_METHODS, V1_SDK_EXPORTS } from "../../knowledge/migration.js";
+import type { Definition, Values } from "./values.js";
+
+/** The class-name prefix and the V1 SDK's exports; the package as a specifier (the host has the same letters). */
+const SDK_NAMES = ["ComfyDeploy", ...V1_SDK_EXPORTS.map((e) => e.v1)];
+const SDK_SPECIFIER = new RegExp(`["'\`]${JS_SDK.packageName}(?:/[^"'\`]*)?["'\`]`);
+/** A copy of the class has two of the V1 client's methods (one besides `run`) or a name with "comfy" in it, and V1's `run_id`. */
+const CLIENT_METHOD = new RegExp(`(?<![\\w$])(?:${V1_CLIENT_METHODS.map((m) => m.v1).filter((name) => name !== "run").join("|")})(?![\\w$])`);
+const COMFY_CLASS = /\bclass\s+[\w$]*comfy/i;
+const RUN_ID = /(?<![\w$])run_id(?![\w$])/;
+
+function mayDefineClient(text: string): boolean {
+  return SDK_NAMES.some((name) => text.includes(name)) || SDK_SPECIFIER.test(text) || (RUN_ID.test(text) && (CLIENT_METHOD.test(text) || COMFY_CLASS.test(text)));
+}
+
+export class ClientReach {
+  /** Per module, for the whole scan: one boolean a file. */
+  private readonly known = new Map<string, boolean>();
+
+  constructor(private readonly values: Values) {}
+
+  /** What a name refers to; undefined when it is imported from a module that cannot reach a client. */
+  definitionOf(identifier: ts.Identifier, context: FileContext): Definition | undefined {
+    const decl = context.resolve(identifier);
+    const imported = decl && context.imports.get(decl);
+    const file = imported && this.values.project.resolveModule(context.file, imported.module);
+    if (file !== undefined && !this.canReach(file)) return undefined;
+    return this.values.definitionOf(identifier, context);
+  }
+
+  /** A module's export, when the module can reach a client at all. */
+  exportDefinition(file: string, name: string): Definition | undefined {
+    return this.canReach(file) ? this.values.exportDefinition(file, name) : undefined;
+  }
+
+  /** A search over the import graph from the module, stopping at the first module that may define a client. */
+  canReach(file: string): boolean {
+    const known = this.known.get(file);
+    if (known !== undefined) return known;
+    const visited = new Set<string>([file]);
+    const queue = [file];
+    let reach = false;
+    for (let i = 0; i < queue.length && !reach; i++) {
+      const next = queue[i]!;
+      const settled = this.known.get(next);
+      if (settled !== undefined) {
+        reach = settled;
+        continue;
+      }
+      const text = this.values.project.textOf(next);
+      if (text === undefined) continue;
+      if (mayDefineClient(text)) {
+        reach = true;
+        continue;
+      }
+      // Re-exports are imports too: `export * from "./client"` reaches what ./client reaches.
+      for (const specifier of importSpecifiers(text)) {
+        const target = this.values.project.resolveModule(next, specifier);
+        if (target !== undefined && !visited.has(target)) {
+          visited.add(target);
+          queue.push(target);
+        }
+      }
+    }
+    // No module the search saw reaches a client, or the search would have stopped: all of them are settled.
+    if (!reach) for (const seen of visited) this.known.set(seen, false);
+    this.known.set(file, reach);
+    return reach;
+  }
+}
