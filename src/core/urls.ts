@@ -148,8 +148,20 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** A regex matching any mention of a legacy host, with its path, in free text. */
+const hostPatterns = new WeakMap<HostSet, RegExp>();
+
+/**
+ * A regex matching any mention of a legacy host, with its path, in free text.
+ * Compiled once per host set: it is asked for once per scanned file. Global,
+ * so use it with `matchAll` (which copies it), not `exec` loops.
+ */
 export function legacyHostPattern(hosts: HostSet): RegExp {
+  let pattern = hostPatterns.get(hosts);
+  if (!pattern) hostPatterns.set(hosts, (pattern = compileLegacyHostPattern(hosts)));
+  return pattern;
+}
+
+function compileLegacyHostPattern(hosts: HostSet): RegExp {
   const alternatives = hosts.legacy.map(escapeRegExp).join("|");
   return new RegExp(
     // The scheme is bounded: an unbounded one is retried at every offset of a long word (quadratic time).
