@@ -19,7 +19,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function repoWithManyFiles(): string {
+function repoWithManyFiles(options: { git: boolean } = { git: true }): string {
   const files: Record<string, string> = { "package.json": '{ "name": "many" }\n', "notes.txt": "plain\n" };
   for (let i = 0; i < FILES; i++) {
     files[`src/m${i}.ts`] = `const API = "${V1_HOST}";\nexport const queue${i} = (body: string) => fetch(\`\${API}/run\`, { method: "POST", body });\n`;
@@ -28,6 +28,7 @@ function repoWithManyFiles(): string {
   dirs.push(dir);
   // A tracked file whose name looks like a temp file: never removed.
   writeFileSync(join(dir, "src/m1.ts.20240101"), "a dated copy the user keeps\n");
+  if (!options.git) return dir;
   const git = (...args: string[]): void => void execFileSync("git", args, { cwd: dir });
   git("init", "-q");
   git("add", "-A");
@@ -39,9 +40,9 @@ const fixedCount = (dir: string): number =>
   Array.from({ length: FILES }, (_, i) => readFileSync(join(dir, `src/m${i}.ts`), "utf8")).filter((t) => t.includes(V2_HOST)).length;
 
 /** Starts fix, sends `signal` once it has written at least one file, and resolves with its exit. */
-function interruptFix(dir: string, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; fixedAtSignal: number }> {
+function interruptFix(dir: string, signal: NodeJS.Signals, extraArgs: string[] = []): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; fixedAtSignal: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "fix", dir, "--fail-on", "none"], { env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, "fix", dir, "--fail-on", "none", ...extraArgs], { env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     let fixedAtSignal = -1;
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -100,5 +101,13 @@ describe("an interrupted fix", () => {
     expect(tempFiles(dir)).toEqual(["m1.ts.20240101"]);
     execFileSync("sh", ["-c", "git checkout -- . && git clean -fd"], { cwd: dir, stdio: "ignore" });
     expect(fixedCount(dir)).toBe(0);
+  }, 120_000);
+
+  it("outside git (with --allow-dirty) says there is nothing git can undo", async () => {
+    const dir = repoWithManyFiles({ git: false });
+    const stopped = await interruptFix(dir, "SIGINT", ["--allow-dirty"]);
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toMatch(/fix was interrupted after writing \d+ files? \(each one whole\)\. This is not a git repository: restore the files from your copy\./);
+    expect(stopped.stderr).not.toContain("git checkout");
   }, 120_000);
 });

@@ -6,7 +6,7 @@ import pc from "picocolors";
 import type { Argv } from "yargs";
 import { CONFIG_OPTION_HELP, FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../core/config.js";
 import { EXIT, UsageError } from "../core/errors.js";
-import { treeState } from "../files/git-state.js";
+import { type TreeState, treeState } from "../files/git-state.js";
 import { nodeRefTarget } from "../../transforms/node-pin/target.js";
 import { envChangesOf } from "../fix/env-changes.js";
 import { onInterrupt, ROLLBACK_COMMAND } from "../fix/interrupt.js";
@@ -85,7 +85,7 @@ export async function runFix(args: FixArgs): Promise<number> {
   const nodeRef = nodeRefTarget(args["node-ref"]);
 
   const dryRun = Boolean(args["dry-run"]);
-  let startedClean = false;
+  let startedAs: TreeState["kind"] = "clean";
   if (!dryRun) {
     const state = await treeState(root);
     if (state.kind === "dirty" && !args["allow-dirty"]) {
@@ -96,7 +96,7 @@ export async function runFix(args: FixArgs): Promise<number> {
     if (state.kind === "not-a-repository" && !args["allow-dirty"]) {
       throw new UsageError(`${args.path} is not in a git repository, so fix could not be undone; pass --allow-dirty to fix anyway`);
     }
-    startedClean = state.kind === "clean";
+    startedAs = state.kind;
   }
 
   const { config } = await loadConfig(root, args.config);
@@ -108,7 +108,7 @@ export async function runFix(args: FixArgs): Promise<number> {
   const removeUnused = Boolean(args["remove-unused"]);
   const progress = fixProgress();
   let written = 0;
-  const interrupt = dryRun ? undefined : onInterrupt(() => process.stderr.write(`\n${interruptedMessage(written, startedClean)}\n`));
+  const interrupt = dryRun ? undefined : onInterrupt(() => process.stderr.write(`\n${interruptedMessage(written, startedAs)}\n`));
   try {
     const plan = await planFixes({
       root,
@@ -151,11 +151,11 @@ export async function runFix(args: FixArgs): Promise<number> {
 const SCAN_THREADS_FROM = 400;
 
 /** What to tell a user whose fix was stopped halfway. */
-function interruptedMessage(written: number, startedClean: boolean): string {
+function interruptedMessage(written: number, startedAs: TreeState["kind"]): string {
   const done = `fix was interrupted after writing ${written} file${written === 1 ? "" : "s"} (each one whole).`;
-  return startedClean
-    ? `${done} To undo the run: ${ROLLBACK_COMMAND}`
-    : `${done} The tree had uncommitted changes before fix, so review 'git status' before undoing anything.`;
+  if (startedAs === "clean") return `${done} To undo the run: ${ROLLBACK_COMMAND}`;
+  if (startedAs === "dirty") return `${done} The tree had uncommitted changes before fix, so review 'git status' before undoing anything.`;
+  return `${done} This is not a git repository: restore the files from your copy.`;
 }
 
 /** On GitHub Actions, what fix did (or would do) goes to the job summary, paths from the repository root. */

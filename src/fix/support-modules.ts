@@ -36,6 +36,8 @@ const MODULE_EXTENSIONS = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"];
 export class SupportModules {
   private readonly placements = new Map<string, Placement>();
   private readonly used = new Set<string>();
+  /** Each file's package directory, looked up once (anchors are chosen among every file with findings, for every package). */
+  private readonly packages = new Map<string, string>();
 
   constructor(
     private readonly root: string,
@@ -97,7 +99,12 @@ export class SupportModules {
   }
 
   private packageOf(file: string): string {
-    return nearestPackageDir(file, (path) => existsSync(posix.join(this.root, path))) ?? ".";
+    let pkg = this.packages.get(file);
+    if (pkg === undefined) {
+      pkg = nearestPackageDir(file, (path) => existsSync(posix.join(this.root, path))) ?? ".";
+      this.packages.set(file, pkg);
+    }
+    return pkg;
   }
 
   private read(file: string): string {
