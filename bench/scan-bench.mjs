@@ -1293,7 +1293,7 @@ async function main() {
   const errors = {};
 
   console.log(`Tree: ${tree}`);
-  console.log(`Needles (${needles.length}): ${needles.map((n) => n.literal).join(", ")}; the scanner hands rg ${needles.filter((n) => n.endsWord).map(needlePattern).join(", ")}`);
+  console.log(`Needles (${needles.length}): ${needles.map((n) => n.literal).join(", ")}; the scanner hands rg ${needles.filter((n) => n.endsSegment).map(needlePattern).join(", ")}`);
   console.log(`Node ${process.version}, ${availableParallelism()} CPUs; 1 warm-up + ${options.runs} measured runs each, alternating`);
   const busy = await cpuBusyShare(1000);
   if (busy > 0.2) {

@@ -63,12 +63,18 @@ describe("minified and bundled files", () => {
   const longLine = (n: number) => Array.from({ length: n }, (_, i) => `var a${i}=function(b){return b+${i}};`).join("");
 
   it("are told apart from hand-written code", () => {
-    expect(looksGenerated(Buffer.from(`${longLine(400)}\n`))).toBe(true);
-    expect(looksGenerated(Buffer.from(`(function (root, factory) {\n  if (typeof define === "function" && define.amd) define([], factory);\n})(this, function () {});\n${"// line\n".repeat(600)}`))).toBe(true);
-    expect(looksGenerated(Buffer.alloc(1024 * 1024, "// a comment line that goes on\n"))).toBe(true);
-    expect(looksGenerated(Buffer.from(`${"export const step = 1;\n".repeat(400)}`))).toBe(false);
+    const generated = (file: string, text: string | Buffer) => looksGenerated(file, Buffer.isBuffer(text) ? text : Buffer.from(text));
+    expect(generated("dist/app.js", `${longLine(400)}\n`)).toBe(true);
+    expect(generated("public/vendor.min.js", "var a=1;\n")).toBe(true);
+    expect(generated("dist/bundle.js", Buffer.alloc(1024 * 1024, "// a comment line that goes on\n"))).toBe(true);
+    expect(generated("src/steps.ts", `${"export const step = 1;\n".repeat(400)}`)).toBe(false);
+    // One long line of data is not minified code: an inline image, a workflow's JSON.
+    expect(generated("src/mask.ts", `export const MASK = "data:image/png;base64,${"A".repeat(8000)}";\n`)).toBe(false);
+    expect(generated("src/workflow.ts", `export const WORKFLOW = ${JSON.stringify(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [String(i), { inputs: { seed: i } }])))};\n`)).toBe(false);
+    // A UMD wrapper by hand, with ordinary lines, is parsed like any other file.
+    expect(generated("public/widget.js", `(function (root, factory) {\n  if (typeof define === "function" && define.amd) define([], factory);\n})(this, function () {});\n${"// line\n".repeat(600)}`)).toBe(false);
     // Small files parse in a moment, minified or not.
-    expect(looksGenerated(Buffer.from(`${longLine(20)}\n`))).toBe(false);
+    expect(generated("dist/tiny.js", `${longLine(20)}\n`)).toBe(false);
   });
 
   it("still report the legacy host, V1 endpoints and the SDK, without the parser", async () => {
@@ -143,7 +149,10 @@ describe("importers of a client module", () => {
     const has = (path: string) => files.has(path);
     expect(thirdPartyPackageOf("vendor/a/lib/x.js", has)).toBe("vendor/a/");
     expect(thirdPartyPackageOf("vendor/a/node_modules/b/dist/y.js", has)).toBe("vendor/a/node_modules/b/");
-    expect(thirdPartyPackageOf("third_party/c/x.js", has)).toBe("third_party/");
+    // A vendor-named directory is third-party code only with a package of its own below it.
+    expect(thirdPartyPackageOf("third_party/c/x.js", has)).toBeUndefined();
+    expect(thirdPartyPackageOf("src/app/vendors/[id]/route.ts", has)).toBeUndefined();
+    expect(thirdPartyPackageOf("node_modules/lodash/index.js", has)).toBe("node_modules/");
     expect(thirdPartyPackageOf("src/vendor.ts", has)).toBeUndefined();
     expect(thirdPartyPackageOf("src/app.ts", has)).toBeUndefined();
   });

@@ -9,19 +9,26 @@ export function nearestPackageDir(file: string, hasFile: (path: string) => boole
   }
 }
 
-/** Directories that hold checked-in third-party code: the names GitHub's linguist counts as vendored. */
-const THIRD_PARTY_DIR = /(?:^|\/)(?:vendors?|third[-_]?party|node_modules|bower_components)\//;
+/** Installed packages: third-party code wherever they sit. */
+const INSTALLED_DIR = /(?:^|\/)(?:node_modules|bower_components)\//;
+/** Where repositories check in other projects' code; an app may also name its own routes so, hence the package test below. */
+const VENDORED_DIR = /(?:^|\/)(?:vendors?|third[-_]party)\//;
 
 /**
- * The package of checked-in third-party code a file is in, as a directory
- * prefix ending in "/": its nearest package.json below the vendored
- * directory, else the vendored directory itself. Undefined for the
- * repository's own code.
+ * The package of third-party code a file is in, as a directory prefix ending
+ * in "/": below node_modules or bower_components, its nearest package (else
+ * that directory); below a vendor or third_party directory, a package of its
+ * own there (`vendor/axios/package.json`). Undefined for the repository's own
+ * code, which includes `app/vendors/[id]/route.ts` and a workspace app
+ * called `apps/vendor`.
  */
 export function thirdPartyPackageOf(file: string, hasFile: (path: string) => boolean): string | undefined {
-  const match = THIRD_PARTY_DIR.exec(file);
+  const installed = INSTALLED_DIR.exec(file);
+  const vendored = installed ? undefined : VENDORED_DIR.exec(file);
+  const match = installed ?? vendored;
   if (!match) return undefined;
-  const vendorDir = file.slice(0, match.index + match[0].length);
+  const dir = file.slice(0, match.index + match[0].length);
   const packageDir = nearestPackageDir(file, hasFile);
-  return packageDir !== undefined && `${packageDir}/`.startsWith(vendorDir) ? `${packageDir}/` : vendorDir;
+  const ownPackage = packageDir !== undefined && `${packageDir}/`.startsWith(dir) && `${packageDir}/` !== dir ? `${packageDir}/` : undefined;
+  return installed ? (ownPackage ?? dir) : ownPackage;
 }

@@ -7,8 +7,6 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { posix, sep } from "node:path";
 import { isConfigFile, type RuleSettings } from "../core/config.js";
-import { importSpecifiers, mayReexport } from "../lang/js/module-syntax.js";
-import { V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES } from "../knowledge/migration.js";
 import { applyRuleSettings } from "../core/rule-settings.js";
 import { compareFindings, type Finding, type SkippedFile } from "../core/finding.js";
 import { gitIndexBytes, listFiles } from "../files/list-files.js";
@@ -28,6 +26,8 @@ import { failureReason, FindingSink } from "./scanner-helpers.js";
 import { scanLegacyUrls } from "./scanners/text/legacy-urls.js";
 import { FILE_SCANNERS, GENERIC_URL_SCANNER } from "./scanners/index.js";
 import { findLegacyHostMentions, type HostSet } from "../core/urls.js";
+import { V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES } from "../knowledge/migration.js";
+import { importSpecifiers, mayReexport } from "../lang/js/module-syntax.js";
 
 const READ_CONCURRENCY = 64;
 
@@ -154,6 +154,7 @@ async function scanWithPool(
   // A candidate that imports a module holding the V1 host (`${BASE}/run`, `fetch(RUN_URL, …)` with BASE from ./config) needs the parser too.
   const importsHostModule = hostModuleImports(withLegacyHost.filter(({ file }) => isJsFile(file)).map((h) => h.file));
   let textOnly = 0;
+  const textOnlySdkImporters: string[] = [];
   for (const { file, content } of hits) {
     if (content.includes(SUPPRESSION_KEYWORD)) ignoreFiles.add(file);
     if (content.includes(MARKER_TAG)) findings.push(...findReviewMarkers(file, decode(content)));
@@ -161,8 +162,10 @@ async function scanWithPool(
       countedJs.add(file);
       const text = decode(content);
       if (!jsSignals.matches(content) && !importsHostModule(file, text)) continue;
-      if (looksGenerated(content)) {
-        findings.push(...jsTextRules(file, text, hosts));
+      if (looksGenerated(file, content)) {
+        const result = jsTextRules(file, text, hosts);
+        findings.push(...result.findings);
+        if (result.importsSdk) textOnlySdkImporters.push(file);
         textOnly++;
       } else jsCandidates.push({ file, text });
     } else textCandidates.push({ file, bytes: content, scanners: scannersFor(file) });
@@ -176,7 +179,7 @@ async function scanWithPool(
   const pool = await poolFor(jsCandidates.length);
   if (jsCandidates.length > WORKER_THRESHOLD) pool.grow(Math.ceil(jsCandidates.length / WORKER_THRESHOLD));
   const analysed = new Set<string>();
-  const sdkImporters: string[] = [];
+  const sdkImporters: string[] = [...textOnlySdkImporters];
   const clientModules: string[] = [];
   const run = async (work: JsWork[]): Promise<void> => {
     const texts = new Map(work.map((w) => [w.file, w.text]));
@@ -416,7 +419,8 @@ async function findImporters(
 ): Promise<JsWork[]> {
   const needles = importNeedles(modules);
   const importers: JsWork[] = [];
-  // Checked-in third-party code imports only from its own package: the repository's own code and the modules' packages are searched.
+  // For a module in third-party code, its importers are looked for in its own package and in the repository's own code:
+  // other libraries import a library by name, which resolves to their own dependencies, not to this copy.
   const packageOfDir = new Map<string, string | undefined>();
   const thirdPartyPackage = (file: string): string | undefined => {
     const dir = posix.dirname(file);
@@ -438,7 +442,7 @@ async function findImporters(
     const content = await readFile(posix.join(root, file)).catch(() => undefined);
     if (!content || content.length > MAX_FILE_BYTES || looksBinary(content)) return;
     // A bundle's imports are inlined copies of files the follow-up reaches in their own right.
-    if (!needles.some((n) => content.indexOf(n) !== -1) || looksGenerated(content)) return;
+    if (!needles.some((n) => content.indexOf(n) !== -1) || looksGenerated(file, content)) return;
     const text = decode(content);
     if (usesAClient(text)) importers.push({ file, text, clientModules: modules });
   });

@@ -7,14 +7,15 @@ import type { HostSet } from "../core/urls.js";
 import { JS_SDK, V1_CLIENT_METHODS, V1_SDK_EXPORTS } from "../knowledge/migration.js";
 
 /**
- * A byte string the prefilter looks for. `endsWord`: only where the next byte
- * cannot continue a name or path segment. Third-party code is full of
- * `/runtime`, `/run_command` and `/run-script`; the V1 endpoint is `/run`
- * followed by a quote, `?`, `/`, `$`, a space or the line's end.
+ * A byte string the prefilter looks for. `endsSegment`: only where the next
+ * byte cannot continue a path segment (a letter, digit, `_` or `-`). Third-party
+ * code is full of `/runtime`, `/run_command` and `/run-script`; the V1 endpoint
+ * is `/run` followed by anything else: a quote, `?`, `/`, `$`, a space, the
+ * line's end.
  */
 export interface Needle {
   literal: string;
-  endsWord?: boolean;
+  endsSegment?: boolean;
 }
 
 const BASE_NEEDLES: readonly Needle[] = [
@@ -24,7 +25,7 @@ const BASE_NEEDLES: readonly Needle[] = [
   ...["comfyui-deploy", "ComfyUI-Deploy", "ComfyUI-deploy", "Comfyui-deploy", "COMFYUI-DEPLOY"].map((literal) => ({ literal })),
   { literal: "run_id" },
   { literal: "deployment_id" },
-  { literal: "/run", endsWord: true },
+  { literal: "/run", endsSegment: true },
   { literal: "getRun" },
   { literal: "parseWebhookDataSafe" },
 ];
@@ -35,8 +36,8 @@ export function prefilterNeedles(hosts: HostSet): Needle[] {
   return needles;
 }
 
-/** Bytes that continue a name or a path segment: ASCII letters, digits, `_` and `-`. */
-const WORD_CONTINUES = "A-Za-z0-9_-";
+/** Bytes that continue a path segment, as a regex class: ASCII letters, digits, `_` and `-`. */
+const SEGMENT_CONTINUES = "A-Za-z0-9_-";
 
 /**
  * The needle as an extended regular expression that ripgrep (with
@@ -44,19 +45,19 @@ const WORD_CONTINUES = "A-Za-z0-9_-";
  */
 export function needlePattern(needle: Needle): string {
   const literal = needle.literal.replace(/[.^$*+?()[\]{}|\\]/g, "\\$&");
-  return needle.endsWord ? `${literal}([^${WORD_CONTINUES}]|$)` : literal;
+  return needle.endsSegment ? `${literal}([^${SEGMENT_CONTINUES}]|$)` : literal;
 }
 
 export class Prefilter {
-  private readonly needles: Array<{ bytes: Buffer; endsWord: boolean }>;
+  private readonly needles: Array<{ bytes: Buffer; endsSegment: boolean }>;
 
   constructor(needles: readonly Needle[]) {
-    this.needles = needles.map((n) => ({ bytes: Buffer.from(n.literal, "utf8"), endsWord: n.endsWord === true }));
+    this.needles = needles.map((n) => ({ bytes: Buffer.from(n.literal, "utf8"), endsSegment: n.endsSegment === true }));
   }
 
   matches(content: Buffer): boolean {
-    for (const { bytes, endsWord } of this.needles) {
-      if (endsWord ? containsWord(content, bytes, { after: continuesSegment }) : content.indexOf(bytes) !== -1) return true;
+    for (const { bytes, endsSegment } of this.needles) {
+      if (endsSegment ? containsWord(content, bytes, { after: continuesSegment }) : content.indexOf(bytes) !== -1) return true;
     }
     return false;
   }
@@ -119,5 +120,6 @@ const isAlnumOr = (extra: string): ByteTest => {
 };
 /** Bytes that continue a JS name. */
 const continuesName = isAlnumOr("_$");
-/** Bytes that continue a path segment (the WORD_CONTINUES class). */
-const continuesSegment = isAlnumOr("_-");
+/** Bytes that continue a path segment: the same class as the pattern handed to rg. */
+const segmentByte = new RegExp(`^[${SEGMENT_CONTINUES}]$`);
+const continuesSegment: ByteTest = (byte) => byte !== undefined && segmentByte.test(String.fromCharCode(byte));

@@ -35,7 +35,7 @@ describe("files a parser gives up on", () => {
 
   it("a JS file with a 5,000-deep expression still reports the V1 URL on its first line", async () => {
     // Enough ordinary lines that the file does not look minified (that path never runs the parser).
-    const ordinary = Array.from({ length: 60 }, (_, i) => `export const step${i} = ${i};\n`).join("");
+    const ordinary = Array.from({ length: 500 }, (_, i) => `export const step${i} = ${i};\n`).join("");
     const root = tempRepo({ "src/a.js": `const u = "${V1_STATUS}";\nconst x = ${"(".repeat(5000)}1${")".repeat(5000)};\n${ordinary}` });
     const result = await scanDir(root);
     expect(rulesAt(result.findings, "src/a.js", 1)).toEqual(["legacy-base-url", "legacy-get-run", "unreadable-file"]);

@@ -12,17 +12,25 @@ import type { ts } from "ts-morph";
 import { importSpecifiers } from "../../lang/js/module-syntax.js";
 import { JS_SDK, V1_CLIENT_METHODS, V1_SDK_EXPORTS } from "../../knowledge/migration.js";
 import type { Definition, Values } from "./values.js";
+import { COMFY_NAME } from "./vendored-client.js";
 
 /** The class-name prefix and the V1 SDK's exports; the package as a specifier (the host has the same letters). */
 const SDK_NAMES = ["ComfyDeploy", ...V1_SDK_EXPORTS.map((e) => e.v1)];
 const SDK_SPECIFIER = new RegExp(`["'\`]${JS_SDK.packageName}(?:/[^"'\`]*)?["'\`]`);
-/** A copy of the class has two of the V1 client's methods (one besides `run`) or a name with "comfy" in it, and V1's `run_id`. */
+/**
+ * What a copy of the client class shows in its text (VendoredClients.recognise
+ * decides on the parsed class: V1 method names, two of them or one in a class
+ * named like "comfy", and V1's status URL): `run_id`, with a V1 method name
+ * other than `run`, a member named `run` (overloads count there as two), or a
+ * class named like "comfy".
+ */
 const CLIENT_METHOD = new RegExp(`(?<![\\w$])(?:${V1_CLIENT_METHODS.map((m) => m.v1).filter((name) => name !== "run").join("|")})(?![\\w$])`);
-const COMFY_CLASS = /\bclass\s+[\w$]*comfy/i;
+const RUN_MEMBER = /^[ \t]*(?:(?:public|private|protected|static|async|override)\s+)*run\s*[(<]/m;
+const COMFY_CLASS = new RegExp(`\\bclass\\s+[\\w$]*${COMFY_NAME.source}`, "i");
 const RUN_ID = /(?<![\w$])run_id(?![\w$])/;
 
 function mayDefineClient(text: string): boolean {
-  return SDK_NAMES.some((name) => text.includes(name)) || SDK_SPECIFIER.test(text) || (RUN_ID.test(text) && (CLIENT_METHOD.test(text) || COMFY_CLASS.test(text)));
+  return SDK_NAMES.some((name) => text.includes(name)) || SDK_SPECIFIER.test(text) || (RUN_ID.test(text) && (CLIENT_METHOD.test(text) || RUN_MEMBER.test(text) || COMFY_CLASS.test(text)));
 }
 
 export class ClientReach {

@@ -12,15 +12,20 @@ import { scanLegacyUrls } from "../scanners/text/legacy-urls.js";
 
 const SDK_SPECIFIER = new RegExp(`(?:\\bfrom\\s*|\\brequire\\s*\\(\\s*|\\bimport\\s*\\(\\s*)(["'])${JS_SDK.packageName}(?:/[^"'\\n]*)?\\1`, "g");
 
-export function jsTextRules(file: string, text: string, hosts: HostSet): Finding[] {
+/** The V1 SDK's export names as whole words; loaded without the parser, so read from the migration data, not v1-sdk.ts. */
+const V1_EXPORT = new RegExp(`(?<![\\w$])(?:${V1_SDK_EXPORTS.map((e) => e.v1).join("|")})(?![\\w$])`);
+
+export function jsTextRules(file: string, text: string, hosts: HostSet): { findings: Finding[]; importsSdk: boolean } {
   const findings = scanLegacyUrls(file, text, "text", hosts);
-  // Loaded without the parser: the names come from the migration data, not from v1-sdk.ts.
-  const v1Name = V1_SDK_EXPORTS.map((e) => e.v1).find((name) => new RegExp(`(?<![\\w$])${name}(?![\\w$])`).test(text));
-  if (v1Name === undefined) return findings;
+  const specifiers = [...text.matchAll(SDK_SPECIFIER)];
+  // The package is used, whatever the version: its manifest entry must not be called unused.
+  const importsSdk = specifiers.length > 0;
+  const v1Name = importsSdk ? V1_EXPORT.exec(text)?.[0] : undefined;
+  if (v1Name === undefined) return { findings, importsSdk };
   const sink = new FindingSink(file, text);
-  for (const match of text.matchAll(SDK_SPECIFIER)) {
+  for (const match of specifiers) {
     const start = match.index + match[0].indexOf(match[1]!);
     sink.atOffset(start, match.index + match[0].length, { ruleId: "v1-sdk-import", message: sdkImportMessage(v1Name) });
   }
-  return [...findings, ...sink.findings];
+  return { findings: [...findings, ...sink.findings], importsSdk };
 }

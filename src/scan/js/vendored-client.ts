@@ -16,6 +16,9 @@ import type { Values } from "./values.js";
 import type { ClientReach } from "./client-reach.js";
 import { V1_METHOD_NAMES } from "./v1-sdk.js";
 
+/** A class named like this needs only one V1 method name to count as a copy of the client. */
+export const COMFY_NAME = /comfy/i;
+
 export interface VendoredClass {
   /** The host its V1 URLs go to when that host is known and is not the vendor's (a white-label deployment). */
   otherHost?: string;
@@ -46,7 +49,7 @@ export class VendoredClients {
 
   private recognise(cls: ts.ClassLikeDeclaration, context: FileContext): VendoredClass | undefined {
     const methods = cls.members.filter((m) => m.name && ts.isIdentifier(m.name) && V1_METHOD_NAMES.has(m.name.text));
-    const named = cls.name !== undefined && /comfy/i.test(cls.name.text);
+    const named = cls.name !== undefined && COMFY_NAME.test(cls.name.text);
     if (methods.length === 0 || (methods.length < 2 && !named)) return undefined;
     let found: VendoredClass | undefined;
     for (const expr of context.urlExpressions) {

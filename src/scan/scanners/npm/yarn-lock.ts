@@ -10,11 +10,6 @@ import type { Finding } from "../../../core/finding.js";
 import { JS_SDK } from "../../../knowledge/migration.js";
 import { mentionsSdk, sdkSpecOf, splitDescriptor } from "../../../knowledge/npm-versions.js";
 import type { FileScanInput, FileScanner } from "../../scanner.js";
-
-/** yarn's parser, loaded on the first yarn.lock: most scans never meet one. */
-function parseSyml(): (text: string) => unknown {
-  return (createRequire(import.meta.url)("@yarnpkg/parsers") as typeof import("@yarnpkg/parsers")).parseSyml;
-}
 import { FindingSink } from "../../scanner-helpers.js";
 import {
   type Declaration,
@@ -24,6 +19,11 @@ import {
   reportLockedSdk,
   siblingManifestDeclarations,
 } from "./lockfile.js";
+
+/** yarn's parser, loaded on the first yarn.lock: most scans never meet one. */
+function yarnParser(): (text: string) => unknown {
+  return (createRequire(import.meta.url)("@yarnpkg/parsers") as typeof import("@yarnpkg/parsers")).parseSyml;
+}
 
 export const yarnLockScanner: FileScanner = {
   id: "npm-yarn-lock",
@@ -41,7 +41,7 @@ export function scanYarnLock(input: FileScanInput): Finding[] {
   const sink = new FindingSink(input.file, input.text);
   let parsed: Record<string, unknown>;
   try {
-    parsed = parseSyml()(input.text) as Record<string, unknown>;
+    parsed = yarnParser()(input.text) as Record<string, unknown>;
   } catch (error) {
     sink.unreadable(errorMessage(error), errorLine(error));
     return sink.findings;
