@@ -46,8 +46,17 @@ const MODULE_FAMILIES: Record<string, ClientFamily> = {
 const GLOBAL_CLIENTS: Record<string, ClientFamily> = { fetch: "fetch", axios: "axios", got: "got", ky: "ky", $fetch: "fetch" };
 const VERBS = new Set(["get", "post", "put", "patch", "delete", "head", "options"]);
 const BODY_VERBS = new Set(["post", "put", "patch"]);
-/** Method names that make a request on some client: the verbs, axios/node `request`, undici `fetch`. */
-const REQUEST_METHODS: ReadonlySet<string> = new Set([...VERBS, "request", "fetch"]);
+/** The methods that make a request, per client family (`methodCall` handles exactly these). */
+const FAMILY_METHODS: Record<ClientFamily, ReadonlySet<string>> = {
+  axios: new Set([...VERBS, "request"]),
+  got: VERBS,
+  ky: VERBS,
+  undici: new Set(["request", "fetch"]),
+  "node-http": new Set(["get", "request"]),
+  fetch: new Set(),
+};
+/** Method names that make a request on some client, or on an unknown object (`.get`/`.post`). */
+const REQUEST_METHODS: ReadonlySet<string> = new Set([...VERBS, ...Object.values(FAMILY_METHODS).flatMap((methods) => [...methods])]);
 
 export class HttpCalls {
   constructor(private readonly values: Values) {}
@@ -105,29 +114,25 @@ export class HttpCalls {
     consumed: Set<ts.Node>,
   ): HttpRequest | undefined {
     const first = args[0];
-    if (!first) return undefined;
+    if (!first || !FAMILY_METHODS[client.family].has(verb)) return undefined;
     switch (client.family) {
       case "axios": {
         if (verb === "request") {
           const config = this.values.objectLiteral(first, context);
           return config ? this.fromConfig(config, client.base, context, consumed) : undefined;
         }
-        if (!VERBS.has(verb)) return undefined;
         const options = BODY_VERBS.has(verb) ? args[2] : args[1];
         const data = BODY_VERBS.has(verb) && args[1] ? { context, expr: args[1] } : undefined;
         return this.withOptions(first, options, verb.toUpperCase(), client.base, context, consumed, ["params"], true, data);
       }
       case "got":
       case "ky":
-        if (!VERBS.has(verb)) return undefined;
         return this.withOptions(first, args[1], verb.toUpperCase(), client.base, context, consumed, ["searchParams"], true);
       case "undici":
-        if (verb !== "request" && verb !== "fetch") return undefined;
         return this.withOptions(first, args[1], "GET", client.base, context, consumed, ["query"]);
       case "node-http":
         if (verb === "get") return this.nodeHttp(first, args[1], "GET", context, consumed);
-        if (verb === "request") return this.nodeHttp(first, args[1], undefined, context, consumed);
-        return undefined;
+        return this.nodeHttp(first, args[1], undefined, context, consumed);
       case "fetch":
         return undefined;
     }
