@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { CLI, REPO_ROOT } from "./helpers/cli.js";
 import { FakeGitHub } from "./helpers/fake-github.js";
+import { demoRepository, git } from "./helpers/git-repo.js";
 import { tempDir } from "./helpers/temp-repo.js";
 
 const require = createRequire(import.meta.url);
@@ -90,27 +91,10 @@ function runStep(
   );
 }
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=Dev", "-c", "user.email=dev@example.invalid", "-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", ...args], {
-    cwd,
-    stdio: "pipe",
-    encoding: "utf8",
-  }).trim();
-}
 
 /** A clone of the demo app with a bare origin beside it, as actions/checkout leaves a repository. */
 function demoCheckout(): { work: string; origin: string } {
-  const dir = tempDir("cdm-action-repo-");
-  const origin = join(dir, "origin.git");
-  const work = join(dir, "work");
-  execFileSync("git", ["init", "-q", "--bare", "-b", "main", origin]);
-  cpSync(join(REPO_ROOT, "fixtures", "demo-app"), work, { recursive: true });
-  git(work, "init", "-q", "-b", "main");
-  git(work, "add", "-A");
-  git(work, "commit", "-qm", "demo app");
-  git(work, "remote", "add", "origin", origin);
-  git(work, "push", "-q", "origin", "main");
-  return { work, origin };
+  return demoRepository(tempDir("cdm-action-repo-"));
 }
 
 function reportTotal(path: string): { total: number; errors: number } {

@@ -3,13 +3,14 @@
  * a clone of the demo app, and a fake GitHub API on 127.0.0.1 that records
  * every call.
  */
-import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CLI, REPO_ROOT, type ServeProcess, startServe } from "../helpers/cli.js";
+import { CLI, type ServeProcess, startServe } from "../helpers/cli.js";
 import { FakeGitHub } from "../helpers/fake-github.js";
+import { demoRepository, git } from "../helpers/git-repo.js";
 
 const TOKEN = "ghs_e2eFakeInstallationToken0123456789";
 const OWNER = "acme";
@@ -24,29 +25,13 @@ interface Repos {
   output: string;
 }
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=Dev", "-c", "user.email=dev@example.invalid", "-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", ...args], {
-    cwd,
-    stdio: "pipe",
-    encoding: "utf8",
-  }).trim();
-}
 
 const tempDirs: string[] = [];
 
 function demoRepos(): Repos {
   const dir = mkdtempSync(join(tmpdir(), "cdm-pr-e2e-"));
   tempDirs.push(dir);
-  const origin = join(dir, "origin.git");
-  const work = join(dir, "work");
-  execFileSync("git", ["init", "-q", "--bare", "-b", "main", origin]);
-  cpSync(join(REPO_ROOT, "fixtures", "demo-app"), work, { recursive: true });
-  git(work, "init", "-q", "-b", "main");
-  git(work, "add", "-A");
-  git(work, "commit", "-qm", "demo app");
-  git(work, "remote", "add", "origin", origin);
-  git(work, "push", "-q", "origin", "main");
-  return { origin, work, output: join(dir, "github-output.txt") };
+  return { ...demoRepository(dir), output: join(dir, "github-output.txt") };
 }
 
 function remoteTip(repos: Repos, branch: string): string | undefined {

@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { REPO_ROOT } from "./cli.js";
+import { git } from "./git-repo.js";
 import { tempDir } from "./temp-repo.js";
 
 const FIXTURES = join(REPO_ROOT, "fixtures");
@@ -46,13 +47,6 @@ export interface Estate {
   remove(): void;
 }
 
-export function git(cwd: string, ...args: string[]): string {
-  return execFileSync(
-    "git",
-    ["-c", "user.name=Dev", "-c", "user.email=dev@example.invalid", "-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", ...args],
-    { cwd, stdio: "pipe", encoding: "utf8" },
-  ).trim();
-}
 
 function copyFixture(from: string, to: string): void {
   mkdirSync(to, { recursive: true });
