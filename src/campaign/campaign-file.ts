@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod/v4";
 import { parseDocument } from "yaml";
 import { UsageError } from "../core/errors.js";
+import { keyPath } from "../core/key-path.js";
 import { FAIL_ON_CHOICES } from "./tool-api.js";
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -112,10 +113,6 @@ function describeIssue(issues: readonly Issue[]): string {
   if (issue.code === "invalid_value") return `"${at}" must be one of ${issue.values.map(String).join(", ")}`;
   if (issue.code === "invalid_format") return `"${at}" is not ${formatOf(at)}`;
   return `"${at || "(top level)"}": ${issue.message}`;
-}
-
-function keyPath(path: readonly PropertyKey[]): string {
-  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : `${i > 0 ? "." : ""}${String(part)}`)).join("");
 }
 
 function article(expected: string): string {

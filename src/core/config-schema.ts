@@ -7,6 +7,7 @@ import { z } from "zod/v4";
 import { RULE_IDS } from "../rules/catalog.js";
 import { didYouMean } from "./did-you-mean.js";
 import { FAIL_ON_CHOICES } from "./fail-on.js";
+import { keyPath } from "./key-path.js";
 
 const SEVERITIES = ["error", "warning", "info"] as const;
 
@@ -102,10 +103,6 @@ function describeIssue(issues: readonly Issue[], prefix: readonly PropertyKey[],
     default:
       return `"${at || "(top level)"}": ${issue.message}`;
   }
-}
-
-function keyPath(path: readonly PropertyKey[]): string {
-  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : `${i > 0 ? "." : ""}${String(part)}`)).join("");
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
