@@ -10,9 +10,24 @@ const REEXPORTS = [
   /\b(?:module\.exports|exports\.[\w$]+)\s*=\s*(?:\{[^}]*\brequire\(|require\()/,
 ];
 
-/** The specifiers of `import … from`, `require(…)` and `import(…)`, in order. */
+/** A specifier of `import … from`, `require(…)` or `import(…)`, and where its quoted string starts and ends. */
+export interface ImportSpecifier {
+  specifier: string;
+  start: number;
+  end: number;
+}
+
+/** The import specifiers of a text, in order. */
+export function importSpecifiersIn(text: string): ImportSpecifier[] {
+  return [...text.matchAll(IMPORT_SPECIFIER)].map((match) => {
+    const end = match.index + match[0].length;
+    return { specifier: match[1]!, start: end - match[1]!.length - 2, end };
+  });
+}
+
+/** The import specifiers of a text, in order. */
 export function importSpecifiers(text: string): string[] {
-  return [...text.matchAll(IMPORT_SPECIFIER)].map((match) => match[1]!);
+  return importSpecifiersIn(text).map((s) => s.specifier);
 }
 
 /** `export * from`, `export { x } from`, `module.exports = require(…)`. */

@@ -5,27 +5,24 @@
  */
 import type { Finding } from "../../core/finding.js";
 import type { HostSet } from "../../core/urls.js";
-import { JS_SDK, V1_SDK_EXPORTS } from "../../knowledge/migration.js";
+import { V1_SDK_EXPORTS } from "../../knowledge/migration.js";
+import { importSpecifiersIn } from "../../lang/js/module-syntax.js";
+import { isSdkModule } from "../../lang/js/sdk-module.js";
 import { sdkImportMessage } from "../messages.js";
 import { FindingSink } from "../scanner-helpers.js";
 import { scanLegacyUrls } from "../scanners/text/legacy-urls.js";
-
-const SDK_SPECIFIER = new RegExp(`(?:\\bfrom\\s*|\\brequire\\s*\\(\\s*|\\bimport\\s*\\(\\s*)(["'])${JS_SDK.packageName}(?:/[^"'\\n]*)?\\1`, "g");
 
 /** The V1 SDK's export names as whole words; loaded without the parser, so read from the migration data, not v1-sdk.ts. */
 const V1_EXPORT = new RegExp(`(?<![\\w$])(?:${V1_SDK_EXPORTS.map((e) => e.v1).join("|")})(?![\\w$])`);
 
 export function jsTextRules(file: string, text: string, hosts: HostSet): { findings: Finding[]; importsSdk: boolean } {
   const findings = scanLegacyUrls(file, text, "text", hosts);
-  const specifiers = [...text.matchAll(SDK_SPECIFIER)];
+  const specifiers = importSpecifiersIn(text).filter((s) => isSdkModule(s.specifier));
   // The package is used, whatever the version: its manifest entry must not be called unused.
   const importsSdk = specifiers.length > 0;
   const v1Name = importsSdk ? V1_EXPORT.exec(text)?.[0] : undefined;
   if (v1Name === undefined) return { findings, importsSdk };
   const sink = new FindingSink(file, text);
-  for (const match of specifiers) {
-    const start = match.index + match[0].indexOf(match[1]!);
-    sink.atOffset(start, match.index + match[0].length, { ruleId: "v1-sdk-import", message: sdkImportMessage(v1Name) });
-  }
+  for (const { start, end } of specifiers) sink.atOffset(start, end, { ruleId: "v1-sdk-import", message: sdkImportMessage(v1Name) });
   return { findings: [...findings, ...sink.findings], importsSdk };
 }
