@@ -36,16 +36,14 @@ function mayDefineClient(text: string): boolean {
 export class ClientReach {
   /** Per module, for the whole scan: one boolean a file. */
   private readonly known = new Map<string, boolean>();
+  /** For Values: a name is followed into a module only if the module can reach a client. */
+  private readonly enters = (file: string): boolean => this.canReach(file);
 
   constructor(private readonly values: Values) {}
 
   /** What a name refers to; undefined when it is imported from a module that cannot reach a client. */
   definitionOf(identifier: ts.Identifier, context: FileContext): Definition | undefined {
-    const decl = context.resolve(identifier);
-    const imported = decl && context.imports.get(decl);
-    const file = imported && this.values.project.resolveModule(context.file, imported.module);
-    if (file !== undefined && !this.canReach(file)) return undefined;
-    return this.values.definitionOf(identifier, context);
+    return this.values.definitionOf(identifier, context, 0, this.enters);
   }
 
   /** A module's export, when the module can reach a client at all. */

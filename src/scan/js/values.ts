@@ -38,18 +38,20 @@ export class Values {
 
   constructor(readonly project: JsProject) {}
 
-  definitionOf(identifier: ts.Identifier, context: FileContext, depth = 0): Definition | undefined {
+  /** `enters`: whether a name imported from this repository module is followed into it (undefined: always). */
+  definitionOf(identifier: ts.Identifier, context: FileContext, depth = 0, enters?: (file: string) => boolean): Definition | undefined {
     const decl = context.resolve(identifier);
     if (!decl) return undefined;
-    return this.definitionOfDeclaration(decl, context, depth);
+    return this.definitionOfDeclaration(decl, context, depth, enters);
   }
 
-  definitionOfDeclaration(decl: ts.Node, context: FileContext, depth = 0): Definition | undefined {
+  definitionOfDeclaration(decl: ts.Node, context: FileContext, depth = 0, enters?: (file: string) => boolean): Definition | undefined {
     if (depth > MAX_DEPTH) return undefined;
     const imported = context.imports.get(decl);
     if (!imported) return { kind: "node", context, node: decl };
     const file = this.project.resolveModule(context.file, imported.module);
     if (!file) return { kind: "external", module: imported.module, name: imported.name, context, node: decl };
+    if (enters && !enters(file)) return undefined;
     if (imported.name === "*") return { kind: "module", file };
     return this.exportDefinition(file, imported.name, depth + 1);
   }
