@@ -16,3 +16,8 @@ export class UsageError extends Error {
 export class RuntimeFailure extends Error {
   override readonly name = "RuntimeFailure";
 }
+
+/** V8's RangeError for a recursion deeper than the stack: a parser or walker met input nested too deeply. */
+export function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}

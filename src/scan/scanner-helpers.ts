@@ -2,6 +2,7 @@
 import { type Finding, type FindingInput, makeFinding } from "../core/finding.js";
 import { LineIndex } from "../core/location.js";
 import { excerptOf } from "../core/redact.js";
+import { isStackOverflow } from "../core/errors.js";
 
 /** Builds findings for one file from text offsets, with excerpts. */
 export class FindingSink {
@@ -61,6 +62,6 @@ export function lineOfMatch(text: string, pattern: RegExp, from = 0): number | u
 
 /** Why a parser or an analysis gave up on a file, in words a user can act on. */
 export function failureReason(error: unknown): string {
-  if (error instanceof RangeError && /call stack/i.test(error.message)) return "nested too deeply";
+  if (isStackOverflow(error)) return "nested too deeply";
   return error instanceof Error ? error.message : String(error);
 }

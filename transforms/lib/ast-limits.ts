@@ -51,8 +51,3 @@ export function astLimitProblem(text: string): string | undefined {
 function minified(length: number): string {
   return `a line of ${length.toLocaleString("en-US")} characters: minified or generated code; fix the source it is built from`;
 }
-
-/** V8's RangeError for a recursion deeper than the stack. */
-export function isStackOverflow(error: unknown): boolean {
-  return error instanceof RangeError && /call stack/i.test(error.message);
-}
