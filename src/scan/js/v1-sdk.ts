@@ -62,11 +62,6 @@ export class V1Sdk {
     return value && this.v1ExportOf(value.expr, value.context, depth + 1);
   }
 
-  /** A type annotation that names the V1 client class (also inside unions). */
-  isClientType(type: ts.TypeNode | undefined, context: FileContext): boolean {
-    return this.clientTypeKind(type, context) === "sdk";
-  }
-
   /** Which client class a type annotation names, if any: the V1 SDK's or a vendored copy. */
   clientTypeKind(type: ts.TypeNode | undefined, context: FileContext): ClientKind | undefined {
     if (!type) return undefined;
@@ -187,11 +182,6 @@ export class V1Sdk {
       return value ? this.instanceClass(value.expr, value.context, depth + 1) : undefined;
     }
     return undefined;
-  }
-
-  /** True when calling the callee yields a V1 SDK client: `getClient()`, `await makeClient()`. */
-  returnsClient(callee: ts.Expression, context: FileContext, depth: number): boolean {
-    return this.returnKind(callee, context, depth) === "sdk";
   }
 
   private returnKind(callee: ts.Expression, context: FileContext, depth: number): ClientKind | undefined {
