@@ -68,6 +68,9 @@ export function looksBinary(content: Buffer): boolean {
   return content.subarray(0, 8000).indexOf(0) !== -1;
 }
 
+/** The V1 client's method names that say "V1" on their own: all but `run`, too common a word. */
+export const DISTINCTIVE_METHOD_NAMES: readonly string[] = V1_CLIENT_METHODS.map((m) => m.v1).filter((name) => name !== "run");
+
 /**
  * The second, precise test a JS/TS candidate passes before the parser sees it.
  * Third-party code is full of `/run`, `run_id` and `deployment_id` for its own
@@ -84,10 +87,8 @@ export class JsSignals {
   private readonly runKeys = [Buffer.from("run_id"), Buffer.from("deployment_id")];
 
   constructor(hosts: HostSet) {
-    // The V1 client's methods but `run` (too common a word) and the V1 SDK's exports.
-    const methods = V1_CLIENT_METHODS.map((m) => m.v1).filter((name) => name !== "run");
     this.strong = [...new Set([JS_SDK.packageName, "ComfyDeploy", ...hosts.legacy])].map((n) => Buffer.from(n, "utf8"));
-    this.words = [...new Set([...methods, ...V1_SDK_EXPORTS.map((e) => e.v1)])].map((n) => Buffer.from(n, "utf8"));
+    this.words = [...new Set([...DISTINCTIVE_METHOD_NAMES, ...V1_SDK_EXPORTS.map((e) => e.v1)])].map((n) => Buffer.from(n, "utf8"));
   }
 
   matches(content: Buffer): boolean {

@@ -10,7 +10,8 @@
 import type { FileContext } from "./file-context.js";
 import type { ts } from "ts-morph";
 import { importSpecifiers } from "../../lang/js/module-syntax.js";
-import { JS_SDK, V1_CLIENT_METHODS, V1_SDK_EXPORTS } from "../../knowledge/migration.js";
+import { JS_SDK, V1_SDK_EXPORTS } from "../../knowledge/migration.js";
+import { DISTINCTIVE_METHOD_NAMES } from "../needles.js";
 import type { Definition, Values } from "./values.js";
 import { COMFY_NAME } from "./vendored-client.js";
 
@@ -24,7 +25,7 @@ const SDK_SPECIFIER = new RegExp(`["'\`]${JS_SDK.packageName}(?:/[^"'\`]*)?["'\`
  * other than `run`, a member named `run` (overloads count there as two), or a
  * class named like "comfy".
  */
-const CLIENT_METHOD = new RegExp(`(?<![\\w$])(?:${V1_CLIENT_METHODS.map((m) => m.v1).filter((name) => name !== "run").join("|")})(?![\\w$])`);
+const CLIENT_METHOD = new RegExp(`(?<![\\w$])(?:${DISTINCTIVE_METHOD_NAMES.join("|")})(?![\\w$])`);
 const RUN_MEMBER = /^[ \t]*(?:(?:public|private|protected|static|async|override)\s+)*run\s*[(<]/m;
 const COMFY_CLASS = new RegExp(`\\bclass\\s+[\\w$]*${COMFY_NAME.source}`, "i");
 const RUN_ID = /(?<![\w$])run_id(?![\w$])/;
