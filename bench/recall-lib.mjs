@@ -30,6 +30,13 @@ export const SHAPES = {
   "v1-sdk": "V1 SDK imports, clients and calls",
   manifest: "V1 SDK versions in manifests and lockfiles",
   "node-pin": "node pins in Dockerfiles, scripts and snapshots; worker images",
+  "v1-path-on-v2-host": "issue 23/1 V1 paths (POST /api/run, GET /api/run?run_id=) on the V2 host",
+  "split-base-other-language": "issue 23/2 base and path in different places or files, outside JS",
+  "python-fstring": "issue 23/3 Python f-strings reading V1 SDK result fields",
+  "pin-spelling": "issue 23/4 node pins in other spellings: letter case, owner/repo@sha, SHA constants, url + hash",
+  "wheel-name": "issue 23/5 V1 Python SDK wheel file names in manifests",
+  "vendored-import": "issue 23/6 a vendored V1 client's import and construction in app code",
+  utf16: "issue 23/7 UTF-16 files holding the V1 host",
 };
 
 /** Shape labels of the existing fixtures, which carry no shape of their own. */
