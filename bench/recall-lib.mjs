@@ -95,7 +95,7 @@ const LANGUAGE_BY_EXTENSION = {
   java: "java",
   kt: "kotlin", kts: "kotlin",
   dart: "dart",
-  sh: "shell", bash: "shell",
+  sh: "shell", bash: "shell", ps1: "shell",
   dockerfile: "docker",
   md: "docs", mdx: "docs", rst: "docs", txt: "config",
   json: "config", yaml: "config", yml: "config", toml: "config", tf: "config", tfvars: "config", ini: "config", xml: "config",
