@@ -99,6 +99,7 @@ const LANGUAGE_BY_EXTENSION = {
   dockerfile: "docker",
   md: "docs", mdx: "docs", rst: "docs", txt: "config",
   json: "config", yaml: "config", yml: "config", toml: "config", tf: "config", tfvars: "config", ini: "config", xml: "config",
+  properties: "config", env: "config", list: "config", lock: "config",
 };
 
 /**
