@@ -1,26 +1,31 @@
 /**
  * Recall of the scanner against hand-marked truth.
- * - Always on: the corpus's own health (every truth.json in fixtures/real-shapes
- *   points at lines that exist, names known rules and shapes, lists nothing
- *   twice; every shape class has positives and look-alikes) and the matching
- *   rules that bench/recall.mjs and the recall check share.
- * - The recall check: the built scanner on fixtures/real-shapes and on the
- *   existing fixtures with expectations (npm run bench:recall prints the same
- *   figures per shape class). In each corpus at least 98% of the marked V1
- *   uses are reported on their line with their rule, and nothing unmarked is.
+ * - Always on: the corpora's own health (every truth.json in fixtures/real-shapes
+ *   and fixtures/real-shapes-holdout points at lines that exist, names known
+ *   rules and shapes, lists nothing twice; every shape class has positives and
+ *   look-alikes; the holdout covers every language and issue 23 miss class)
+ *   and the matching rules that bench/recall.mjs and the recall check share.
+ * - The recall check: the built scanner on both corpora and on the existing
+ *   fixtures with expectations (npm run bench:recall prints the same figures
+ *   per shape class and per language). In each corpus at least its target
+ *   (98%; 95% on the holdout) of the marked V1 uses are reported on their line
+ *   with their rule, and nothing unmarked is.
  */
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RULE_IDS } from "../src/rules/catalog.js";
 import {
   type CaseResult,
   existingCases,
+  holdoutCases,
   judgedFindings,
   judgeCases,
+  languageOf,
   matchFindings,
   NEW_RULE_IDS,
-  RECALL_TARGET,
+  RECALL_TARGETS,
+  readText,
   realShapesCases,
   readTruth,
   recallOf,
@@ -34,17 +39,52 @@ import { tempRepo } from "./helpers/temp-repo.js";
 
 const KNOWN_RULES: ReadonlySet<string> = new Set([...RULE_IDS, ...NEW_RULE_IDS]);
 const cases = realShapesCases(REPO_ROOT);
+const holdout = holdoutCases(REPO_ROOT);
+/** The shape classes of issue 23's miss classes, which the holdout must cover. */
+const ISSUE_23_SHAPES = ["v1-path-on-v2-host", "split-base-other-language", "python-fstring", "pin-spelling", "wheel-name", "vendored-import", "utf16"];
+const languagesOf = (selected: typeof cases) => new Set(selected.flatMap((c) => c.truth.map((t) => languageOf(t))));
 
-describe("the real-shapes corpus", () => {
-  it("holds at least 12 repositories", () => {
-    expect(cases.length).toBeGreaterThanOrEqual(12);
-  });
-
-  it.each(cases.map((c) => [c.name, c] as const))("%s: truth.json matches its files", (_name, testCase) => {
+describe.each([
+  ["real-shapes", cases],
+  ["real-shapes-holdout", holdout],
+] as const)("the %s corpus", (_corpus, selected) => {
+  it.each(selected.map((c) => [c.name, c] as const))("%s: truth.json matches its files", (_name, testCase) => {
     const problems = validateTruth(testCase.dir, readTruth(join(testCase.dir, "truth.json")), KNOWN_RULES);
     expect(problems).toEqual([]);
-    expect(testCase.truth.length).toBeGreaterThan(0);
+    // A repository with no V1 use is a look-alike: it must say which lines stay quiet.
     expect(testCase.negatives.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the two repository corpora together", () => {
+  it("hold at least 42 repositories, at least 14 (and a quarter) of them aside, in at least 10 languages and configs", () => {
+    expect(cases.length + holdout.length).toBeGreaterThanOrEqual(42);
+    expect(holdout.length).toBeGreaterThanOrEqual(14);
+    expect(holdout.length * 4).toBeGreaterThanOrEqual(cases.length + holdout.length);
+    expect(languagesOf([...cases, ...holdout]).size).toBeGreaterThanOrEqual(10);
+  });
+
+  it("hold at least 5 look-alike repositories with no V1 use", () => {
+    expect([...cases, ...holdout].filter((c) => c.truth.length === 0).length).toBeGreaterThanOrEqual(5);
+  });
+
+  it("the holdout covers every language of the training set and every miss class of issue 23", () => {
+    const held = languagesOf(holdout);
+    expect([...languagesOf(cases)].filter((language) => !held.has(language))).toEqual([]);
+    const heldShapes = new Set(holdout.flatMap((c) => c.truth.map((t) => t.shape)));
+    expect(ISSUE_23_SHAPES.filter((shape) => !heldShapes.has(shape))).toEqual([]);
+  });
+
+  it("no repository is in both", () => {
+    const names = new Set(cases.map((c) => c.name));
+    expect(holdout.filter((c) => names.has(c.name)).map((c) => c.name)).toEqual([]);
+  });
+});
+
+describe("the real-shapes corpus", () => {
+  it("holds at least 12 repositories, most with V1 use", () => {
+    expect(cases.length).toBeGreaterThanOrEqual(12);
+    expect(cases.filter((c) => c.truth.length > 0).length).toBeGreaterThanOrEqual(12);
   });
 
   it("has positives and look-alikes for every shape class", () => {
@@ -93,6 +133,51 @@ describe("truth validation", () => {
       "src/b.ts:1:legacy-get-run: file does not exist",
       "negative src/a.ts:1: the line is also in findings",
     ]);
+  });
+});
+
+describe("languages and encodings", () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  it("derives a finding's language from its file name, manifests by ecosystem, unless the entry names one", () => {
+    const of = (file: string, language?: string) => languageOf({ file, language });
+    expect(
+      ["src/a.tsx", "app/views.py", "go.mod", "Gemfile.lock", "src/Main.kt", "lib/x.dart", "Api/IComfy.cs", "x/RunClient.java"].map((f) => of(f)),
+    ).toEqual(["js/ts", "python", "go", "ruby", "kotlin", "dart", "csharp", "java"]);
+    expect(["composer.json", "requirements-dev.txt", "pubspec.yaml", "package.json", "pom.xml"].map((f) => of(f))).toEqual([
+      "php",
+      "python",
+      "dart",
+      "js/ts",
+      "java",
+    ]);
+    expect(["Dockerfile", "docker/gpu.Dockerfile", "bin/run.sh", "docs/a.mdx", ".env.production", "k8s/cm.yaml", "infra/prod.tfvars", "LICENSE"].map((f) => of(f))).toEqual([
+      "docker",
+      "docker",
+      "shell",
+      "docs",
+      "config",
+      "config",
+      "config",
+      "other",
+    ]);
+    expect(of("scripts/build.py", "docker")).toBe("docker");
+  });
+
+  it("reads UTF-16 files by their byte-order mark, so truth lines in them are checked", () => {
+    const text = '{\n  "BaseUrl": "https://www.comfydeploy.com/api"\n}\n';
+    dir = tempRepo({ "utf8.json": text });
+    writeFileSync(join(dir, "le.json"), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]));
+    const be = Buffer.from(text, "utf16le").swap16();
+    writeFileSync(join(dir, "be.json"), Buffer.concat([Buffer.from([0xfe, 0xff]), be]));
+    for (const file of ["utf8.json", "le.json", "be.json"]) expect(readText(join(dir, file))).toBe(text);
+    const entry = (file: string, line: number): TruthEntry => ({ file, line, rule: "legacy-base-url", shape: "utf16", note: "n" });
+    expect(validateTruth(dir, { findings: [entry("le.json", 2), entry("be.json", 2)], negatives: [] }, KNOWN_RULES)).toEqual([]);
+    expect(validateTruth(dir, { findings: [entry("le.json", 4)], negatives: [] }, KNOWN_RULES)).toEqual(["le.json:4:legacy-base-url: line 4 is outside 1..3"]);
   });
 });
 
@@ -146,25 +231,42 @@ describe("matching findings to truth", () => {
     ]);
     expect(total).toEqual({ shape: "total", expected: 2, found: 1, ruleMismatch: 0, missed: 1, falsePositives: 2 });
   });
+
+  it("sums per language, charging a false positive to its file's language", () => {
+    const expected = [truth("app/main.go", 3, "legacy-create-run"), truth("lib/api.dart", 2, "legacy-base-url"), truth("lib/run.dart", 9, "legacy-get-run")];
+    const findings = [
+      { file: "app/main.go", line: 3, rule: "legacy-create-run" },
+      { file: "lib/api.dart", line: 2, rule: "legacy-base-url" },
+      { file: "config/app.yaml", line: 1, rule: "legacy-base-url" },
+    ];
+    const result: CaseResult = { corpus: "real-shapes-holdout", name: "x", dir: "/x", exclude: [], truth: expected, negatives: [], ...matchFindings(expected, findings) };
+    const { rows, total } = summarise([result], { by: "language" });
+    expect(rows).toEqual([
+      { shape: "config", expected: 0, found: 0, ruleMismatch: 0, missed: 0, falsePositives: 1 },
+      { shape: "dart", expected: 2, found: 1, ruleMismatch: 0, missed: 1, falsePositives: 0 },
+      { shape: "go", expected: 1, found: 1, ruleMismatch: 0, missed: 0, falsePositives: 0 },
+    ]);
+    expect(total).toEqual({ shape: "total", expected: 3, found: 2, ruleMismatch: 0, missed: 1, falsePositives: 1 });
+  });
 });
 
-const CORPORA = ["real-shapes", "existing"] as const;
+const CORPORA = ["real-shapes", "real-shapes-holdout", "existing"] as const;
 
-describe("scan recall on the real-shapes corpus and the existing fixtures", () => {
+describe("scan recall on the real-shapes corpora and the existing fixtures", () => {
   let results: CaseResult[] = [];
 
   beforeAll(async () => {
-    results = await judgeCases(CLI, [...realShapesCases(REPO_ROOT), ...existingCases(REPO_ROOT)]);
+    results = await judgeCases(CLI, [...realShapesCases(REPO_ROOT), ...holdoutCases(REPO_ROOT), ...existingCases(REPO_ROOT)]);
   }, 300_000);
 
-  it.each(CORPORA)(`%s: at least ${RECALL_TARGET * 100}% of the marked V1 uses are found`, (corpus) => {
+  it.each(CORPORA)("%s: at least the corpus's target of the marked V1 uses are found", (corpus) => {
     const selected = results.filter((r) => r.corpus === corpus);
     expect(selected.length).toBeGreaterThan(0);
     const unmatched = selected.flatMap((r) => [
       ...r.missed.map((m) => `${r.name}: missed ${m.file}:${m.line}:${m.rule}`),
       ...r.ruleMismatches.map(({ truth, finding }) => `${r.name}: ${truth.file}:${truth.line} reported ${finding.rule}, expected ${truth.rule}`),
     ]);
-    expect(recallOf(summarise(selected).total), unmatched.join("\n")).toBeGreaterThanOrEqual(RECALL_TARGET);
+    expect(recallOf(summarise(selected).total), unmatched.join("\n")).toBeGreaterThanOrEqual(RECALL_TARGETS[corpus]);
   });
 
   it.each(CORPORA)("%s: nothing unmarked is reported", (corpus) => {
