@@ -17,7 +17,7 @@ import { readPipfileLock } from "../src/scan/scanners/python/pipfile-lock.js";
 import { isString, tokenizePython } from "../src/lang/python/tokens.js";
 import { PyValues } from "../src/lang/python/values.js";
 import { rubyFileRole, scanRuby } from "../src/scan/scanners/ruby/sdk.js";
-import { fileKind } from "../src/core/file-kinds.js";
+import { fileKind } from "../src/platform/file-types.js";
 import { DEFAULT_HOSTS, HOLE } from "../src/core/urls.js";
 import { factsOf } from "../src/core/facts.js";
 

@@ -11,7 +11,7 @@ import { applyRuleSettings } from "../core/rule-settings.js";
 import { compareFindings, type Finding, type SkippedFile } from "../core/finding.js";
 import { gitIndexBytes, listFiles } from "../files/list-files.js";
 import { nearestPackageDir, thirdPartyPackageOf } from "../files/package-dirs.js";
-import { fileKind, isJsFile } from "../core/file-kinds.js";
+import { fileKind, isJsFile } from "../platform/file-types.js";
 import { JsPool, type JsWork, preloadAnalyzer } from "./js-pool.js";
 import { looksGenerated } from "./js/generated-code.js";
 import { jsTextRules } from "./js/text-rules.js";

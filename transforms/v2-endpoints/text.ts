@@ -12,7 +12,7 @@ import { factsOf } from "../../src/core/facts.js";
 import { type Finding, spanOf } from "../../src/core/finding.js";
 import { HOSTS } from "../../src/knowledge/migration.js";
 import type { RuleId } from "../../src/rules/catalog.js";
-import { fileKind, isJsFile } from "../../src/core/file-kinds.js";
+import { fileKind, isJsFile } from "../../src/platform/file-types.js";
 import { statementAround } from "../../src/lang/text/statements.js";
 import { TextFile } from "../../src/lang/text/text-file.js";
 import { findLegacyHostMentions, parseUrlText } from "../../src/core/urls.js";

@@ -4,6 +4,7 @@
  * assignments, and the node lists the rules look at.
  */
 import { ts } from "ts-morph";
+import { scriptKindOf } from "../../platform/typescript.js";
 
 export interface ImportBinding {
   module: string;
@@ -16,24 +17,8 @@ export type ExportTarget =
   | { kind: "expression"; node: ts.Expression }
   | { kind: "reexport"; module: string; name: string };
 
-const SCRIPT_KINDS: Record<string, ts.ScriptKind> = {
-  ".ts": ts.ScriptKind.TS,
-  ".mts": ts.ScriptKind.TS,
-  ".cts": ts.ScriptKind.TS,
-  ".tsx": ts.ScriptKind.TSX,
-  ".js": ts.ScriptKind.JS,
-  ".mjs": ts.ScriptKind.JS,
-  ".cjs": ts.ScriptKind.JS,
-  ".jsx": ts.ScriptKind.JSX,
-};
-
-export function scriptKindFor(path: string): ts.ScriptKind {
-  const dot = path.lastIndexOf(".");
-  return SCRIPT_KINDS[path.slice(dot).toLowerCase()] ?? ts.ScriptKind.TS;
-}
-
 export function parseSource(path: string, text: string): ts.SourceFile {
-  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, scriptKindFor(path));
+  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, scriptKindOf(path, ts));
 }
 
 function isFunctionLike(node: ts.Node): boolean {
