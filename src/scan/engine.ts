@@ -3,8 +3,8 @@
  * and analyse only those. TypeScript is loaded only when a JS/TS file needs
  * it, and big trees fan the parsing out to worker threads.
  */
-import { isConfigFile, type RuleSettings } from "../core/config.js";
-import { applyRuleSettings } from "../core/rule-settings.js";
+import { isConfigFile, type RuleSettings } from "../platform/config.js";
+import { applyRuleSettings } from "../platform/rule-settings.js";
 import { compareFindings, type Finding, type SkippedFile } from "../core/finding.js";
 import { gitIndexBytes, listFiles } from "../files/list-files.js";
 import { nearestPackageDir } from "../files/package-dirs.js";
