@@ -6,7 +6,7 @@
  * calls on a `new URL(...)` held in a const.
  */
 import type { ASTPath } from "jscodeshift";
-import { RUN_ID_KEY } from "./urls.js";
+import { RUN_ID_KEY } from "../../src/core/run-path.js";
 import { endOf, startOf, unwrapPath } from "../lib/span-index.js";
 import { constBindingOf } from "./url-parts.js";
 
