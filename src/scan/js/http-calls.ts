@@ -7,8 +7,17 @@ import { ts } from "ts-morph";
 import { HOLE } from "../../core/urls.js";
 import { enclosingClass, type FileContext, unwrap } from "./file-context.js";
 import { type Definition, joinBase, type Values } from "./values.js";
-
-type ClientFamily = "fetch" | "axios" | "got" | "ky" | "undici" | "node-http";
+import {
+  BODY_VERBS,
+  type ClientFamily,
+  FAMILY_METHODS,
+  FETCH_MODULES,
+  GLOBAL_CLIENTS,
+  MODULE_FAMILIES,
+  QUERY_OPTION,
+  REQUEST_METHODS,
+  VERBS,
+} from "../../lang/js/http-clients.js";
 
 interface HttpClient {
   family: ClientFamily;
@@ -30,33 +39,6 @@ export interface HttpRequest {
 }
 
 type Located = { context: FileContext; expr: ts.Expression };
-
-const FETCH_MODULES = new Set(["node-fetch", "cross-fetch", "isomorphic-fetch", "isomorphic-unfetch", "ofetch", "undici"]);
-const MODULE_FAMILIES: Record<string, ClientFamily> = {
-  axios: "axios",
-  got: "got",
-  ky: "ky",
-  "ky-universal": "ky",
-  undici: "undici",
-  http: "node-http",
-  https: "node-http",
-  "node:http": "node-http",
-  "node:https": "node-http",
-};
-const GLOBAL_CLIENTS: Record<string, ClientFamily> = { fetch: "fetch", axios: "axios", got: "got", ky: "ky", $fetch: "fetch" };
-const VERBS = new Set(["get", "post", "put", "patch", "delete", "head", "options"]);
-const BODY_VERBS = new Set(["post", "put", "patch"]);
-/** The methods that make a request, per client family (`methodCall` handles exactly these). */
-const FAMILY_METHODS: Record<ClientFamily, ReadonlySet<string>> = {
-  axios: new Set([...VERBS, "request"]),
-  got: VERBS,
-  ky: VERBS,
-  undici: new Set(["request", "fetch"]),
-  "node-http": new Set(["get", "request"]),
-  fetch: new Set(),
-};
-/** Method names that make a request on some client, or on an unknown object (`.get`/`.post`). */
-const REQUEST_METHODS: ReadonlySet<string> = new Set([...VERBS, ...Object.values(FAMILY_METHODS).flatMap((methods) => [...methods])]);
 
 export class HttpCalls {
   constructor(private readonly values: Values) {}
@@ -92,15 +74,15 @@ export class HttpCalls {
     switch (client.family) {
       case "fetch":
       case "undici":
-        return this.withOptions(first, second, "GET", client.base, context, consumed, ["query"]);
+        return this.withOptions(first, second, "GET", client.base, context, consumed, [QUERY_OPTION.fetch!]);
       case "axios": {
         const config = this.values.objectLiteral(first, context);
         if (config && !ts.isStringLiteralLike(unwrap(first))) return this.fromConfig(config, client.base, context, consumed);
-        return this.withOptions(first, second, "GET", client.base, context, consumed, ["params"]);
+        return this.withOptions(first, second, "GET", client.base, context, consumed, [QUERY_OPTION.axios!]);
       }
       case "got":
       case "ky":
-        return this.withOptions(first, second, "GET", client.base, context, consumed, ["searchParams"]);
+        return this.withOptions(first, second, "GET", client.base, context, consumed, [QUERY_OPTION.got!]);
       case "node-http":
         return client.verb ? this.nodeHttp(first, second, client.verb === "get" ? "GET" : undefined, context, consumed) : undefined;
     }
@@ -123,13 +105,13 @@ export class HttpCalls {
         }
         const options = BODY_VERBS.has(verb) ? args[2] : args[1];
         const data = BODY_VERBS.has(verb) && args[1] ? { context, expr: args[1] } : undefined;
-        return this.withOptions(first, options, verb.toUpperCase(), client.base, context, consumed, ["params"], true, data);
+        return this.withOptions(first, options, verb.toUpperCase(), client.base, context, consumed, [QUERY_OPTION.axios!], true, data);
       }
       case "got":
       case "ky":
-        return this.withOptions(first, args[1], verb.toUpperCase(), client.base, context, consumed, ["searchParams"], true);
+        return this.withOptions(first, args[1], verb.toUpperCase(), client.base, context, consumed, [QUERY_OPTION.got!], true);
       case "undici":
-        return this.withOptions(first, args[1], "GET", client.base, context, consumed, ["query"]);
+        return this.withOptions(first, args[1], "GET", client.base, context, consumed, [QUERY_OPTION.fetch!]);
       case "node-http":
         if (verb === "get") return this.nodeHttp(first, args[1], "GET", context, consumed);
         return this.nodeHttp(first, args[1], undefined, context, consumed);
@@ -177,7 +159,7 @@ export class HttpCalls {
     const baseProp = this.values.property(config, "baseURL");
     const effectiveBase = baseProp ? this.values.stringValue(baseProp.expr, baseProp.context, consumed) : base;
     const body = this.values.property(config, "data");
-    return this.fromUrl(url.expr, method, effectiveBase, this.queryKeys(config, "params"), url.context ?? context, consumed, body);
+    return this.fromUrl(url.expr, method, effectiveBase, this.queryKeys(config, QUERY_OPTION.axios!), url.context ?? context, consumed, body);
   }
 
   private nodeHttp(
