@@ -10,7 +10,8 @@ import { scanPythonManifest } from "../src/scan/scanners/python/dependencies.js"
 import { PyModule } from "../src/lang/python/module.js";
 import { projectPinFor } from "../src/scan/scanners/python/project-pin.js";
 import { parseRequirement, splitRequirementList } from "../src/scan/scanners/python/requirement.js";
-import { isRequirementsFileName, readRequirementsFile } from "../src/scan/scanners/python/requirements-file.js";
+import { readRequirementsFile } from "../src/scan/scanners/python/requirements-file.js";
+import { isRequirementsFileName } from "../src/lang/python/manifest-names.js";
 import { readPipfile, readPyproject, readTomlLock } from "../src/scan/scanners/python/toml-manifests.js";
 import { readSetupCfg, readSetupPy } from "../src/scan/scanners/python/setup-files.js";
 import { readPipfileLock } from "../src/scan/scanners/python/pipfile-lock.js";
