@@ -14,6 +14,7 @@ import { applyEdits, hostRewrites, onlyVendorLegacyHosts, QUEUE_SUFFIX, type Tex
 import { findRunIdParam, findRunSegment } from "../../src/core/run-path.js";
 import type { MigrationOptions } from "../lib/jscodeshift-part.js";
 import type { Finding } from "../../src/core/finding.js";
+import { factsOf } from "../../src/core/facts.js";
 import { HOSTS, V1_ONLY_CREATE_FIELDS } from "../../src/knowledge/migration.js";
 import type { RuleId } from "../../src/rules/catalog.js";
 import { HOLE, parseUrlText } from "../../src/core/urls.js";
@@ -131,7 +132,9 @@ class EndpointMigration {
     if (finding.fix !== "auto") return { kind: "marker", advice: advice.methodUnknown(), ...(hold ? { hold } : {}) };
     const base = this.baseProblem(flat);
     if (base) return { kind: "marker", advice: base, ...(hold ? { hold } : {}) };
-    const fields = v1OnlyFields(bodyKeysOf(requestShapeOf(url)) ?? []);
+    // The body keys the scan read (through names and other modules); a finding without a request call falls back to the literal here.
+    const bodyKeys = factsOf(finding, "endpoint")?.request?.bodyKeys ?? bodyKeysOf(requestShapeOf(url)) ?? [];
+    const fields = v1OnlyFields(bodyKeys);
     if (fields.length > 0) return { kind: "marker", advice: advice.v1OnlyFields(fields), ...(hold ? { hold } : {}) };
     if (!run || !this.editableThrough(run.part.via, finding.ruleId)) return { kind: "marker", advice: advice.createBuiltElsewhere() };
     const { part, path } = run;

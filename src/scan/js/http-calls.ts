@@ -36,6 +36,8 @@ export interface HttpRequest {
   method: string | undefined;
   /** Top-level keys of the request body, when it is an object the scanner can read. */
   bodyKeys: ReadonlySet<string>;
+  /** The client that makes the request; undefined for an unknown object's `.get`/`.post`. */
+  client?: ClientFamily;
 }
 
 type Located = { context: FileContext; expr: ts.Expression };
@@ -53,14 +55,14 @@ export class HttpCalls {
       // No client family makes a request from another method name, so the receiver need not be resolved.
       if (!REQUEST_METHODS.has(verb)) return undefined;
       const client = this.clientOf(callee.expression, context, 0);
-      if (client) return this.methodCall(client, verb, args, context, consumed);
+      if (client) return withClient(this.methodCall(client, verb, args, context, consumed), client.family);
       // An unknown object's .get/.post: the name says the method; the URL decides whether it counts.
       if (VERBS.has(verb)) return this.fromUrl(args[0], verb.toUpperCase(), undefined, [], context, consumed);
       return undefined;
     }
     const client = this.clientOf(callee, context, 0);
     if (!client) return undefined;
-    return this.directCall(client, args, context, consumed);
+    return withClient(this.directCall(client, args, context, consumed), client.family);
   }
 
   private directCall(
@@ -291,4 +293,8 @@ export class HttpCalls {
     }
     return undefined;
   }
+}
+
+function withClient(request: HttpRequest | undefined, client: ClientFamily): HttpRequest | undefined {
+  return request && { ...request, client };
 }
