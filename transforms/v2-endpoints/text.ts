@@ -20,7 +20,7 @@ import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
 import type { FileFix, FixContext, FixEvent, SiteNote, TransformPart } from "../types.js";
 import { advice, ENDPOINT_TEXT, messages } from "./advice.js";
 import { applyEdits, hostEditIn, moveRunIdIntoPath, onlyVendorLegacyHosts, QUEUE_SUFFIX, type TextEdit, v1OnlyFields } from "./urls.js";
-import { RUN_ID_KEY, findRunIdParam, findRunSegment } from "../../src/core/run-path.js";
+import { findRunIdParam, findRunSegment } from "../../src/core/run-path.js";
 import { JsonUrls } from "./json.js";
 import { PythonUrlSites } from "./python.js";
 import { afterSegment, MarkdownCode, type Segment, segmentAt } from "./segments.js";
