@@ -4,7 +4,7 @@ import yargs, { type Argv, type CommandModule } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { EXIT, RuntimeFailure, UsageError } from "./core/errors.js";
 import { redactSecrets } from "./core/redact.js";
-import { TOOL, versionText } from "./core/tool-info.js";
+import { TOOL, versionText } from "./platform/tool-info.js";
 import { checkNumbers, explainYargsFailure, type KnownOptions, TOP_LEVEL_OPTIONS } from "./commands/usage-message.js";
 
 const NAME = TOOL.name;

@@ -14,6 +14,7 @@ const RANKS: Record<string, number> = {
   "src/knowledge": 0,
   "src/rules": 1,
   "src/core": 2,
+  "src/platform": 2.5,
   "src/lang": 3,
   "src/files": 3,
   "src/scan": 4,
@@ -71,6 +72,13 @@ describe("layers", () => {
     const outside = files
       .filter((f) => f.startsWith("src/core/"))
       .flatMap((f) => relativeImports(f).filter((t) => !/^src\/(core|knowledge|rules)\//.test(t)).map((t) => `${f} -> ${t}`));
+    expect(outside).toEqual([]);
+  });
+
+  it("src/platform imports nothing above core", () => {
+    const outside = files
+      .filter((f) => f.startsWith("src/platform/"))
+      .flatMap((f) => relativeImports(f).filter((t) => !/^src\/(platform|core|knowledge|rules)\//.test(t)).map((t) => `${f} -> ${t}`));
     expect(outside).toEqual([]);
   });
 

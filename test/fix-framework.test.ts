@@ -1,6 +1,7 @@
 /** The fix machinery shared by every transform: text shape, markers, validation, node refs, review-marker findings. */
 import { describe, expect, it } from "vitest";
-import { insertMarkerAbove, markerText } from "../src/core/marker.js";
+import { markerText } from "../src/core/marker.js";
+import { insertMarkerAbove } from "../transforms/lib/line-markers.js";
 import { nodeRefTarget } from "../transforms/node-pin/target.js";
 import { normalize, restore } from "../src/fix/runner.js";
 import { parseError } from "../src/fix/validate.js";
@@ -40,6 +41,14 @@ describe("markers", () => {
     ["Dockerfile", "# TODO(comfydeploy-migrate)"],
     ["README.md", "<!-- TODO(comfydeploy-migrate)"],
     [".env.production", "# TODO(comfydeploy-migrate)"],
+    // Files the scanner reads comments in take markers too.
+    ["main.tf", "// TODO(comfydeploy-migrate)"],
+    ["lib/client.dart", "// TODO(comfydeploy-migrate)"],
+    ["deploy.ps1", "# TODO(comfydeploy-migrate)"],
+    ["default.nix", "# TODO(comfydeploy-migrate)"],
+    ["queue.bat", "REM TODO(comfydeploy-migrate)"],
+    ["schema.sql", "-- TODO(comfydeploy-migrate)"],
+    ["docs/index.rst", ".. TODO(comfydeploy-migrate)"],
   ])("use the comment syntax of %s", (file, start) => {
     expect(insertMarkerAbove("x\n", 1, file, "legacy-base-url", "do it").text.startsWith(start)).toBe(true);
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Finding } from "../src/core/finding.js";
 import { JS_SDK } from "../src/knowledge/migration.js";
 import { judgeNpmSpec, judgeNpmVersion, sdkSpecOf, splitDescriptor, splitPackagePath } from "../src/knowledge/npm-versions.js";
-import { fileKind } from "../src/core/file-kinds.js";
+import { fileKind } from "../src/platform/file-types.js";
 import type { FileScanInput, FileScanner, RepoFacts } from "../src/scan/scanner.js";
 import { FILE_SCANNERS } from "../src/scan/scanners/index.js";
 import { scanBunLock } from "../src/scan/scanners/npm/bun-lock.js";

@@ -10,14 +10,15 @@ import { scanPythonManifest } from "../src/scan/scanners/python/dependencies.js"
 import { PyModule } from "../src/lang/python/module.js";
 import { projectPinFor } from "../src/scan/scanners/python/project-pin.js";
 import { parseRequirement, splitRequirementList } from "../src/scan/scanners/python/requirement.js";
-import { isRequirementsFileName, readRequirementsFile } from "../src/scan/scanners/python/requirements-file.js";
+import { readRequirementsFile } from "../src/scan/scanners/python/requirements-file.js";
+import { isRequirementsFileName } from "../src/lang/python/manifest-names.js";
 import { readPipfile, readPyproject, readTomlLock } from "../src/scan/scanners/python/toml-manifests.js";
 import { readSetupCfg, readSetupPy } from "../src/scan/scanners/python/setup-files.js";
 import { readPipfileLock } from "../src/scan/scanners/python/pipfile-lock.js";
 import { isString, tokenizePython } from "../src/lang/python/tokens.js";
 import { PyValues } from "../src/lang/python/values.js";
 import { rubyFileRole, scanRuby } from "../src/scan/scanners/ruby/sdk.js";
-import { fileKind } from "../src/core/file-kinds.js";
+import { fileKind } from "../src/platform/file-types.js";
 import { DEFAULT_HOSTS, HOLE } from "../src/core/urls.js";
 import { factsOf } from "../src/core/facts.js";
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Finding } from "../src/core/finding.js";
-import { fileKind, textSyntaxOf } from "../src/core/file-kinds.js";
+import { fileKind, textSyntaxOf } from "../src/platform/file-types.js";
 import { scanLegacyUrls } from "../src/scan/scanners/text/legacy-urls.js";
 import { CommentMap } from "../src/lang/text/comments.js";
 import { methodFromName, methodInStatement } from "../src/scan/scanners/text/http-methods.js";

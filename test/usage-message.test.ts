@@ -1,6 +1,6 @@
 /** "Did you mean": edit distance, the nearest spelling, and yargs messages made one helpful line. */
 import { describe, expect, it } from "vitest";
-import { closest, editDistance } from "../src/core/did-you-mean.js";
+import { closest, editDistance } from "../src/platform/did-you-mean.js";
 import { explainYargsFailure, type KnownOptions, TOP_LEVEL_OPTIONS } from "../src/commands/usage-message.js";
 import { toolCommand } from "../src/commands/next-step.js";
 

@@ -6,7 +6,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findRunIdQuery, findRunPath, hostRewrites, moveRunIdIntoPath, v1OnlyFields } from "../transforms/v2-endpoints/urls.js";
+import { hostRewrites, moveRunIdIntoPath, v1OnlyFields } from "../transforms/v2-endpoints/urls.js";
+import { findRunIdParam, findRunSegment } from "../src/core/run-path.js";
 import type { Finding } from "../src/core/finding.js";
 import { DEFAULT_NODE_REF } from "../transforms/node-pin/target.js";
 import { planFixes } from "../src/fix/runner.js";
@@ -38,11 +39,11 @@ async function fixWithHosts(files: Record<string, string>, hosts: HostSet): Prom
 
 describe("URL text helpers", () => {
   it("finds the run path before a query, a trailing slash or the end", () => {
-    expect(findRunPath("https://www.comfydeploy.com/api/run")).toMatchObject({ start: 32, end: 35, trailingSlash: false });
-    expect(findRunPath("/run/?run_id=1")).toMatchObject({ trailingSlash: true, queryStart: 5 });
-    expect(findRunPath("run")).toMatchObject({ start: 0, end: 3 });
-    expect(findRunPath("/run/deployment/queue")).toBeUndefined();
-    expect(findRunPath("/api/runs")).toBeUndefined();
+    expect(findRunSegment("https://www.comfydeploy.com/api/run")).toMatchObject({ start: 32, end: 35, trailingSlash: false });
+    expect(findRunSegment("/run/?run_id=1")).toMatchObject({ trailingSlash: true, queryStart: 5 });
+    expect(findRunSegment("run")).toMatchObject({ start: 0, end: 3 });
+    expect(findRunSegment("/run/deployment/queue")).toBeUndefined();
+    expect(findRunSegment("/api/runs")).toBeUndefined();
   });
 
   it("moves the run_id value into the path and keeps the rest of the query", () => {
@@ -58,7 +59,7 @@ describe("URL text helpers", () => {
   });
 
   it("reads the run_id parameter among others", () => {
-    expect(findRunIdQuery("/run?a=1&run_id=7&b=2", 4)).toEqual({ queryStart: 4, valueStart: 16, valueEnd: 17, before: "a=1", after: "&b=2" });
+    expect(findRunIdParam("/run?a=1&run_id=7&b=2", 4)).toEqual({ queryStart: 4, valueStart: 16, valueEnd: 17, before: "a=1", after: "&b=2" });
   });
 
   it("rewrites API bases and whole bare hosts, never vendor web pages", () => {

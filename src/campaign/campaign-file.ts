@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod/v4";
 import { parseDocument } from "yaml";
 import { UsageError } from "../core/errors.js";
-import { keyPath } from "../core/key-path.js";
+import { keyPath } from "../platform/key-path.js";
 import { FAIL_ON_CHOICES } from "./tool-api.js";
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;

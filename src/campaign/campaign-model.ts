@@ -7,7 +7,7 @@
  */
 import { z } from "zod/v4";
 import { cutoffStatus } from "../knowledge/cutoff.js";
-import { TOOL } from "../core/tool-info.js";
+import { TOOL } from "../platform/tool-info.js";
 import { PR_STATES, REPOS_DIR, type RepoReport, STAGES } from "./repo-report.js";
 import { type FailOn, FAIL_ON_CHOICES, meetsThreshold, RULE_IDS, type Severity } from "./tool-api.js";
 

@@ -8,7 +8,7 @@
 import { request } from "undici";
 import { RuntimeFailure, UsageError } from "../core/errors.js";
 import { maskKnownSecrets } from "../core/redact.js";
-import { TOOL } from "../core/tool-info.js";
+import { TOOL } from "../platform/tool-info.js";
 
 /** At most this many pages of 100 are read (search stops at 1,000 results anyway). */
 const MAX_PAGES = 50;

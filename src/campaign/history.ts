@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { z } from "zod/v4";
 import { UsageError } from "../core/errors.js";
-import { writeOutput } from "../core/output.js";
+import { writeOutput } from "../platform/output.js";
 import { type Campaign, type HistoryPoint, historyPointSchema } from "./campaign-model.js";
 import type { RepoReport } from "./repo-report.js";
 

@@ -5,7 +5,7 @@
  * burn-down.
  */
 import { join } from "node:path";
-import { writeOutput } from "../core/output.js";
+import { writeOutput } from "../platform/output.js";
 import { buildCampaign, type Campaign, failsAt } from "./campaign-model.js";
 import { readHistory, withPoint, writeHistory } from "./history.js";
 import { renderCampaignHtml } from "./render-html.js";

@@ -9,7 +9,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod/v4";
 import { RuntimeFailure, UsageError } from "../core/errors.js";
-import { writeOutput } from "../core/output.js";
+import { writeOutput } from "../platform/output.js";
 
 export const REPO_REPORT_VERSION = 1;
 export const REPOS_DIR = "repos";

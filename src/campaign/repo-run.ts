@@ -16,9 +16,9 @@ import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { maskKnownSecrets } from "../core/redact.js";
-import { TOOL } from "../core/tool-info.js";
+import { TOOL } from "../platform/tool-info.js";
 import { checkoutTip, remoteTip } from "./clone-cache.js";
-import { commandLine } from "../core/command-line.js";
+import { commandLine } from "../platform/command-line.js";
 import { type CheckRecord, type PullRequestState, readPreviousReport, REPO_REPORT_VERSION, type RepoReport, type Stage, writeRepoReport } from "./repo-report.js";
 import type { Target } from "./targets.js";
 import {

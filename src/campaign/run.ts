@@ -9,7 +9,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { type RepoOutcome, type RunSettings, runRepository } from "./repo-run.js";
 import type { RepoReport } from "./repo-report.js";
-import { KeyedLock, mapLimit } from "./map-limit.js";
+import { KeyedLock, mapLimit } from "../platform/concurrency.js";
 import type { Target } from "./targets.js";
 
 export interface RepoResult {

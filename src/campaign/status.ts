@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { maskKnownSecrets } from "../core/redact.js";
 import { type CampaignGitHub, httpStatusOf } from "./github-api.js";
-import { mapLimit } from "./map-limit.js";
+import { mapLimit } from "../platform/concurrency.js";
 import { type PullRequestState, readAllReports, REPOS_DIR, type RepoReport, writeRepoReport } from "./repo-report.js";
 
 export interface StatusOptions {

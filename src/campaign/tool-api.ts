@@ -12,7 +12,7 @@ export { buildReport, type Report } from "../report/model.js";
 export { renderJson as renderScanJson } from "../report/json.js";
 export { summarize, type Summary } from "../report/summary.js";
 export { getRule, RULE_IDS, type RuleId, type Severity } from "../rules/catalog.js";
-export { FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../core/config.js";
+export { FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../platform/config.js";
 export { Git } from "../pr/git.js";
 export { parseRemoteUrl, DEFAULT_API_URL } from "../pr/repository.js";
 export { BOT_IDENTITY } from "../pr/identity.js";

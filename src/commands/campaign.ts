@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { EXIT, RuntimeFailure, UsageError } from "../core/errors.js";
 import { HOSTS, MIGRATION_FLAG } from "../knowledge/migration.js";
-import { writeOutput } from "../core/output.js";
+import { writeOutput } from "../platform/output.js";
 import { maskKnownSecrets } from "../core/redact.js";
 import { failsAt } from "../campaign/campaign-model.js";
 import { CampaignGitHub } from "../campaign/github-api.js";

@@ -4,7 +4,7 @@ import { UsageError } from "../core/errors.js";
 import { queueRequestOf, runCheck, TOKEN_ENV } from "../check/live-check.js";
 import { renderCheckJson, renderCheckMarkdown, renderCheckText, VERDICT_EXIT } from "../check/render.js";
 import { CUTOFF_DATE, GPU_TYPES, HOSTS, MIGRATION_FLAG } from "../knowledge/migration.js";
-import { appendStepSummary, writeOutput } from "../core/output.js";
+import { appendStepSummary, writeOutput } from "../platform/output.js";
 import { maskKnownSecrets } from "../core/redact.js";
 import { isUuid } from "../core/uuid.js";
 

@@ -1,5 +1,5 @@
 /** The last line of a command's output: what to do next, as a command to copy. */
-import { TOOL } from "../core/tool-info.js";
+import { TOOL } from "../platform/tool-info.js";
 import type { Finding } from "../core/finding.js";
 
 const quote = (arg: string): string => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);

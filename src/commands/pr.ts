@@ -2,14 +2,14 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
-import { CONFIG_OPTION_HELP, hostSetFor, loadConfig, normalizeHost } from "../core/config.js";
+import { CONFIG_OPTION_HELP, hostSetFor, loadConfig, normalizeHost } from "../platform/config.js";
 import { EXIT, RuntimeFailure, UsageError } from "../core/errors.js";
 import { treeState } from "../files/git-state.js";
 import { nodeRefTarget } from "../../transforms/node-pin/target.js";
 import { TRANSFORM_IDS } from "../../transforms/index.js";
 import type { TransformId } from "../../transforms/types.js";
 import { HOSTS, MIGRATION_FLAG } from "../knowledge/migration.js";
-import { writeOutput } from "../core/output.js";
+import { writeOutput } from "../platform/output.js";
 import { Git } from "../pr/git.js";
 import { BOT_IDENTITY, parseIdentity } from "../pr/identity.js";
 import { outcomeJson, writeStepOutputs } from "../pr/outcome.js";
@@ -17,7 +17,7 @@ import { DEFAULT_BRANCH, DEFAULT_TITLE } from "../pr/defaults.js";
 import type { PrSettings } from "../pr/workflow.js";
 import { maskKnownSecrets } from "../core/redact.js";
 import { TOKEN_ENV } from "../check/live-check.js";
-import { commandLine } from "../core/command-line.js";
+import { commandLine } from "../platform/command-line.js";
 import { isUuid } from "../core/uuid.js";
 
 

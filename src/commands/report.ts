@@ -5,16 +5,16 @@ import { stat } from "node:fs/promises";
 import type { Argv } from "yargs";
 import { runCheck } from "../check/live-check.js";
 import { checkJson } from "../check/render.js";
-import { CONFIG_OPTION_HELP, hostSetFor, loadConfig } from "../core/config.js";
+import { CONFIG_OPTION_HELP, hostSetFor, loadConfig } from "../platform/config.js";
 import { UsageError } from "../core/errors.js";
 import { HOSTS, MIGRATION_FLAG } from "../knowledge/migration.js";
-import { writeOutput } from "../core/output.js";
+import { writeOutput } from "../platform/output.js";
 import { assessReadiness, readinessJson, renderReadinessMarkdown, renderReadinessText } from "../readiness/readiness.js";
 import { buildReport, repoLinkFrom } from "../report/model.js";
 import { maskKnownSecrets } from "../core/redact.js";
 import { scan } from "../scan/engine.js";
 import { isUuid } from "../core/uuid.js";
-import { commandLine } from "../core/command-line.js";
+import { commandLine } from "../platform/command-line.js";
 import { TOKEN_ENV } from "../check/live-check.js";
 
 export interface ReportArgs {

@@ -1,12 +1,12 @@
 /** `scan`: find every V1 use in a repository and report it in one or more formats. */
 import { relative } from "node:path";
 import type { Argv } from "yargs";
-import { CONFIG_OPTION_HELP, FAIL_ON_CHOICES, type FailOn, hostSetFor, isCi, loadConfig, meetsThreshold, normalizeHost } from "../core/config.js";
+import { CONFIG_OPTION_HELP, FAIL_ON_CHOICES, type FailOn, hostSetFor, isCi, loadConfig, meetsThreshold, normalizeHost } from "../platform/config.js";
 import { EXIT, UsageError } from "../core/errors.js";
 import { changedSince } from "../files/changed-files.js";
 import { findRepoRoot, fromRepoRoot } from "../files/repo-root.js";
 import { resolveTargets, selectedFiles } from "../files/scan-targets.js";
-import { appendStepSummary, colorEnabled, writeOutput } from "../core/output.js";
+import { appendStepSummary, colorEnabled, writeOutput } from "../platform/output.js";
 import { RULE_IDS, type RuleId } from "../rules/catalog.js";
 import type { Finding } from "../core/finding.js";
 import { scanNextStep } from "./next-step.js";
@@ -18,7 +18,7 @@ import { buildReport, repoLinkFrom, type Report } from "../report/model.js";
 import { renderSarif } from "../report/sarif.js";
 import { renderText } from "../report/text.js";
 import { type ScanProgress, scan } from "../scan/engine.js";
-import { commandLine } from "../core/command-line.js";
+import { commandLine } from "../platform/command-line.js";
 
 export const SCAN_FORMATS = ["text", "json", "markdown", "sarif", "github"] as const;
 type ScanFormat = (typeof SCAN_FORMATS)[number];

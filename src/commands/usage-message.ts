@@ -3,7 +3,7 @@
  * plus the nearest known option, value or command ("did you mean …?").
  * yargs suggests commands (`recommendCommands`) but not options or values.
  */
-import { closest } from "../core/did-you-mean.js";
+import { closest } from "../platform/did-you-mean.js";
 import { UsageError } from "../core/errors.js";
 
 /** The options a command knows, as yargs holds them after its builder ran. */

@@ -15,6 +15,17 @@ export interface EndpointFacts {
   endpoint: V1Endpoint;
   /** The HTTP method was read from the request itself, not guessed. */
   methodSeen: boolean;
+  /** What the JS/TS analyser read of the request around the URL; absent where it saw no request call. */
+  request?: EndpointRequest;
+}
+
+export interface EndpointRequest {
+  /** The client family (`fetch`, `axios`, `got`, `ky`, `undici`, `node-http`); absent for an unknown object's `.get`/`.post`. */
+  client?: string;
+  /** Upper-case method, when the request says it. */
+  method?: string;
+  /** Top-level keys of the request body, when it is an object the analyser could read (values followed through names). */
+  bodyKeys: readonly string[];
 }
 
 export type NpmManager = "npm" | "yarn" | "pnpm" | "bun";

@@ -11,7 +11,7 @@ import { posix } from "node:path";
 import { nearestPackageDir } from "../files/package-dirs.js";
 import type { Finding } from "../core/finding.js";
 import { LineIndex } from "../core/location.js";
-import { isJsFile } from "../core/file-kinds.js";
+import { isJsFile } from "../platform/file-types.js";
 import { scan, type ScanOptions, type ScanResult } from "../scan/engine.js";
 import { isActivelySuppressed } from "../core/suppression.js";
 import { UnparsableFile } from "../../transforms/lib/ast-limits.js";

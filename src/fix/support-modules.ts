@@ -10,7 +10,7 @@ import { posix } from "node:path";
 import fg from "fast-glob";
 import { parse as parseJsonc } from "jsonc-parser";
 import type { Finding } from "../core/finding.js";
-import { isJsFile } from "../core/file-kinds.js";
+import { isJsFile } from "../platform/file-types.js";
 import { nearestPackageDir } from "../files/package-dirs.js";
 import { sourceStyleOf } from "../../transforms/lib/source-style.js";
 import type { FixEvent, ModuleFlavor, SupportImport, SupportModule } from "../../transforms/types.js";

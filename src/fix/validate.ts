@@ -2,27 +2,17 @@
 import { posix } from "node:path";
 import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
-import { createRequire } from "node:module";
 import { parseAllDocuments } from "yaml";
-import { isJsFile } from "../core/file-kinds.js";
-
-type TypeScript = typeof import("ts-morph").ts;
-let typescript: TypeScript | undefined;
-
-/** TypeScript loads on the first JS/TS file to check, not when fix starts. */
-function ts(): TypeScript {
-  typescript ??= (createRequire(import.meta.url)("ts-morph") as typeof import("ts-morph")).ts;
-  return typescript;
-}
+import { isJsFile } from "../platform/file-types.js";
+import { loadTypeScript, scriptKindOf } from "../platform/typescript.js";
 
 /** The first parse error of the text, or undefined when it parses (or has no parser here). */
 export function parseError(file: string, text: string): string | undefined {
   const base = posix.basename(file).toLowerCase();
   const ext = posix.extname(base);
   if (isJsFile(file)) {
-    const api = ts();
-    const kind = ext === ".tsx" ? api.ScriptKind.TSX : ext === ".jsx" ? api.ScriptKind.JSX : /\.[mc]?js$/.test(ext) ? api.ScriptKind.JS : api.ScriptKind.TS;
-    const source = api.createSourceFile(file, text, api.ScriptTarget.Latest, false, kind);
+    const api = loadTypeScript();
+    const source = api.createSourceFile(file, text, api.ScriptTarget.Latest, false, scriptKindOf(file, api));
     const diagnostics = (source as unknown as { parseDiagnostics?: Array<{ messageText: string | import("ts-morph").ts.DiagnosticMessageChain }> })
       .parseDiagnostics ?? [];
     const first = diagnostics[0];

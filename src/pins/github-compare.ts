@@ -14,7 +14,7 @@ import { type NodeRefDecision, verdictFromComparison } from "../knowledge/node-r
 import { maskKnownSecrets } from "../core/redact.js";
 import { factsOf, type NodePinFacts } from "../core/facts.js";
 import { nodePinClass, nodePinFacts, nodePinMessage } from "../scan/scanners/machine/node-pin-finding.js";
-import { TOOL } from "../core/tool-info.js";
+import { TOOL } from "../platform/tool-info.js";
 import { CompareCache, defaultCompareCacheFile } from "./compare-cache.js";
 
 export const DEFAULT_GITHUB_API_URL = "https://api.github.com";

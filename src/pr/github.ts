@@ -8,7 +8,7 @@
 import { type Dispatcher, request } from "undici";
 import { RuntimeFailure, UsageError } from "../core/errors.js";
 import { maskKnownSecrets } from "../core/redact.js";
-import { TOOL } from "../core/tool-info.js";
+import { TOOL } from "../platform/tool-info.js";
 import { type RateLimit, rateLimitOf, RetryPolicy, type RetryPolicyOptions } from "./github-retry.js";
 
 export interface PullRequest {

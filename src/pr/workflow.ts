@@ -4,7 +4,7 @@
  * detached HEAD, force-push only when the branch's tree changes, then create
  * or update the one pull request from that branch.
  */
-import type { RuleSettings } from "../core/config.js";
+import type { RuleSettings } from "../platform/config.js";
 import { runCheck } from "../check/live-check.js";
 import { RuntimeFailure, UsageError } from "../core/errors.js";
 import type { Finding } from "../core/finding.js";
@@ -16,7 +16,7 @@ import { findReviewMarkers } from "../scan/review-markers.js";
 import type { ScanOptions, ScanResult } from "../scan/engine.js";
 import { isActivelySuppressed } from "../core/suppression.js";
 import type { HostSet } from "../core/urls.js";
-import { TOOL } from "../core/tool-info.js";
+import { TOOL } from "../platform/tool-info.js";
 import { type BodyInputs, type ChangedFile, renderPrBody, type ReviewItem } from "./body.js";
 import { commitFixes } from "./fix-commit.js";
 import { type CheckoutPosition, Git } from "./git.js";

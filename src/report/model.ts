@@ -7,7 +7,7 @@ import type { Finding, SkippedFile } from "../core/finding.js";
 import { cutoffStatus, type CutoffStatus } from "../knowledge/cutoff.js";
 import type { ScanResult } from "../scan/engine.js";
 import { isActivelySuppressed } from "../core/suppression.js";
-import { TOOL } from "../core/tool-info.js";
+import { TOOL } from "../platform/tool-info.js";
 import { assignFingerprints } from "../core/fingerprint.js";
 import { fromRepoRoot, type Provenance, type RepoRoot } from "../files/repo-root.js";
 import { type Baseline, isInBaseline } from "./baseline.js";

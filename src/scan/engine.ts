@@ -3,33 +3,27 @@
  * and analyse only those. TypeScript is loaded only when a JS/TS file needs
  * it, and big trees fan the parsing out to worker threads.
  */
-import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { posix, sep } from "node:path";
-import { isConfigFile, type RuleSettings } from "../core/config.js";
-import { applyRuleSettings } from "../core/rule-settings.js";
+import { isConfigFile, type RuleSettings } from "../platform/config.js";
+import { applyRuleSettings } from "../platform/rule-settings.js";
 import { compareFindings, type Finding, type SkippedFile } from "../core/finding.js";
 import { gitIndexBytes, listFiles } from "../files/list-files.js";
-import { nearestPackageDir, thirdPartyPackageOf } from "../files/package-dirs.js";
-import { fileKind, isJsFile } from "../core/file-kinds.js";
+import { nearestPackageDir } from "../files/package-dirs.js";
+import { fileKind, isJsFile } from "../platform/file-types.js";
 import { JsPool, type JsWork, preloadAnalyzer } from "./js-pool.js";
 import { looksGenerated } from "./js/generated-code.js";
 import { jsTextRules } from "./js/text-rules.js";
-import { JsSignals, looksBinary, prefilterNeedles } from "./needles.js";
-import { findRipgrep, forEachLimit, MAX_FILE_BYTES, prefilterPass, RIPGREP_MIN_FILES, ripgrepMatches } from "./prefilter-pass.js";
+import { JsSignals, prefilterNeedles } from "./needles.js";
+import { findRipgrep, prefilterPass } from "./prefilter-pass.js";
 import { assignFingerprints } from "../core/fingerprint.js";
-import { applySuppressions, isDirective, parseSuppressions, SUPPRESSION_KEYWORD, unusedIgnoreFinding } from "../core/suppression.js";
+import { SUPPRESSION_KEYWORD } from "../core/suppression.js";
 import { findReviewMarkers } from "./review-markers.js";
 import { MARKER_TAG } from "../core/marker.js";
-import type { FileScanner, RepoFacts } from "./scanner.js";
-import { failureReason, FindingSink } from "./scanner-helpers.js";
-import { scanLegacyUrls } from "./scanners/text/legacy-urls.js";
-import { FILE_SCANNERS, GENERIC_URL_SCANNER } from "./scanners/index.js";
+import type { RepoFacts } from "./scanner.js";
 import { findLegacyHostMentions, type HostSet } from "../core/urls.js";
-import { V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES } from "../knowledge/migration.js";
-import { importSpecifiers, mayReexport } from "../lang/js/module-syntax.js";
-
-const READ_CONCURRENCY = 64;
+import { cachedReader, decode } from "./file-reading.js";
+import { findImporters, hostModuleImports } from "./importer-follow-up.js";
+import { applyInSourceSuppressions, withoutMarkerLines } from "./suppression-pass.js";
+import { scannersFor, scanTextFile, type TextCandidate, textFallback } from "./text-pass.js";
 
 export interface ScanOptions {
   /** Absolute path of the directory to scan. */
@@ -130,7 +124,7 @@ async function scanWithPool(
   const skipped: SkippedFile[] = [];
   const findings: Finding[] = [];
   const jsCandidates: JsWork[] = [];
-  const textCandidates: Array<{ file: string; bytes: Buffer; scanners: FileScanner[] }> = [];
+  const textCandidates: TextCandidate[] = [];
   const filesToScan = options.onlyFiles ? allFiles.filter((f) => options.onlyFiles!.has(f)) : allFiles;
   const ripgrep = options.ripgrep !== false ? findRipgrep() : undefined;
   const hits = await prefilterPass({
@@ -228,111 +222,6 @@ async function scanWithPool(
   };
 }
 
-function scannersFor(file: string): FileScanner[] {
-  const specific = FILE_SCANNERS.filter((s) => s !== GENERIC_URL_SCANNER && s.matches(file));
-  const generic = specific.some((s) => s.coversLegacyUrls) || !GENERIC_URL_SCANNER.matches(file) ? [] : [GENERIC_URL_SCANNER];
-  return [...generic, ...specific];
-}
-
-/**
- * Each scanner fails for its file only: a parser that gives up (a 5,000-deep
- * object, a grammar it does not know) leaves an unreadable-file warning, and
- * the text-level rules still report what the file plainly contains.
- */
-function scanTextFile(candidate: { file: string; bytes: Buffer; scanners: FileScanner[] }, hosts: HostSet, repo: RepoFacts): Finding[] {
-  const { file, bytes, scanners } = candidate;
-  const binary = looksBinary(bytes);
-  const text = binary ? bytes.toString("latin1") : decode(bytes);
-  const out: Finding[] = [];
-  let textRulesRan = scanners.includes(GENERIC_URL_SCANNER);
-  for (const scanner of scanners) {
-    if (binary && !scanner.readsBinary) continue;
-    try {
-      out.push(...scanner.scan({ file, text, bytes, kind: fileKind(file), hosts, repo }));
-    } catch (error) {
-      const fallback = textRulesRan || binary ? [] : textFallback(file, text, `${scanner.id}: ${failureReason(error)}`, hosts);
-      if (fallback.length === 0) out.push(unreadableFinding(file, text, `${scanner.id}: ${failureReason(error)}`));
-      out.push(...fallback);
-      textRulesRan = true;
-    }
-  }
-  return out;
-}
-
-/** A file its parser could not take: the warning, and the legacy host and endpoints found in its text. */
-function textFallback(file: string, text: string, reason: string, hosts: HostSet): Finding[] {
-  let found: Finding[] = [];
-  try {
-    found = scanLegacyUrls(file, text, "text", hosts);
-  } catch (error) {
-    reason += `; the text-level rules failed too (${failureReason(error)})`;
-  }
-  return [unreadableFinding(file, text, `${reason}; only the text-level rules (host, /run?run_id=) ran`), ...found];
-}
-
-function unreadableFinding(file: string, text: string, reason: string): Finding {
-  return new FindingSink(file, text).unreadable(reason);
-}
-
-/** Applies ignore comments to the findings of their files; returns the comments that covered nothing, as findings. */
-function applyInSourceSuppressions(findings: Finding[], ignoreFiles: ReadonlySet<string>, read: (file: string) => string | undefined, now: Date): Finding[] {
-  const today = now.toISOString().slice(0, 10);
-  const byFile = new Map<string, Finding[]>();
-  for (const f of findings) {
-    const list = byFile.get(f.file);
-    if (list) list.push(f);
-    else byFile.set(f.file, [f]);
-  }
-  const unused: Finding[] = [];
-  for (const file of new Set([...byFile.keys(), ...ignoreFiles])) {
-    const text = read(file);
-    if (!text?.includes(SUPPRESSION_KEYWORD)) continue;
-    const prose = fileKind(file) === "docs";
-    for (const s of applySuppressions(byFile.get(file) ?? [], parseSuppressions(text), today)) {
-      if (isDirective(s, prose)) unused.push(unusedIgnoreFinding(file, s));
-    }
-  }
-  return unused;
-}
-
-/**
- * A review marker's advice names V1 paths and hosts ("POST {base}/run
- * becomes ..."): the marker is reported as review-marker, and no other rule
- * reports its line.
- */
-function withoutMarkerLines(findings: Finding[], read: (file: string) => string | undefined): void {
-  const markerLines = new Map<string, Set<number>>();
-  const linesOf = (file: string): Set<number> => {
-    let lines = markerLines.get(file);
-    if (!lines) {
-      const text = read(file) ?? "";
-      lines = new Set(text.includes(MARKER_TAG) ? text.split("\n").flatMap((line, i) => (line.includes(MARKER_TAG) ? [i + 1] : [])) : []);
-      markerLines.set(file, lines);
-    }
-    return lines;
-  };
-  const kept = findings.filter((f) => f.ruleId === "review-marker" || !linesOf(f.file).has(f.line));
-  findings.splice(0, findings.length, ...kept);
-}
-
-function cachedReader(root: string, fileSet: ReadonlySet<string>): (file: string) => string | undefined {
-  const cache = new Map<string, string | undefined>();
-  return (file) => {
-    if (!fileSet.has(file)) return undefined;
-    if (!cache.has(file)) {
-      let text: string | undefined;
-      try {
-        const bytes = readFileSync(posix.join(root, file));
-        text = bytes.length > MAX_FILE_BYTES || looksBinary(bytes) ? undefined : decode(bytes);
-      } catch {
-        text = undefined;
-      }
-      cache.set(file, text);
-    }
-    return cache.get(file);
-  };
-}
-
 /** The package directories (holding a package.json) that contain the given files. */
 function packagesOf(files: readonly string[], fileSet: ReadonlySet<string>): Set<string> {
   const packages = new Set<string>();
@@ -346,105 +235,4 @@ function packagesOf(files: readonly string[], fileSet: ReadonlySet<string>): Set
 /** The content (which names a legacy host) holds the V1 API base, not only a link to the vendor's site. */
 function holdsLegacyApiBase(content: Buffer, hosts: HostSet): boolean {
   return findLegacyHostMentions(decode(content), hosts).some((m) => m.kind === "api");
-}
-
-function decode(content: Buffer): string {
-  const text = content.toString("utf8");
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-const JS_EXTENSION = /\.(?:[cm]?[jt]sx?)$/;
-
-/**
- * Whether a file imports one of the given modules: relative specifiers are
- * resolved against the file (with the usual extensions and index files);
- * aliased ones (`@/lib/config`, `~/config`) match by their path tail.
- */
-function hostModuleImports(modules: readonly string[]): (file: string, text: string) => boolean {
-  if (modules.length === 0) return () => false;
-  const stems = new Set(modules.map((m) => m.replace(JS_EXTENSION, "").replace(/\/index$/, "")));
-  const tails = [...stems].map((stem) => stem.split("/").slice(-2).join("/"));
-  return (file, text) => {
-    for (const imported of importSpecifiers(text)) {
-      const specifier = imported.replace(JS_EXTENSION, "").replace(/\/index$/, "");
-      if (specifier.startsWith(".")) {
-        if (stems.has(posix.normalize(posix.join(posix.dirname(file), specifier)))) return true;
-      } else if (/^[@~#]\//.test(specifier)) {
-        const tail = specifier.slice(2);
-        if (tails.some((t) => t === tail || t.endsWith(`/${tail}`) || tail.endsWith(`/${t}`))) return true;
-      }
-    }
-    return false;
-  };
-}
-
-/**
- * Byte needles for an import of one of these modules: the module's name after
- * a slash and before a quote or an extension ("./comfy", '@/lib/comfy',
- * "../comfy.js"; an index file by its folder). A bare word would match far too much.
- */
-function importNeedles(modules: readonly string[]): Buffer[] {
-  const names = new Set(
-    modules.map((m) => {
-      const base = posix.basename(m).replace(/\.[^.]+$/, "");
-      return base === "index" ? posix.basename(posix.dirname(m)) : base;
-    }),
-  );
-  return [...names].flatMap((n) => [`/${n}"`, `/${n}'`, `/${n}.`, `/${n}\``].map((needle) => Buffer.from(needle)));
-}
-
-/**
- * What an importer of a client module must do for its import to matter: call
- * a V1 client method or read a client property, take `typeof` of a binding,
- * or pass the module on (a barrel). Third-party files that happen to import a
- * module of the same name do none of these and are not parsed.
- */
-const USES_A_CLIENT = [
-  new RegExp(`\\.(?:${V1_CLIENT_METHODS.map((m) => m.v1).join("|")})\\s*\\(|\\.(?:${V1_CLIENT_PROPERTIES.join("|")})\\b`),
-  /\btypeof\s+[A-Za-z_$]/,
-];
-const usesAClient = (text: string): boolean => USES_A_CLIENT.some((pattern) => pattern.test(text)) || mayReexport(text);
-
-/**
- * JS/TS files not yet analysed whose text names one of the client modules
- * (by file or folder name), so that the import can be checked by the parser.
- */
-async function findImporters(
-  root: string,
-  allFiles: readonly string[],
-  fileSet: ReadonlySet<string>,
-  analysed: ReadonlySet<string>,
-  modules: readonly string[],
-  ripgrep: string | undefined,
-): Promise<JsWork[]> {
-  const needles = importNeedles(modules);
-  const importers: JsWork[] = [];
-  // For a module in third-party code, its importers are looked for in its own package and in the repository's own code:
-  // other libraries import a library by name, which resolves to their own dependencies, not to this copy.
-  const packageOfDir = new Map<string, string | undefined>();
-  const thirdPartyPackage = (file: string): string | undefined => {
-    const dir = posix.dirname(file);
-    if (!packageOfDir.has(dir)) packageOfDir.set(dir, thirdPartyPackageOf(file, (path) => fileSet.has(path)));
-    return packageOfDir.get(dir);
-  };
-  const modulePackages = new Set(modules.map(thirdPartyPackage));
-  const inScope = (file: string): boolean => {
-    const pkg = thirdPartyPackage(file);
-    return pkg === undefined || modulePackages.has(pkg);
-  };
-  // Declaration files hold no calls: an importer that matters is code.
-  let candidates = allFiles.filter((f) => isJsFile(f) && !/\.d\.[cm]?ts$/.test(f) && !analysed.has(f) && fileSet.has(f) && inScope(f));
-  if (ripgrep && candidates.length >= RIPGREP_MIN_FILES) {
-    const matched = await ripgrepMatches(ripgrep, root, candidates, needles.map((n) => ({ literal: n.toString() })));
-    candidates = candidates.filter((f) => matched.has(f));
-  }
-  await forEachLimit(candidates, READ_CONCURRENCY, async (file) => {
-    const content = await readFile(posix.join(root, file)).catch(() => undefined);
-    if (!content || content.length > MAX_FILE_BYTES || looksBinary(content)) return;
-    // A bundle's imports are inlined copies of files the follow-up reaches in their own right.
-    if (!needles.some((n) => content.indexOf(n) !== -1) || looksGenerated(file, content)) return;
-    const text = decode(content);
-    if (usesAClient(text)) importers.push({ file, text, clientModules: modules });
-  });
-  return importers;
 }

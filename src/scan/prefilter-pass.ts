@@ -12,10 +12,12 @@ import { lstat, readFile, realpath } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { posix, sep } from "node:path";
 import type { SkippedFile } from "../core/finding.js";
+import { forEachLimit } from "../platform/concurrency.js";
 import { looksBinary, type Needle, needlePattern, Prefilter } from "./needles.js";
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
-const READ_CONCURRENCY = 64;
+/** Files read at once: enough to keep the disk busy, few enough for the open-file limit. */
+export const READ_CONCURRENCY = 64;
 /** Below this many files, starting rg costs more than it saves. */
 export const RIPGREP_MIN_FILES = 2000;
 /** Bytes of paths per rg command line, well under Linux's argument limit. */
@@ -168,15 +170,4 @@ async function statOne(root: string, realRoot: string, file: string, skipped: Sk
 
 function toPosix(path: string): string {
   return path.split(sep).join(posix.sep);
-}
-
-export async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      await fn(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -3,7 +3,7 @@
  * candidate file to every scanner whose `matches` accepts its path.
  */
 import type { Finding } from "../core/finding.js";
-import type { FileKind } from "../core/file-kinds.js";
+import type { FileKind } from "../platform/file-types.js";
 import type { HostSet } from "../core/urls.js";
 
 export interface FileScanInput {

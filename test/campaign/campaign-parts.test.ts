@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseCampaignFile } from "../../src/campaign/campaign-file.js";
 import { buildCampaign } from "../../src/campaign/campaign-model.js";
 import { withPoint } from "../../src/campaign/history.js";
-import { KeyedLock, mapLimit } from "../../src/campaign/map-limit.js";
+import { KeyedLock, mapLimit } from "../../src/platform/concurrency.js";
 import { renderCampaignHtml } from "../../src/campaign/render-html.js";
 import { renderCampaignMarkdown } from "../../src/campaign/render-markdown.js";
 import type { RepoReport } from "../../src/campaign/repo-report.js";

@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { meetsThreshold } from "../../src/core/config.js";
+import { meetsThreshold } from "../../src/platform/config.js";
 import { runCli } from "../helpers/cli.js";
 import { tempDir, tempRepo as repo } from "../helpers/temp-repo.js";
 

@@ -5,21 +5,12 @@
  * line, and reprints directives ("use strict";;) once a program's body
  * changes; text placement avoids both.
  */
-import { createRequire } from "node:module";
-
-type TypeScript = typeof import("ts-morph").ts;
-let typescript: TypeScript | undefined;
-
-function loadTypeScript(): TypeScript {
-  typescript ??= (createRequire(import.meta.url)("ts-morph") as typeof import("ts-morph")).ts;
-  return typescript;
-}
+import { loadTypeScript, scriptKindOf, type TypeScript } from "../../src/platform/typescript.js";
 
 export function insertImportLines(source: string, lines: readonly string[], file: string): string {
   if (lines.length === 0) return source;
   const ts = loadTypeScript();
-  const kind = /\.tsx$/i.test(file) ? ts.ScriptKind.TSX : /\.(c|m)?tsx?$/i.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JSX;
-  const parsed = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, false, kind);
+  const parsed = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, false, scriptKindOf(file, ts));
   let end: number | undefined;
   let firstCode: number | undefined;
   for (const statement of parsed.statements) {

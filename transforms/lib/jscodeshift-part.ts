@@ -5,12 +5,11 @@
  * (minified, nested too deep, or a parse the codemod gave up on) is refused
  * with UnparsableFile, never passed over as if it needed no change.
  */
-import { posix } from "node:path";
 import type { API, FileInfo, Options } from "jscodeshift";
 import type { Finding } from "../../src/core/finding.js";
 import type { HostSet } from "../../src/core/urls.js";
 import type { RuleId } from "../../src/rules/catalog.js";
-import { isJsFile } from "../../src/core/file-kinds.js";
+import { isJsFile, jsDialectOf } from "../../src/platform/file-types.js";
 import { astLimitProblem, UnparsableFile } from "./ast-limits.js";
 import { matchSemicolons, restoreDirectives } from "./source-style.js";
 import type { FileFix, FixContext, FixEvent, TransformPart } from "../types.js";
@@ -25,10 +24,8 @@ export interface MigrationOptions extends Options {
 }
 
 export function parserFor(file: string): "ts" | "tsx" | "babylon" {
-  const ext = posix.extname(file).toLowerCase();
-  if (ext === ".tsx") return "tsx";
-  if (ext === ".ts" || ext === ".mts" || ext === ".cts") return "ts";
-  return "babylon";
+  const dialect = jsDialectOf(file);
+  return dialect === "ts" || dialect === "tsx" ? dialect : "babylon";
 }
 
 type JscodeshiftCore = typeof import("jscodeshift");

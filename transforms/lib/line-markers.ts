@@ -2,7 +2,8 @@
  * Review markers for text parts (Python, config, manifests, Dockerfiles):
  * collected while a part plans its edits, inserted once they are done.
  */
-import { insertMarkerAbove } from "../../src/core/marker.js";
+import { formatMarker, hasMarkerNear, markerText } from "../../src/core/marker.js";
+import { markerSyntaxFor } from "../../src/platform/file-types.js";
 import type { RuleId } from "../../src/rules/catalog.js";
 import type { FixEvent } from "../types.js";
 
@@ -39,4 +40,21 @@ export function insertLineMarkers(
     events.push({ kind: "marker", ruleId: marker.ruleId, line: marker.findingLine ?? marker.line, message: marker.advice });
   }
   return { text: out, events };
+}
+
+/**
+ * Inserts a marker line above a 1-based line, with that line's indentation,
+ * unless the same marker already stands there. Returns the text unchanged
+ * (and false) when the file has no comment syntax or the marker exists.
+ */
+export function insertMarkerAbove(text: string, line: number, file: string, ruleId: RuleId, advice: string): { text: string; added: boolean } {
+  const syntax = markerSyntaxFor(file);
+  if (!syntax) return { text, added: false };
+  const lines = text.split("\n");
+  const index = Math.min(Math.max(line - 1, 0), lines.length - 1);
+  const body = markerText(ruleId, advice);
+  if (hasMarkerNear(lines, index, ruleId)) return { text, added: false };
+  const indent = /^[ \t]*/.exec(lines[index] ?? "")![0];
+  lines.splice(index, 0, `${indent}${formatMarker(syntax, body)}`);
+  return { text: lines.join("\n"), added: true };
 }

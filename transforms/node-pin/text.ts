@@ -13,9 +13,8 @@ import { factsOf } from "../../src/core/facts.js";
 import type { Finding } from "../../src/core/finding.js";
 import { NODE_COMPONENT, WORKER_IMAGE, WORKER_IMAGE_STATUS } from "../../src/knowledge/migration.js";
 import type { RuleId } from "../../src/rules/catalog.js";
-import { isJsFile } from "../../src/core/file-kinds.js";
+import { isJsFile, markerSyntaxFor } from "../../src/platform/file-types.js";
 import { pinFileKind } from "../../src/scan/scanners/machine/node-pins.js";
-import { commentSyntaxFor } from "../../src/core/marker.js";
 import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
 import type { FileFix, FixContext, FixEvent, NodeRefTarget, SiteNote, TransformPart } from "../types.js";
 
@@ -23,7 +22,7 @@ const NODE = NODE_COMPONENT.repository;
 
 /** The part of the transform for these files. */
 export const part: TransformPart = {
-  appliesTo: (file) => !isJsFile(file) && (pinFileKind(file) !== undefined || commentSyntaxFor(file) !== undefined),
+  appliesTo: (file) => !isJsFile(file) && (pinFileKind(file) !== undefined || markerSyntaxFor(file) !== undefined),
   apply: (text, context) => new NodePinMigration(text, context).run(),
 };
 
@@ -131,7 +130,7 @@ class NodePinMigration {
 
   private mark(finding: Finding, advice: string): void {
     // JSON holds no comments: fix says what it left there in its summary instead.
-    if (!commentSyntaxFor(this.context.file) || posix.extname(this.context.file).toLowerCase() === ".json") {
+    if (!markerSyntaxFor(this.context.file) || posix.extname(this.context.file).toLowerCase() === ".json") {
       this.notes.push({ line: finding.line, reason: advice });
       return;
     }

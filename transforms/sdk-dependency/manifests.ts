@@ -5,7 +5,7 @@
  */
 import { posix } from "node:path";
 import { factsOf } from "../../src/core/facts.js";
-import { mayBeIncludedRequirements, pythonManifestKindOf } from "../../src/scan/scanners/python/manifests.js";
+import { mayBeIncludedRequirements, pythonManifestKindOf } from "../../src/lang/python/manifest-names.js";
 import type { TransformPart } from "../types.js";
 import { fixPackageJson, fixPnpmWorkspace } from "./npm.js";
 import { fixPythonManifest } from "./python.js";

@@ -18,8 +18,8 @@ import { factsOf, type NpmDependencyFacts } from "../../src/core/facts.js";
 import type { Finding } from "../../src/core/finding.js";
 import { JS_SDK } from "../../src/knowledge/migration.js";
 import { resolvesThroughLatest } from "../../src/knowledge/npm-versions.js";
-import { DEPENDENCY_FIELDS } from "../../src/scan/scanners/npm/manifest.js";
-import { INSTALL_COMMANDS, type NpmManager } from "../../src/scan/scanners/npm/report.js";
+import type { NpmManager } from "../../src/core/facts.js";
+import { DEPENDENCY_FIELDS, INSTALL_COMMANDS } from "../../src/lang/js/npm-package.js";
 import type { FileFix, FixContext, FixEvent, SiteNote } from "../types.js";
 
 const [ZOD_NAME, ZOD_RANGE] = Object.entries(JS_SDK.v2PeerDependencies)[0]!;

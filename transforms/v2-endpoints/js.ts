@@ -10,18 +10,11 @@
  */
 import type { API, ASTPath, Collection, FileInfo, JSCodeshift } from "jscodeshift";
 import { advice, ENDPOINT_TEXT, messages } from "./advice.js";
-import {
-  applyEdits,
-  findRunIdQuery,
-  findRunPath,
-  hostRewrites,
-  onlyVendorLegacyHosts,
-  QUEUE_SUFFIX,
-  type TextEdit,
-  v1OnlyFields,
-} from "./urls.js";
+import { applyEdits, hostRewrites, onlyVendorLegacyHosts, QUEUE_SUFFIX, type TextEdit, v1OnlyFields } from "./urls.js";
+import { findRunIdParam, findRunSegment } from "../../src/core/run-path.js";
 import type { MigrationOptions } from "../lib/jscodeshift-part.js";
 import type { Finding } from "../../src/core/finding.js";
+import { factsOf } from "../../src/core/facts.js";
 import { HOSTS, V1_ONLY_CREATE_FIELDS } from "../../src/knowledge/migration.js";
 import type { RuleId } from "../../src/rules/catalog.js";
 import { HOLE, parseUrlText } from "../../src/core/urls.js";
@@ -139,7 +132,9 @@ class EndpointMigration {
     if (finding.fix !== "auto") return { kind: "marker", advice: advice.methodUnknown(), ...(hold ? { hold } : {}) };
     const base = this.baseProblem(flat);
     if (base) return { kind: "marker", advice: base, ...(hold ? { hold } : {}) };
-    const fields = v1OnlyFields(bodyKeysOf(requestShapeOf(url)) ?? []);
+    // The body keys the scan read (through names and other modules); a finding without a request call falls back to the literal here.
+    const bodyKeys = factsOf(finding, "endpoint")?.request?.bodyKeys ?? bodyKeysOf(requestShapeOf(url)) ?? [];
+    const fields = v1OnlyFields(bodyKeys);
     if (fields.length > 0) return { kind: "marker", advice: advice.v1OnlyFields(fields), ...(hold ? { hold } : {}) };
     if (!run || !this.editableThrough(run.part.via, finding.ruleId)) return { kind: "marker", advice: advice.createBuiltElsewhere() };
     const { part, path } = run;
@@ -188,7 +183,7 @@ class EndpointMigration {
     if (mutation === "opaque" || !mutation) return notRewritable;
     const input = mutation.construction.get("arguments", 0) as ASTPath;
     const inputFlat = flattenUrl(input);
-    const inputRun = findRunPath(inputFlat.text);
+    const inputRun = findRunSegment(inputFlat.text);
     const inputEnds = inputRun && inputRun.queryStart === undefined && inputFlat.text.length === inputRun.end + (inputRun.trailingSlash ? 1 : 0);
     const value = detached(mutation.value.node as Node);
     if (!inputEnds || !isMovable(value) || !boundBefore(mutation.value, startOf(mutation.construction.node))) return notRewritable;
@@ -201,7 +196,7 @@ class EndpointMigration {
 
   /** `?run_id=<v>&x=1` -> `/<v>?x=1`, edited in the string parts that hold it. */
   private getFromUrlText(finding: Finding, flat: FlatUrl, queryStart: number, trailingSlash: boolean): Outcome | undefined {
-    const query = findRunIdQuery(flat.text, queryStart);
+    const query = findRunIdParam(flat.text, queryStart);
     if (!query || query.valueEnd === query.valueStart || query.before.includes(HOLE)) return undefined;
     const edits: Array<{ path: ASTPath; edit: TextEdit }> = [];
     const replace = (from: number, to: number, text: string): boolean => {
@@ -237,8 +232,8 @@ class EndpointMigration {
   }
 
   /** The text part holding `run` of the URL's run path, with that path. */
-  private runPart(flat: FlatUrl): { part: TextPart; path: NonNullable<ReturnType<typeof findRunPath>> } | undefined {
-    const path = findRunPath(flat.text);
+  private runPart(flat: FlatUrl): { part: TextPart; path: NonNullable<ReturnType<typeof findRunSegment>> } | undefined {
+    const path = findRunSegment(flat.text);
     if (!path) return undefined;
     const part = flat.parts.find((p) => p.kind === "text" && p.from <= path.start && path.end <= p.to);
     return part && part.kind === "text" ? { part, path } : undefined;

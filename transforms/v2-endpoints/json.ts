@@ -7,7 +7,8 @@
  */
 import { findNodeAtOffset, type Node as JsonNode, parseTree } from "jsonc-parser";
 import { HOSTS } from "../../src/knowledge/migration.js";
-import { QUEUE_SUFFIX, RUN_ID_KEY, type TextEdit } from "./urls.js";
+import { QUEUE_SUFFIX, type TextEdit } from "./urls.js";
+import { RUN_ID_KEY } from "../../src/core/run-path.js";
 import type { Segment } from "./segments.js";
 
 export class JsonUrls {

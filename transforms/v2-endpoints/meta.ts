@@ -2,7 +2,7 @@
 import { HOSTS, V1_ONLY_CREATE_FIELDS } from "../../src/knowledge/migration.js";
 import type { TransformMeta } from "../types.js";
 import { ENDPOINT_TEXT } from "./advice.js";
-import { RUN_ID_KEY } from "./urls.js";
+import { RUN_ID_KEY } from "../../src/core/run-path.js";
 
 export const meta = {
   id: "v2-endpoints",

@@ -10,7 +10,8 @@
 import { PyModule } from "../../src/lang/python/module.js";
 import type { PyArgument, PyCall } from "../../src/lang/python/syntax.js";
 import { isOp, isString, type PyStringToken, stringValue } from "../../src/lang/python/tokens.js";
-import { findRunPath, RUN_ID_KEY, type TextEdit, v1OnlyFields } from "./urls.js";
+import { type TextEdit, v1OnlyFields } from "./urls.js";
+import { RUN_ID_KEY, findRunSegment } from "../../src/core/run-path.js";
 import type { Segment } from "./segments.js";
 
 /** Tokens a run id expression may consist of to be moved into an f-string field. */
@@ -46,7 +47,7 @@ export class PythonUrlSites {
       const start = Math.max(from, token.bodyStart);
       if (start > token.bodyEnd) continue;
       const segment = { start, end: token.bodyEnd, quote: token.quote, index };
-      if (!needsRunPath || findRunPath(this.text.slice(segment.start, segment.end))) return segment;
+      if (!needsRunPath || findRunSegment(this.text.slice(segment.start, segment.end))) return segment;
     }
     return undefined;
   }
@@ -100,7 +101,7 @@ export class PythonUrlSites {
     const body = this.text.slice(token.bodyStart, token.bodyEnd);
     if (!formatted && /[{}]/.test(body)) return undefined;
     const url = this.text.slice(segment.start, segment.end);
-    const run = findRunPath(url);
+    const run = findRunSegment(url);
     if (!run || run.queryStart !== undefined || url.length !== run.end + (run.trailingSlash ? 1 : 0)) return undefined;
     const comma = tokens[params.keyword! - 1];
     if (!comma || !isOp(comma, ",")) return undefined;

@@ -6,18 +6,13 @@
  * calls on a `new URL(...)` held in a const.
  */
 import type { ASTPath } from "jscodeshift";
-import { RUN_ID_KEY } from "./urls.js";
+import { RUN_ID_KEY } from "../../src/core/run-path.js";
 import { endOf, startOf, unwrapPath } from "../lib/span-index.js";
 import { constBindingOf } from "./url-parts.js";
+import { BODY_OPTIONS, BODY_VERBS, QUERY_OPTIONS } from "../../src/lang/js/http-clients.js";
 
 type Node = { type: string; [key: string]: unknown };
 
-/** Options that become the query string, by client. */
-const QUERY_OPTIONS = ["params", "searchParams", "query"];
-/** Options that hold the request body, by client. */
-const BODY_OPTIONS = ["body", "json", "data"];
-/** Methods whose second argument is the body (axios.post(url, data, config)). */
-const BODY_VERBS = new Set(["post", "put", "patch"]);
 
 export interface RequestShape {
   /** The call the URL is an argument of (or whose config object holds it). */

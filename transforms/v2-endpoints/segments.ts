@@ -5,7 +5,7 @@
  * inline code span) rather than prose. One line is read at a time: URLs do
  * not span lines.
  */
-import type { TextSyntax } from "../../src/core/file-kinds.js";
+import type { TextSyntax } from "../../src/platform/file-types.js";
 import type { TextFile } from "../../src/lang/text/text-file.js";
 
 export interface Segment {

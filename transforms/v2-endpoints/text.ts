@@ -12,25 +12,15 @@ import { factsOf } from "../../src/core/facts.js";
 import { type Finding, spanOf } from "../../src/core/finding.js";
 import { HOSTS } from "../../src/knowledge/migration.js";
 import type { RuleId } from "../../src/rules/catalog.js";
-import { fileKind, isJsFile } from "../../src/core/file-kinds.js";
+import { fileKind, isJsFile } from "../../src/platform/file-types.js";
 import { statementAround } from "../../src/lang/text/statements.js";
 import { TextFile } from "../../src/lang/text/text-file.js";
 import { findLegacyHostMentions, parseUrlText } from "../../src/core/urls.js";
 import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
 import type { FileFix, FixContext, FixEvent, SiteNote, TransformPart } from "../types.js";
 import { advice, ENDPOINT_TEXT, messages } from "./advice.js";
-import {
-  applyEdits,
-  findRunIdQuery,
-  findRunPath,
-  hostEditIn,
-  moveRunIdIntoPath,
-  onlyVendorLegacyHosts,
-  QUEUE_SUFFIX,
-  RUN_ID_KEY,
-  type TextEdit,
-  v1OnlyFields,
-} from "./urls.js";
+import { applyEdits, hostEditIn, moveRunIdIntoPath, onlyVendorLegacyHosts, QUEUE_SUFFIX, type TextEdit, v1OnlyFields } from "./urls.js";
+import { findRunIdParam, findRunSegment } from "../../src/core/run-path.js";
 import { JsonUrls } from "./json.js";
 import { PythonUrlSites } from "./python.js";
 import { afterSegment, MarkdownCode, type Segment, segmentAt } from "./segments.js";
@@ -142,8 +132,8 @@ class TextEndpointMigration {
   }
 
   private create(finding: Finding, site: Site, url: string): boolean {
-    const run = findRunPath(url);
-    if (!run || (run.queryStart !== undefined && findRunIdQuery(url, run.queryStart))) return false;
+    const run = findRunSegment(url);
+    if (!run || (run.queryStart !== undefined && findRunIdParam(url, run.queryStart))) return false;
     const at = site.segment.start + run.end;
     const edits = [{ start: at, end: run.trailingSlash ? at + 1 : at, text: QUEUE_SUFFIX }, ...(this.json?.createPathEdits(site.segment.start) ?? [])];
     if (!this.addEdits(edits)) return false;
@@ -153,7 +143,7 @@ class TextEndpointMigration {
 
   private get(finding: Finding, site: Site, url: string): boolean {
     const { segment } = site;
-    const run = findRunPath(url);
+    const run = findRunSegment(url);
     if (!run) return false;
     let edits: TextEdit[] | undefined;
     if (run.queryStart !== undefined) {
@@ -177,7 +167,7 @@ class TextEndpointMigration {
    * literal query after the value.
    */
   private endsAtRunIdValue(site: Site, url: string, queryStart: number): boolean {
-    const query = findRunIdQuery(url, queryStart);
+    const query = findRunIdParam(url, queryStart);
     if (!query || query.before !== "" || query.valueStart !== url.length || site.segment.quote === "") return false;
     if (site.pyIndex !== undefined) return this.python!.nextOp(site.pyIndex) === "+";
     const after = afterSegment(this.file, site.segment);

@@ -6,8 +6,7 @@
  */
 import { ENDPOINTS, HOSTS, V1_ONLY_CREATE_FIELDS } from "../../src/knowledge/migration.js";
 import { findLegacyHostMentions, type HostSet, parseUrlText } from "../../src/core/urls.js";
-
-export const RUN_ID_KEY: string = ENDPOINTS.getRun.v1.query;
+import { findRunIdParam, findRunSegment } from "../../src/core/run-path.js";
 
 /** What `{base}/run` gains for the V2 create endpoint (`/run` -> `/run/deployment/queue`). */
 export const QUEUE_SUFFIX: string = ENDPOINTS.createRun.v2.path.slice(ENDPOINTS.createRun.v1.path.length);
@@ -76,68 +75,6 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   return out;
 }
 
-/** Where the V1 run path ends: `run` as the last path segment, before a query, a fragment or the end. */
-export interface RunPath {
-  /** Offset of `run`. */
-  start: number;
-  /** Offset just after `run`. */
-  end: number;
-  /** A `/` follows `run` and ends the path. */
-  trailingSlash: boolean;
-  /** Offset of the `?` starting the query, if any. */
-  queryStart?: number;
-}
-
-const RUN_SEGMENT = /(?:^|\/)(run)(\/?)(?=[?#]|$)/;
-
-export function findRunPath(url: string): RunPath | undefined {
-  const match = RUN_SEGMENT.exec(url);
-  if (!match) return undefined;
-  const start = match.index + match[0].length - match[2]!.length - 3;
-  const end = start + 3;
-  const after = end + match[2]!.length;
-  return { start, end, trailingSlash: match[2] === "/", ...(url[after] === "?" ? { queryStart: after } : {}) };
-}
-
-/** A `run_id` parameter in a query, with what surrounds it. */
-export interface RunIdQuery {
-  /** Offset of the `?`. */
-  queryStart: number;
-  valueStart: number;
-  valueEnd: number;
-  /** The parameters written before run_id, `&`-joined (empty when run_id comes first). */
-  before: string;
-  /** The parameters after run_id, with their leading `&` (or ""). */
-  after: string;
-}
-
-/** The run_id parameter of the query starting at `queryStart` (a `?`). */
-export function findRunIdQuery(url: string, queryStart: number): RunIdQuery | undefined {
-  // A fragment starts at `#`, except Ruby's `#{...}` interpolation.
-  const hash = url.slice(queryStart).search(/#(?!\{)/);
-  const queryEnd = hash < 0 ? url.length : queryStart + hash;
-  const params: Array<{ start: number; end: number }> = [];
-  let from = queryStart + 1;
-  for (;;) {
-    const amp = url.indexOf("&", from);
-    const end = amp < 0 || amp > queryEnd ? queryEnd : amp;
-    params.push({ start: from, end });
-    if (end === queryEnd) break;
-    from = end + 1;
-  }
-  const index = params.findIndex((p) => url.startsWith(`${RUN_ID_KEY}=`, p.start));
-  if (index < 0) return undefined;
-  const param = params[index]!;
-  const before = index === 0 ? "" : url.slice(queryStart + 1, params[index - 1]!.end);
-  return {
-    queryStart,
-    valueStart: param.start + RUN_ID_KEY.length + 1,
-    valueEnd: param.end,
-    before,
-    after: url.slice(param.end, queryEnd),
-  };
-}
-
 /**
  * `{base}/run?run_id=<v>&x=1#f` -> `{base}/run/<v>?x=1#f` on whole URL text
  * (placeholders such as `{id}` or `$RUN_ID` are plain text here). Undefined
@@ -145,9 +82,9 @@ export function findRunIdQuery(url: string, queryStart: number): RunIdQuery | un
  * parameters behind the value would reorder positional placeholders.
  */
 export function moveRunIdIntoPath(url: string): string | undefined {
-  const path = findRunPath(url);
+  const path = findRunSegment(url);
   if (!path || path.queryStart === undefined) return undefined;
-  const query = findRunIdQuery(url, path.queryStart);
+  const query = findRunIdParam(url, path.queryStart);
   if (!query || query.valueEnd === query.valueStart) return undefined;
   if (query.before !== "" && POSITIONAL_PLACEHOLDER.test(query.before)) return undefined;
   const value = url.slice(query.valueStart, query.valueEnd);

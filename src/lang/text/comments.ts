@@ -4,7 +4,7 @@
  * and finds line and block comments. It never fails: unknown or broken
  * syntax only makes it less precise.
  */
-import type { TextSyntax } from "../../core/file-kinds.js";
+import type { TextSyntax } from "../../platform/file-types.js";
 
 interface LexRules {
   /** Start a comment anywhere outside strings. */

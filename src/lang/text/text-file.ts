@@ -4,7 +4,7 @@
  */
 import { LineIndex } from "../../core/location.js";
 import type { Severity } from "../../rules/catalog.js";
-import { type FileKind, type TextSyntax, textSyntaxOf } from "../../core/file-kinds.js";
+import { type FileKind, type TextSyntax, textSyntaxOf } from "../../platform/file-types.js";
 import type { HostSet } from "../../core/urls.js";
 import { CommentMap } from "./comments.js";
 

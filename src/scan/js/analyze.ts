@@ -29,7 +29,8 @@ import {
   v1SignatureOnUnknownBase,
 } from "../../core/urls.js";
 import type { FileContext } from "./file-context.js";
-import { HttpCalls } from "./http-calls.js";
+import { HttpCalls, type HttpRequest } from "./http-calls.js";
+import type { EndpointRequest } from "../../core/facts.js";
 import { JsProject } from "./project.js";
 import { isSdkModule } from "../../lang/js/sdk-module.js";
 import { V1_EXPORT_NAMES, V1_METHOD_NAMES, V1Sdk } from "./v1-sdk.js";
@@ -116,7 +117,7 @@ export class JsAnalyzer {
       const info = parseUrlText(request.url, this.hosts);
       const endpoint = v1EndpointOf(info, request.method);
       const signature = v1SignatureOnUnknownBase(request.url, request.method, request.bodyKeys);
-      if (endpoint && info.hostKind === "legacy") report.endpoint(request.urlNode, endpoint, request.method !== undefined);
+      if (endpoint && info.hostKind === "legacy") report.endpoint(request.urlNode, endpoint, request.method !== undefined, endpointRequest(request));
       else if (endpoint && (isOtherHostV1Shape(info) || (info.hostKind === "other" && this.inVendoredClass(call, context)))) {
         report.otherHost(request.urlNode, info.host!);
       } else if (signature) report.unknownBase(request.urlNode, signature);
@@ -291,7 +292,7 @@ class Reporter {
     this.findings.push(finding);
   }
 
-  endpoint(node: ts.Node, endpoint: "create-run" | "get-run" | "run-ambiguous", methodKnown: boolean): void {
+  endpoint(node: ts.Node, endpoint: "create-run" | "get-run" | "run-ambiguous", methodKnown: boolean, request?: EndpointRequest): void {
     this.endpointNodes.add(node);
     const ruleId = endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
     const certain = methodKnown && endpoint !== "run-ambiguous";
@@ -299,7 +300,7 @@ class Reporter {
       ruleId,
       message: endpointMessage(endpoint, methodKnown),
       ...(certain ? {} : { fix: "review" as const }),
-      facts: { kind: "endpoint", endpoint, methodSeen: methodKnown },
+      facts: { kind: "endpoint", endpoint, methodSeen: methodKnown, ...(request ? { request } : {}) },
     });
   }
 
@@ -326,3 +327,11 @@ function isTypeOnlyImport(decl: ts.Node): boolean {
   return false;
 }
 
+/** The request facts the endpoint transform reads instead of re-deriving them. */
+function endpointRequest(request: HttpRequest): EndpointRequest {
+  return {
+    ...(request.client ? { client: request.client } : {}),
+    ...(request.method ? { method: request.method } : {}),
+    bodyKeys: [...request.bodyKeys],
+  };
+}

@@ -7,8 +7,17 @@ import { ts } from "ts-morph";
 import { HOLE } from "../../core/urls.js";
 import { enclosingClass, type FileContext, unwrap } from "./file-context.js";
 import { type Definition, joinBase, type Values } from "./values.js";
-
-type ClientFamily = "fetch" | "axios" | "got" | "ky" | "undici" | "node-http";
+import {
+  BODY_VERBS,
+  type ClientFamily,
+  FAMILY_METHODS,
+  FETCH_MODULES,
+  GLOBAL_CLIENTS,
+  MODULE_FAMILIES,
+  QUERY_OPTION,
+  REQUEST_METHODS,
+  VERBS,
+} from "../../lang/js/http-clients.js";
 
 interface HttpClient {
   family: ClientFamily;
@@ -27,36 +36,11 @@ export interface HttpRequest {
   method: string | undefined;
   /** Top-level keys of the request body, when it is an object the scanner can read. */
   bodyKeys: ReadonlySet<string>;
+  /** The client that makes the request; undefined for an unknown object's `.get`/`.post`. */
+  client?: ClientFamily;
 }
 
 type Located = { context: FileContext; expr: ts.Expression };
-
-const FETCH_MODULES = new Set(["node-fetch", "cross-fetch", "isomorphic-fetch", "isomorphic-unfetch", "ofetch", "undici"]);
-const MODULE_FAMILIES: Record<string, ClientFamily> = {
-  axios: "axios",
-  got: "got",
-  ky: "ky",
-  "ky-universal": "ky",
-  undici: "undici",
-  http: "node-http",
-  https: "node-http",
-  "node:http": "node-http",
-  "node:https": "node-http",
-};
-const GLOBAL_CLIENTS: Record<string, ClientFamily> = { fetch: "fetch", axios: "axios", got: "got", ky: "ky", $fetch: "fetch" };
-const VERBS = new Set(["get", "post", "put", "patch", "delete", "head", "options"]);
-const BODY_VERBS = new Set(["post", "put", "patch"]);
-/** The methods that make a request, per client family (`methodCall` handles exactly these). */
-const FAMILY_METHODS: Record<ClientFamily, ReadonlySet<string>> = {
-  axios: new Set([...VERBS, "request"]),
-  got: VERBS,
-  ky: VERBS,
-  undici: new Set(["request", "fetch"]),
-  "node-http": new Set(["get", "request"]),
-  fetch: new Set(),
-};
-/** Method names that make a request on some client, or on an unknown object (`.get`/`.post`). */
-const REQUEST_METHODS: ReadonlySet<string> = new Set([...VERBS, ...Object.values(FAMILY_METHODS).flatMap((methods) => [...methods])]);
 
 export class HttpCalls {
   constructor(private readonly values: Values) {}
@@ -71,14 +55,14 @@ export class HttpCalls {
       // No client family makes a request from another method name, so the receiver need not be resolved.
       if (!REQUEST_METHODS.has(verb)) return undefined;
       const client = this.clientOf(callee.expression, context, 0);
-      if (client) return this.methodCall(client, verb, args, context, consumed);
+      if (client) return withClient(this.methodCall(client, verb, args, context, consumed), client.family);
       // An unknown object's .get/.post: the name says the method; the URL decides whether it counts.
       if (VERBS.has(verb)) return this.fromUrl(args[0], verb.toUpperCase(), undefined, [], context, consumed);
       return undefined;
     }
     const client = this.clientOf(callee, context, 0);
     if (!client) return undefined;
-    return this.directCall(client, args, context, consumed);
+    return withClient(this.directCall(client, args, context, consumed), client.family);
   }
 
   private directCall(
@@ -92,15 +76,15 @@ export class HttpCalls {
     switch (client.family) {
       case "fetch":
       case "undici":
-        return this.withOptions(first, second, "GET", client.base, context, consumed, ["query"]);
+        return this.withOptions(first, second, "GET", client.base, context, consumed, [QUERY_OPTION.fetch!]);
       case "axios": {
         const config = this.values.objectLiteral(first, context);
         if (config && !ts.isStringLiteralLike(unwrap(first))) return this.fromConfig(config, client.base, context, consumed);
-        return this.withOptions(first, second, "GET", client.base, context, consumed, ["params"]);
+        return this.withOptions(first, second, "GET", client.base, context, consumed, [QUERY_OPTION.axios!]);
       }
       case "got":
       case "ky":
-        return this.withOptions(first, second, "GET", client.base, context, consumed, ["searchParams"]);
+        return this.withOptions(first, second, "GET", client.base, context, consumed, [QUERY_OPTION.got!]);
       case "node-http":
         return client.verb ? this.nodeHttp(first, second, client.verb === "get" ? "GET" : undefined, context, consumed) : undefined;
     }
@@ -123,13 +107,13 @@ export class HttpCalls {
         }
         const options = BODY_VERBS.has(verb) ? args[2] : args[1];
         const data = BODY_VERBS.has(verb) && args[1] ? { context, expr: args[1] } : undefined;
-        return this.withOptions(first, options, verb.toUpperCase(), client.base, context, consumed, ["params"], true, data);
+        return this.withOptions(first, options, verb.toUpperCase(), client.base, context, consumed, [QUERY_OPTION.axios!], true, data);
       }
       case "got":
       case "ky":
-        return this.withOptions(first, args[1], verb.toUpperCase(), client.base, context, consumed, ["searchParams"], true);
+        return this.withOptions(first, args[1], verb.toUpperCase(), client.base, context, consumed, [QUERY_OPTION.got!], true);
       case "undici":
-        return this.withOptions(first, args[1], "GET", client.base, context, consumed, ["query"]);
+        return this.withOptions(first, args[1], "GET", client.base, context, consumed, [QUERY_OPTION.fetch!]);
       case "node-http":
         if (verb === "get") return this.nodeHttp(first, args[1], "GET", context, consumed);
         return this.nodeHttp(first, args[1], undefined, context, consumed);
@@ -177,7 +161,7 @@ export class HttpCalls {
     const baseProp = this.values.property(config, "baseURL");
     const effectiveBase = baseProp ? this.values.stringValue(baseProp.expr, baseProp.context, consumed) : base;
     const body = this.values.property(config, "data");
-    return this.fromUrl(url.expr, method, effectiveBase, this.queryKeys(config, "params"), url.context ?? context, consumed, body);
+    return this.fromUrl(url.expr, method, effectiveBase, this.queryKeys(config, QUERY_OPTION.axios!), url.context ?? context, consumed, body);
   }
 
   private nodeHttp(
@@ -309,4 +293,8 @@ export class HttpCalls {
     }
     return undefined;
   }
+}
+
+function withClient(request: HttpRequest | undefined, client: ClientFamily): HttpRequest | undefined {
+  return request && { ...request, client };
 }

@@ -4,19 +4,11 @@
  * formats its code: with the project's own Prettier settings when it has
  * them, else with the style read from the file the module sits beside.
  */
-import { createRequire } from "node:module";
+import { loadTypeScript } from "../../../src/platform/typescript.js";
 import type { SourceStyle } from "../../lib/source-style.js";
 import { COMPAT_TEMPLATE } from "./template.js";
 
 import type { ModuleFlavor } from "../../types.js";
-
-type TypeScript = typeof import("ts-morph").ts;
-let typescript: TypeScript | undefined;
-
-function loadTypeScript(): TypeScript {
-  typescript ??= (createRequire(import.meta.url)("ts-morph") as typeof import("ts-morph")).ts;
-  return typescript;
-}
 
 /** Formatted sources by flavour and Prettier options: one format per style, not one per package (Prettier costs ~100 ms a call). */
 const formatted = new Map<string, Promise<string>>();

@@ -12,7 +12,7 @@
  */
 import type { Finding } from "../../../core/finding.js";
 import { NODE_COMPONENT, WORKER_IMAGE, WORKER_IMAGE_STATUS } from "../../../knowledge/migration.js";
-import { isJsFile } from "../../../core/file-kinds.js";
+import { isJsFile } from "../../../platform/file-types.js";
 import { FindingSink } from "../../scanner-helpers.js";
 import type { FileScanner } from "../../scanner.js";
 import type { WorkerTagVerdict } from "../../../core/facts.js";

@@ -12,7 +12,7 @@ import type { FileScanInput, FileScanner } from "../../scanner.js";
 import { FindingSink } from "../../scanner-helpers.js";
 import { parseJsonTree, propertiesOf, propertyOf, spanOf, stringOf } from "./json.js";
 import { type Declaration, type LockContext, manifestOf, type Requirer, reportLockedSdk } from "./lockfile.js";
-import { DEPENDENCY_FIELDS } from "./manifest.js";
+import { DEPENDENCY_FIELDS } from "../../../lang/js/npm-package.js";
 
 export const bunLockScanner: FileScanner = {
   id: "npm-bun-lock",

@@ -9,7 +9,7 @@ import { JS_SDK } from "../../../knowledge/migration.js";
 import { judgeNpmVersion, type NpmJudgement, sdkSpecOf } from "../../../knowledge/npm-versions.js";
 import type { RepoFacts } from "../../scanner.js";
 import type { FindingSink } from "../../scanner-helpers.js";
-import { DEPENDENCY_FIELDS } from "./manifest.js";
+import { DEPENDENCY_FIELDS } from "../../../lang/js/npm-package.js";
 import { isReportable, lockMessage, type NpmManager, reportDependency } from "./report.js";
 
 /** A workspace (or the root project) that declares the SDK, as the lockfile records it. */

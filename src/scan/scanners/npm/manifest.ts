@@ -10,6 +10,7 @@ import { JS_SDK } from "../../../knowledge/migration.js";
 import { judgeNpmSpec, mentionsSdk, sdkSpecOf, splitDescriptor, splitPackagePath } from "../../../knowledge/npm-versions.js";
 import type { FileScanInput, FileScanner, RepoFacts } from "../../scanner.js";
 import { FindingSink } from "../../scanner-helpers.js";
+import { DEPENDENCY_FIELDS } from "../../../lang/js/npm-package.js";
 import { type JsonProperty, parseJsonTree, propertiesOf, propertyOf, spanOf, stringOf } from "./json.js";
 import {
   isReportable,
@@ -27,7 +28,6 @@ export const npmManifestScanner: FileScanner = {
   scan: scanPackageJson,
 };
 
-export const DEPENDENCY_FIELDS = ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"] as const;
 
 export function scanPackageJson(input: FileScanInput): Finding[] {
   if (!mentionsSdk(input.text)) return [];

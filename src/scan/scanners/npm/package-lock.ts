@@ -20,7 +20,7 @@ import {
   reportLockedSdk,
   siblingManifestDeclarations,
 } from "./lockfile.js";
-import { DEPENDENCY_FIELDS } from "./manifest.js";
+import { DEPENDENCY_FIELDS } from "../../../lang/js/npm-package.js";
 
 const LOCKFILE_NAMES = new Set(["package-lock.json", "npm-shrinkwrap.json"]);
 

@@ -8,24 +8,9 @@ import type { NpmJudgement } from "../../../knowledge/npm-versions.js";
 import type { NpmDependencyFacts, NpmManager } from "../../../core/facts.js";
 import type { FixClass } from "../../../rules/catalog.js";
 import type { FindingSink } from "../../scanner-helpers.js";
+import { INSTALL_COMMANDS, REMOVE_COMMANDS } from "../../../lang/js/npm-package.js";
 
 export type { NpmManager };
-
-/** The command that rewrites each manager's lockfile from the manifests. */
-export const INSTALL_COMMANDS: Record<NpmManager, string> = {
-  npm: "npm install",
-  yarn: "yarn install",
-  pnpm: "pnpm install",
-  bun: "bun install",
-};
-
-/** The command that removes a dependency with each manager. */
-export const REMOVE_COMMANDS: Record<NpmManager, string> = {
-  npm: "npm uninstall",
-  yarn: "yarn remove",
-  pnpm: "pnpm remove",
-  bun: "bun remove",
-};
 
 const [ZOD_NAME, ZOD_RANGE] = Object.entries(JS_SDK.v2PeerDependencies)[0]!;
 

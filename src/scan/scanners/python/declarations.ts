@@ -4,17 +4,9 @@
  */
 import { judgePypiSpec, judgePypiVersion, type PypiJudgement } from "../../../knowledge/pypi-versions.js";
 
-export type PythonManifestKind =
-  | "requirements"
-  | "constraints"
-  | "pyproject"
-  | "poetry"
-  | "pipfile"
-  | "pipfile-lock"
-  | "poetry-lock"
-  | "uv-lock"
-  | "setup-cfg"
-  | "setup-py";
+import type { PythonManifestKind } from "../../../lang/python/manifest-names.js";
+
+export type { PythonManifestKind };
 
 export interface PythonDeclaration {
   manifest: PythonManifestKind;

@@ -8,7 +8,8 @@ import type { Finding } from "../../../core/finding.js";
 import type { FileScanner, FileScanInput } from "../../scanner.js";
 import { FindingSink } from "../../scanner-helpers.js";
 import { isLockfile, judgeDeclaration } from "./declarations.js";
-import { manifestKindInRepo, mayBeIncludedRequirements, pythonManifestKindOf, readPythonManifest } from "./manifests.js";
+import { mayBeIncludedRequirements, pythonManifestKindOf } from "../../../lang/python/manifest-names.js";
+import { manifestKindInRepo, readPythonManifest } from "./manifests.js";
 import { pypiDependencyMessage } from "./messages.js";
 
 export const pythonDependencyScanner: FileScanner = {

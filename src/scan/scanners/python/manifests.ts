@@ -3,34 +3,13 @@
  * into SDK declarations. Requirement files may have any name when another
  * requirements file pulls them in with `-r` or `-c`.
  */
-import { posix } from "node:path";
 import type { RepoFacts } from "../../scanner.js";
 import type { DeclarationResult, PythonManifestKind } from "./declarations.js";
 import { readPipfileLock } from "./pipfile-lock.js";
-import { isRequirementsFileName, readRequirementsFile, type RequirementsInclude } from "./requirements-file.js";
+import { isRequirementsFileName, pythonManifestKindOf } from "../../../lang/python/manifest-names.js";
+import { readRequirementsFile, type RequirementsInclude } from "./requirements-file.js";
 import { readSetupCfg, readSetupPy } from "./setup-files.js";
 import { readPipfile, readPyproject, readTomlLock } from "./toml-manifests.js";
-
-const BY_NAME: Record<string, PythonManifestKind> = {
-  "pyproject.toml": "pyproject",
-  pipfile: "pipfile",
-  "pipfile.lock": "pipfile-lock",
-  "poetry.lock": "poetry-lock",
-  "uv.lock": "uv-lock",
-  "setup.cfg": "setup-cfg",
-  "setup.py": "setup-py",
-};
-
-/** The manifest kind a file name alone tells. */
-export function pythonManifestKindOf(file: string): PythonManifestKind | undefined {
-  const base = posix.basename(file);
-  return BY_NAME[base.toLowerCase()] ?? isRequirementsFileName(file);
-}
-
-/** Files that could be requirement files under another name (a `-r` target): checked against the repository. */
-export function mayBeIncludedRequirements(file: string): boolean {
-  return /\.(txt|in)$/i.test(file);
-}
 
 export interface ManifestRead extends DeclarationResult {
   includes: RequirementsInclude[];

@@ -7,7 +7,8 @@ import { posix } from "node:path";
 import type { PypiVerdict } from "../../../knowledge/pypi-versions.js";
 import type { RepoFacts } from "../../scanner.js";
 import { judgeDeclaration, type PythonDeclaration } from "./declarations.js";
-import { pythonManifestKindOf, readPythonManifest } from "./manifests.js";
+import { pythonManifestKindOf } from "../../../lang/python/manifest-names.js";
+import { readPythonManifest } from "./manifests.js";
 
 export interface ProjectPin {
   verdict: PypiVerdict | "none";

@@ -19,16 +19,6 @@ export interface RequirementsFileResult {
   includes: RequirementsInclude[];
 }
 
-/** Requirement-like names: requirements*.txt, dev-requirements.in, requirements/base.txt, constraints*.txt. */
-export function isRequirementsFileName(file: string): "requirements" | "constraints" | undefined {
-  const base = posix.basename(file).toLowerCase();
-  if (!/\.(txt|in)$/.test(base)) return undefined;
-  if (/^constraints?\b.*\.txt$/.test(base)) return "constraints";
-  if (base.includes("requirements")) return "requirements";
-  if (posix.basename(posix.dirname(file)).toLowerCase() === "requirements") return "requirements";
-  return undefined;
-}
-
 interface LogicalLine {
   text: string;
   /** Offset of the logical line's first character in the file. */

@@ -14,7 +14,7 @@ import type { Finding } from "../../../core/finding.js";
 import { ENDPOINTS } from "../../../knowledge/migration.js";
 import type { FixClass, RuleId, Severity } from "../../../rules/catalog.js";
 import { excerptOf, redactEnvLine } from "../../../core/redact.js";
-import { type FileKind, isJsFile } from "../../../core/file-kinds.js";
+import { type FileKind, isJsFile } from "../../../platform/file-types.js";
 import { endpointMessage, legacyHostMessage, unknownBaseMessage } from "../../messages.js";
 import { FindingSink } from "../../scanner-helpers.js";
 import type { FileScanner } from "../../scanner.js";

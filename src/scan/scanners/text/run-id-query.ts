@@ -6,7 +6,7 @@
  * Reading `run_id` from a response is not this, so bare mentions never count.
  */
 import { ENDPOINTS, HOSTS } from "../../../knowledge/migration.js";
-import type { TextSyntax } from "../../../core/file-kinds.js";
+import type { TextSyntax } from "../../../platform/file-types.js";
 import { statementAround } from "../../../lang/text/statements.js";
 import type { TextFile } from "../../../lang/text/text-file.js";
 

@@ -5,6 +5,7 @@
  * base URL; the caller decides that.
  */
 import { ENDPOINTS } from "../../../knowledge/migration.js";
+import { queryHasRunId, RUN_PATH_TAIL } from "../../../core/run-path.js";
 
 export interface RunPath {
   start: number;
@@ -25,13 +26,11 @@ const RUN = ENDPOINTS.createRun.v1.path.replace(/[/]/g, "\\/");
  * a long run of braces costs linear time.
  */
 const RUN_PATH = new RegExp(
-  String.raw`(?<=^|[\s"'\`=:(,\[+{>])(?:${PLACEHOLDER}){0,4}(?:\/api)?${RUN}(\?[^\s"'\`<>)\]}]*)?(?=$|[\s"'\`<>),;\]}])`,
+  String.raw`(?<=^|[\s"'\`=:(,\[+{>])(?:${PLACEHOLDER}){0,4}(?:\/api)?${RUN}${RUN_PATH_TAIL}(?=$|[\s"'\`<>),;\]}])`,
   "gm",
 );
 /** `->post('run', ...)`: a quoted `run` given to an HTTP client whose base_uri ends in `/api/` (Guzzle, Laravel). */
 const RELATIVE_RUN = /(?:->|\.|::)(?:post|get|request)\s*\(\s*(?:["'](?:GET|POST)["']\s*,\s*)?(["'])(run(\?[^"'\s]*)?)\1/gi;
-
-const RUN_ID_KEY = ENDPOINTS.getRun.v1.query;
 
 export function findRunPaths(text: string): RunPath[] {
   const out: RunPath[] = [];
@@ -46,9 +45,5 @@ export function findRunPaths(text: string): RunPath[] {
 }
 
 function runPath(start: number, text: string, query: string | undefined, relative: boolean): RunPath {
-  return { start, end: start + text.length, text, hasRunIdQuery: hasRunIdKey(query), relative };
-}
-
-function hasRunIdKey(query: string | undefined): boolean {
-  return query !== undefined && new RegExp(`[?&]${RUN_ID_KEY}=`).test(query);
+  return { start, end: start + text.length, text, hasRunIdQuery: queryHasRunId(query), relative };
 }

@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 
 function readPackageJson(): { name: string; version: string } {
-  // dist/src/core/tool-info.js sits three levels below the package root, src/core/tool-info.ts two.
+  // dist/src/platform/tool-info.js sits three levels below the package root, src/platform/tool-info.ts two.
   for (const candidate of ["../../../package.json", "../../package.json"]) {
     try {
       const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), "utf8")) as { name?: string; version?: string };

@@ -1,3 +1,5 @@
+/** Bounded concurrency: the scan's file reads, the campaign's repositories. */
+
 /** Runs `fn` over items with at most `limit` in flight; results keep the items' order. */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
@@ -10,6 +12,11 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
   return results;
+}
+
+/** `mapLimit` for work that returns nothing. */
+export async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  await mapLimit(items, limit, fn);
 }
 
 /** Serialises work per key (e.g. two campaign entries sharing one cached clone); other keys run freely. */

@@ -1,7 +1,7 @@
 /** Per-rule settings from the config file: a rule turned off, its severity changed, or limited to some paths. */
 import picomatch from "picomatch";
 import type { RuleSettings } from "./config.js";
-import type { Finding } from "./finding.js";
+import type { Finding } from "../core/finding.js";
 
 /** The findings the settings keep, with configured severities applied. */
 export function applyRuleSettings(findings: readonly Finding[], rules: RuleSettings): Finding[] {

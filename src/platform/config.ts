@@ -10,12 +10,12 @@ import { readFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { lilconfig, type Loader } from "lilconfig";
-import { UsageError } from "./errors.js";
+import { UsageError } from "../core/errors.js";
 import { SEVERITY_RANK, type RuleId, type Severity } from "../rules/catalog.js";
-import { DEFAULT_HOSTS, type HostSet } from "./urls.js";
+import { DEFAULT_HOSTS, type HostSet } from "../core/urls.js";
 import type { RuleSettingInput } from "./config-schema.js";
 import { FAIL_ON_CHOICES } from "./fail-on.js";
-import { LineIndex } from "./location.js";
+import { LineIndex } from "../core/location.js";
 
 export { FAIL_ON_CHOICES } from "./fail-on.js";
 

@@ -3,7 +3,7 @@ import { appendFile, mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import pc from "picocolors";
 import writeFileAtomic from "write-file-atomic";
-import { RuntimeFailure } from "./errors.js";
+import { RuntimeFailure } from "../core/errors.js";
 
 let stdoutGuarded = false;
 

@@ -1,0 +1,115 @@
+/**
+ * Following imports of V1 client modules: which JS/TS files import a module
+ * that holds the V1 host or exports a V1 client, found by bytes before any
+ * file is parsed. The engine asks two questions: `hostModuleImports` (does
+ * this candidate import one of these modules?) and `findImporters` (which
+ * files not yet analysed use one of these client modules?).
+ */
+import { readFile } from "node:fs/promises";
+import { posix } from "node:path";
+import { thirdPartyPackageOf } from "../files/package-dirs.js";
+import { V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES } from "../knowledge/migration.js";
+import { importSpecifiers, mayReexport } from "../lang/js/module-syntax.js";
+import { forEachLimit } from "../platform/concurrency.js";
+import { isJsFile } from "../platform/file-types.js";
+import { decode } from "./file-reading.js";
+import type { JsWork } from "./js-pool.js";
+import { looksGenerated } from "./js/generated-code.js";
+import { looksBinary } from "./needles.js";
+import { MAX_FILE_BYTES, READ_CONCURRENCY, RIPGREP_MIN_FILES, ripgrepMatches } from "./prefilter-pass.js";
+
+const JS_EXTENSION = /\.(?:[cm]?[jt]sx?)$/;
+
+/**
+ * Whether a file imports one of the given modules: relative specifiers are
+ * resolved against the file (with the usual extensions and index files);
+ * aliased ones (`@/lib/config`, `~/config`) match by their path tail.
+ */
+export function hostModuleImports(modules: readonly string[]): (file: string, text: string) => boolean {
+  if (modules.length === 0) return () => false;
+  const stems = new Set(modules.map((m) => m.replace(JS_EXTENSION, "").replace(/\/index$/, "")));
+  const tails = [...stems].map((stem) => stem.split("/").slice(-2).join("/"));
+  return (file, text) => {
+    for (const imported of importSpecifiers(text)) {
+      const specifier = imported.replace(JS_EXTENSION, "").replace(/\/index$/, "");
+      if (specifier.startsWith(".")) {
+        if (stems.has(posix.normalize(posix.join(posix.dirname(file), specifier)))) return true;
+      } else if (/^[@~#]\//.test(specifier)) {
+        const tail = specifier.slice(2);
+        if (tails.some((t) => t === tail || t.endsWith(`/${tail}`) || tail.endsWith(`/${t}`))) return true;
+      }
+    }
+    return false;
+  };
+}
+
+/**
+ * Byte needles for an import of one of these modules: the module's name after
+ * a slash and before a quote or an extension ("./comfy", '@/lib/comfy',
+ * "../comfy.js"; an index file by its folder). A bare word would match far too much.
+ */
+function importNeedles(modules: readonly string[]): Buffer[] {
+  const names = new Set(
+    modules.map((m) => {
+      const base = posix.basename(m).replace(/\.[^.]+$/, "");
+      return base === "index" ? posix.basename(posix.dirname(m)) : base;
+    }),
+  );
+  return [...names].flatMap((n) => [`/${n}"`, `/${n}'`, `/${n}.`, `/${n}\``].map((needle) => Buffer.from(needle)));
+}
+
+/**
+ * What an importer of a client module must do for its import to matter: call
+ * a V1 client method or read a client property, take `typeof` of a binding,
+ * or pass the module on (a barrel). Third-party files that happen to import a
+ * module of the same name do none of these and are not parsed.
+ */
+const USES_A_CLIENT = [
+  new RegExp(`\\.(?:${V1_CLIENT_METHODS.map((m) => m.v1).join("|")})\\s*\\(|\\.(?:${V1_CLIENT_PROPERTIES.join("|")})\\b`),
+  /\btypeof\s+[A-Za-z_$]/,
+];
+const usesAClient = (text: string): boolean => USES_A_CLIENT.some((pattern) => pattern.test(text)) || mayReexport(text);
+
+/**
+ * JS/TS files not yet analysed whose text names one of the client modules
+ * (by file or folder name), so that the import can be checked by the parser.
+ */
+export async function findImporters(
+  root: string,
+  allFiles: readonly string[],
+  fileSet: ReadonlySet<string>,
+  analysed: ReadonlySet<string>,
+  modules: readonly string[],
+  ripgrep: string | undefined,
+): Promise<JsWork[]> {
+  const needles = importNeedles(modules);
+  const importers: JsWork[] = [];
+  // For a module in third-party code, its importers are looked for in its own package and in the repository's own code:
+  // other libraries import a library by name, which resolves to their own dependencies, not to this copy.
+  const packageOfDir = new Map<string, string | undefined>();
+  const thirdPartyPackage = (file: string): string | undefined => {
+    const dir = posix.dirname(file);
+    if (!packageOfDir.has(dir)) packageOfDir.set(dir, thirdPartyPackageOf(file, (path) => fileSet.has(path)));
+    return packageOfDir.get(dir);
+  };
+  const modulePackages = new Set(modules.map(thirdPartyPackage));
+  const inScope = (file: string): boolean => {
+    const pkg = thirdPartyPackage(file);
+    return pkg === undefined || modulePackages.has(pkg);
+  };
+  // Declaration files hold no calls: an importer that matters is code.
+  let candidates = allFiles.filter((f) => isJsFile(f) && !/\.d\.[cm]?ts$/.test(f) && !analysed.has(f) && fileSet.has(f) && inScope(f));
+  if (ripgrep && candidates.length >= RIPGREP_MIN_FILES) {
+    const matched = await ripgrepMatches(ripgrep, root, candidates, needles.map((n) => ({ literal: n.toString() })));
+    candidates = candidates.filter((f) => matched.has(f));
+  }
+  await forEachLimit(candidates, READ_CONCURRENCY, async (file) => {
+    const content = await readFile(posix.join(root, file)).catch(() => undefined);
+    if (!content || content.length > MAX_FILE_BYTES || looksBinary(content)) return;
+    // A bundle's imports are inlined copies of files the follow-up reaches in their own right.
+    if (!needles.some((n) => content.indexOf(n) !== -1) || looksGenerated(file, content)) return;
+    const text = decode(content);
+    if (usesAClient(text)) importers.push({ file, text, clientModules: modules });
+  });
+  return importers;
+}
