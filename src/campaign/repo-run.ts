@@ -40,6 +40,8 @@ import {
 
 export interface PullRequestSettings {
   dryRun: boolean;
+  /** Run fix --verify's checks before committing; off unless asked for, as the checks read the repository's files. */
+  verify: boolean;
   branch?: string;
   title?: string;
   labels: string[];
@@ -235,7 +237,7 @@ async function openPull(
     teamReviewers: [],
     draft: pull.draft,
     closeIfClean: false,
-    verify: true,
+    verify: pull.verify,
     author: BOT_IDENTITY,
     committer: BOT_IDENTITY,
     repo: `${target.github.owner}/${target.github.name}`,
