@@ -117,3 +117,18 @@ describe("a repository that ships a spying tsc and Prettier config", () => {
     expect(existsSync(log)).toBe(false);
   });
 });
+
+describe("the options that decide what runs", () => {
+  it("--project-tsc without --verify, and campaign --verify without --open-prs, are usage errors", () => {
+    const estate = createEstate(["web-app"]);
+    const fix = runCli(["fix", ".", "--project-tsc"], { cwd: estate.work("web-app") });
+    expect(fix.status).toBe(2);
+    expect(fix.stderr.split("\n")[0]).toMatch(/--project-tsc goes with --verify/);
+    expect(fix.stderr).not.toMatch(/\n\s+at /);
+    const file = estate.campaignFile(`repositories:\n  - url: ${estate.origin("web-app")}\n`);
+    const campaign = runCli(["campaign", "run", file, "--verify"], { cwd: estate.dir, env: { GITHUB_TOKEN: "", GH_TOKEN: "" } });
+    expect(campaign.status).toBe(2);
+    expect(campaign.stderr.split("\n")[0]).toMatch(/--verify goes with --open-prs/);
+    expect(campaign.stderr).not.toMatch(/\n\s+at /);
+  });
+});
