@@ -87,4 +87,18 @@ describe("layers", () => {
       expect(relativeImports(file), file).toContain("src/knowledge/run-record.js");
     }
   });
+
+  it("src/platform imports only core and what lies below it", () => {
+    const outside = files
+      .filter((f) => f.startsWith("src/platform/"))
+      .flatMap((f) => relativeImports(f).filter((t) => !/^src\/(platform|core|knowledge|rules)\//.test(t)).map((t) => `${f} -> ${t}`));
+    expect(outside).toEqual([]);
+  });
+
+  it("only src/platform/git.ts starts git", () => {
+    // Any spawn/exec function (promisified ones included) called with "git" as the program.
+    const spawnsGit = /\b\w*(spawn|exec)\w*\)?\s*\(\s*["'`]git["'`\s]/i;
+    const offenders = files.filter((f) => f !== "src/platform/git.ts" && spawnsGit.test(readFileSync(join(ROOT, f), "utf8")));
+    expect(offenders).toEqual([]);
+  });
 });

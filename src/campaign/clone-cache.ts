@@ -3,13 +3,16 @@
  * keyed by URL so a later run only fetches the new tip. The tip is read with
  * `git ls-remote` first: an unchanged repository needs no fetch at all.
  * git runs through `pr`'s runner (no prompts, hooks off, token in git's
- * environment config and masked in every message).
+ * environment config and masked in every message). A checkout is held under
+ * a lock file beside the clone until the run is done with it, so two runs
+ * sharing the cache never reset a clone the other is scanning.
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { RuntimeFailure } from "../core/errors.js";
+import { acquireLock } from "../platform/pid-lock.js";
 import type { Target } from "./targets.js";
 import { Git } from "./tool-api.js";
 
@@ -21,7 +24,12 @@ export interface RemoteTip {
 
 export interface Checkout extends RemoteTip {
   dir: string;
+  /** Lets another run use the clone; call it when done with the work tree. */
+  release(): Promise<void>;
 }
+
+/** How long a run waits for another run's use of the same clone (a scan and a pull request). */
+export const CLONE_LOCK_WAIT_MS = 15 * 60_000;
 
 /** Where a target's clone lives: readable name plus a digest of the URL. */
 export function cloneDir(cacheDir: string, target: Target): string {
@@ -52,9 +60,22 @@ export async function remoteTip(cacheDir: string, target: Target, token: string 
   return { head, ...(branch ? { branch } : {}) };
 }
 
-/** A clean work tree at the tip: the cached clone fetched and reset, or a fresh shallow clone. */
-export async function checkoutTip(cacheDir: string, target: Target, tip: RemoteTip, token: string | undefined): Promise<Checkout> {
+/** A clean work tree at the tip, held for this run until `release`. */
+export async function checkoutTip(cacheDir: string, target: Target, tip: RemoteTip, token: string | undefined, lockWaitMs = CLONE_LOCK_WAIT_MS): Promise<Checkout> {
   const dir = cloneDir(cacheDir, target);
+  await mkdir(cacheDir, { recursive: true });
+  const lock = await acquireLock(`${dir}.lock`, { waitMs: lockWaitMs, what: `the cached clone of ${target.url}` });
+  try {
+    return { ...(await checkoutLocked(dir, target, tip, token)), release: lock.release };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+/** The cached clone fetched and reset, or a fresh shallow clone. */
+async function checkoutLocked(dir: string, target: Target, tip: RemoteTip, token: string | undefined): Promise<Omit<Checkout, "release">> {
+  const cacheDir = dirname(dir);
   if (existsSync(join(dir, ".git"))) {
     try {
       return await refresh(dir, target, tip, token);
@@ -74,7 +95,7 @@ export async function checkoutTip(cacheDir: string, target: Target, tip: RemoteT
   return { dir, ...(await position(gitAt(dir, target, token), tip)) };
 }
 
-async function refresh(dir: string, target: Target, tip: RemoteTip, token: string | undefined): Promise<Checkout> {
+async function refresh(dir: string, target: Target, tip: RemoteTip, token: string | undefined): Promise<Omit<Checkout, "release">> {
   const git = gitAt(dir, target, token);
   if ((await git.remoteUrl("origin")) !== target.source) throw new RuntimeFailure("the cached clone has another origin");
   await git.run(["fetch", "--quiet", "--no-tags", "--depth", "1", "origin", tip.branch ? `refs/heads/${tip.branch}` : "HEAD"]);

@@ -17,7 +17,7 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { maskKnownSecrets } from "../core/redact.js";
 import { TOOL } from "../platform/tool-info.js";
-import { checkoutTip, remoteTip } from "./clone-cache.js";
+import { type Checkout, checkoutTip, remoteTip } from "./clone-cache.js";
 import { commandLine } from "../platform/command-line.js";
 import { type CheckRecord, type PullRequestState, readPreviousReport, REPO_REPORT_VERSION, type RepoReport, type Stage, writeRepoReport } from "./repo-report.js";
 import type { Target } from "./targets.js";
@@ -40,6 +40,8 @@ import {
 
 export interface PullRequestSettings {
   dryRun: boolean;
+  /** Run fix --verify's checks before committing; off unless asked for, as the checks read the repository's files. */
+  verify: boolean;
   branch?: string;
   title?: string;
   labels: string[];
@@ -100,6 +102,8 @@ export async function runRepository(target: Target, settings: RunSettings): Prom
   const previous = await readPreviousReport(settings.previousDir, target.name);
   let report: RepoReport | undefined;
   let stage: Stage = "clone";
+  // Held from the checkout until the scan and the pull request are done with the work tree.
+  let checkout: Checkout | undefined;
   try {
     const tip = await remoteTip(settings.cacheDir, target, cloneToken);
     const runKey = runKeyOf(target, tip.head, settings);
@@ -127,7 +131,7 @@ export async function runRepository(target: Target, settings: RunSettings): Prom
 
     if (!kept || wantPull) {
       stage = "clone";
-      const checkout = await checkoutTip(settings.cacheDir, target, tip, cloneToken);
+      checkout = await checkoutTip(settings.cacheDir, target, tip, cloneToken);
       report.head = checkout.head;
 
       stage = "scan";
@@ -170,6 +174,8 @@ export async function runRepository(target: Target, settings: RunSettings): Prom
       status: "failed",
       failure: { stage: failedAt, reason },
     };
+  } finally {
+    await checkout?.release();
   }
   report.durationMs = Date.now() - started.getTime();
   await writeRepoReport(settings.reportsDir, report);
@@ -235,7 +241,7 @@ async function openPull(
     teamReviewers: [],
     draft: pull.draft,
     closeIfClean: false,
-    verify: true,
+    verify: pull.verify,
     author: BOT_IDENTITY,
     committer: BOT_IDENTITY,
     repo: `${target.github.owner}/${target.github.name}`,

@@ -33,6 +33,7 @@ export interface CampaignArgs {
   force?: boolean;
   "open-prs"?: boolean;
   "dry-run"?: boolean;
+  verify?: boolean;
   check?: boolean;
   "base-url"?: string;
   wait?: number;
@@ -55,6 +56,7 @@ const OPTION_ACTIONS: Record<string, readonly Action[]> = {
   force: ["run"],
   "open-prs": ["run"],
   "dry-run": ["run"],
+  verify: ["run"],
   check: ["run"],
   "base-url": ["run"],
   wait: ["run"],
@@ -79,6 +81,11 @@ export function campaignCommand(yargs: Argv): Argv<CampaignArgs> {
     .option("force", { describe: "run: redo every repository, even those unchanged since their last report", type: "boolean" })
     .option("open-prs", { describe: "run: fix each repository and open or update its pull request (token in GITHUB_TOKEN or GH_TOKEN)", type: "boolean" })
     .option("dry-run", { alias: "n", describe: "run --open-prs: only count what fix would change; no commit, push or API call", type: "boolean" })
+    .option("verify", {
+      describe:
+        "run --open-prs: check each repository's changed files before committing (this tool's TypeScript, node --check, Python syntax; no tokens in their environment) and report the checks in the pull request body",
+      type: "boolean",
+    })
     .option("check", { describe: "run: live-check each repository's deploymentId (queues real, billed runs; key in COMFYDEPLOY_API_KEY)", type: "boolean" })
     .option("base-url", { describe: "run --check: V2 API base", type: "string" })
     .option("wait", { describe: "run --check: seconds to follow each check run", type: "number" })
@@ -136,6 +143,7 @@ async function plan(args: CampaignArgs, token: string | undefined): Promise<numb
 async function run(args: CampaignArgs, token: string | undefined): Promise<number> {
   if (!Number.isInteger(args.concurrency) || args.concurrency < 1) throw new UsageError(`--concurrency must be a whole number of 1 or more, got ${args.concurrency}`);
   if (args["dry-run"] && !args["open-prs"]) throw new UsageError("--dry-run goes with --open-prs");
+  if (args.verify && !args["open-prs"]) throw new UsageError("--verify goes with --open-prs");
   if (args["open-prs"] && !args["dry-run"] && !token) throw new UsageError("--open-prs needs a GitHub token: set GITHUB_TOKEN or GH_TOKEN (or add --dry-run)");
   if (args.wait !== undefined && !(args.wait >= 0)) throw new UsageError("--wait must be zero or more seconds");
   const shard = args.shard !== undefined ? parseShard(args.shard) : undefined;
@@ -164,6 +172,7 @@ async function run(args: CampaignArgs, token: string | undefined): Promise<numbe
       ? {
           pullRequests: {
             dryRun: Boolean(args["dry-run"]),
+            verify: Boolean(args.verify),
             ...(pulls?.branch ? { branch: pulls.branch } : {}),
             ...(pulls?.title ? { title: pulls.title } : {}),
             labels: pulls?.labels ?? [],

@@ -34,6 +34,7 @@ export interface FixArgs {
   "all-files"?: boolean;
   "remove-unused"?: boolean;
   verify?: boolean;
+  "project-tsc"?: boolean;
   "legacy-host"?: string[];
   config?: string;
   color?: boolean;
@@ -61,7 +62,12 @@ export function fixCommand(yargs: Argv): Argv<FixArgs> {
     .option("exclude", { describe: "Never touch files matching this glob (repeatable)", type: "string", array: true })
     .option("remove-unused", { describe: "Remove comfydeploy from package.json files whose package imports it nowhere (default: report only)", type: "boolean" })
     .option("verify", {
-      describe: "After writing, run the project's own checks on the changed files: tsc -p <nearest tsconfig> (when its dependencies are installed), node --check, Python syntax",
+      describe:
+        "After writing, check the changed files: tsc -p <nearest tsconfig> with this tool's TypeScript (when the project's dependencies are installed), node --check, Python syntax; no tokens in their environment",
+      type: "boolean",
+    })
+    .option("project-tsc", {
+      describe: "With --verify: type-check with the project's own node_modules/typescript instead of this tool's (runs code from the repository)",
       type: "boolean",
     })
     .option("legacy-host", { describe: "Another host that serves the V1 API (repeatable); its URLs are marked, not rewritten", type: "string", array: true })
@@ -80,6 +86,7 @@ export async function runFix(args: FixArgs): Promise<number> {
   const { planFixes } = await import("../fix/runner.js");
   const root = resolve(args.path);
   const rootStat = await stat(root).catch(() => undefined);
+  if (args["project-tsc"] && !args.verify) throw new UsageError("--project-tsc goes with --verify");
   if (!rootStat) throw new UsageError(`path not found: ${args.path}`);
   if (!rootStat.isDirectory()) throw new UsageError(`not a directory: ${args.path}`);
   const nodeRef = nodeRefTarget(args["node-ref"]);
@@ -135,7 +142,7 @@ export async function runFix(args: FixArgs): Promise<number> {
       return remainingAfterPlan(plan).some((severity) => meetsThreshold(severity, failOn)) ? EXIT.findings : EXIT.ok;
     }
     await writeOutput(renderSummary(plan, false, color, args.path), undefined);
-    const verification = args.verify ? await verify(root, plan) : undefined;
+    const verification = args.verify ? await verify(root, plan, Boolean(args["project-tsc"])) : undefined;
     // Only files that had findings or were written can have findings now: the check costs what the fix did, not the tree.
     const touched = new Set([...plan.scan.findings.map((f) => f.file), ...plan.changes.map((c) => c.file)]);
     const after = await scan({ root, hosts, include, exclude, allFiles, rules: config.rules, onlyFiles: touched, ...(touched.size < SCAN_THREADS_FROM ? { workers: false } : {}) });
@@ -165,9 +172,13 @@ async function stepSummary(root: string, plan: FixPlan, remaining: Array<"error"
   await appendStepSummary(renderFixMarkdown(plan, { dryRun: remaining === undefined, prefix, ...(remaining ? { remaining } : {}) }));
 }
 
-async function verify(root: string, plan: FixPlan): Promise<Verification> {
+async function verify(root: string, plan: FixPlan, projectTypeScript: boolean): Promise<Verification> {
   const [{ verifyChanges }, { verificationLines }] = await Promise.all([import("../fix/verify.js"), import("../fix/verify-report.js")]);
-  const verification = await verifyChanges(root, plan.changes.map((c) => c.file));
+  const verification = await verifyChanges(
+    root,
+    plan.changes.map((c) => c.file),
+    { projectTypeScript },
+  );
   await writeOutput(`${verificationLines(verification).join("\n")}\n`, undefined);
   return verification;
 }

@@ -4,14 +4,11 @@
  * elsewhere fast-glob walks the tree and the `ignore` package applies any
  * .gitignore files found.
  */
-import { execFile } from "node:child_process";
 import { constants, existsSync, readFileSync, statSync } from "node:fs";
 import { access, readFile } from "node:fs/promises";
 import { dirname, join, posix, resolve } from "node:path";
-import { promisify } from "node:util";
 import picomatch from "picomatch";
-
-const execFileAsync = promisify(execFile);
+import { gitOutput } from "../platform/git.js";
 
 /**
  * Bytes of git's index for the work tree holding `root` (0 outside git): a
@@ -64,17 +61,8 @@ export async function listFiles(root: string, filter: FileFilter = {}): Promise<
 }
 
 async function listWithGit(root: string): Promise<string[] | undefined> {
-  try {
-    const { stdout } = await execFileAsync(
-      "git",
-      ["-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."],
-      { cwd: root, maxBuffer: 1024 * 1024 * 512, encoding: "utf8" },
-    );
-    const files = stdout.split("\0").filter((f) => f.length > 0);
-    return [...new Set(files)];
-  } catch {
-    return undefined;
-  }
+  const stdout = await gitOutput(root, ["-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."]);
+  return stdout === undefined ? undefined : [...new Set(stdout.split("\0").filter((f) => f.length > 0))];
 }
 
 async function listWithGlob(root: string, respectIgnore: boolean, unreadableDirs: string[]): Promise<string[]> {

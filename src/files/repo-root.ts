@@ -4,12 +4,9 @@
  * Code scanning and links in PR bodies resolve paths against the repository
  * root, so a scan of `packages/web` must report `packages/web/src/a.ts`.
  */
-import { execFile } from "node:child_process";
 import { realpath } from "node:fs/promises";
 import { relative, sep } from "node:path";
-import { promisify } from "node:util";
-
-const execFileAsync = promisify(execFile);
+import { gitOutput } from "../platform/git.js";
 
 export interface Provenance {
   /** The origin remote's URL, without credentials. */
@@ -30,13 +27,8 @@ export interface RepoRoot {
 }
 
 async function git(cwd: string, args: string[]): Promise<string | undefined> {
-  try {
-    const { stdout } = await execFileAsync("git", args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" } });
-    const out = stdout.trim();
-    return out.length > 0 ? out : undefined;
-  } catch {
-    return undefined;
-  }
+  const out = (await gitOutput(cwd, args))?.trim();
+  return out ? out : undefined;
 }
 
 /** The repository root of `dir` (absolute) and its provenance; outside git, `dir` itself. */

@@ -1,16 +1,19 @@
 /**
- * `fix --verify`: after rewriting, the repository's own checks run on the
- * files fix changed, where they can run offline. TypeScript: the project's own
- * `tsc --noEmit -p <nearest tsconfig>` once its dependencies are installed;
- * plain JavaScript: `node --check`; Python: a syntax check that writes no
- * bytecode. An error in a changed file is a `verify-failed` finding; a check
- * that cannot run says why and which command to run instead.
+ * `fix --verify`: after rewriting, checks run on the files fix changed,
+ * where they can run offline. TypeScript: `tsc --noEmit -p <nearest tsconfig>`
+ * once the project's dependencies are installed, with this tool's own
+ * TypeScript unless the caller asks for the project's (which is code from the
+ * repository); plain JavaScript: `node --check`; Python: a syntax check in
+ * isolated mode that writes no bytecode. Every check runs with the scrubbed
+ * environment (no tokens). An error in a changed file is a `verify-failed`
+ * finding; a check that cannot run says why and which command to run instead.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { posix } from "node:path";
+import { repositoryCodeEnv } from "../platform/child-env.js";
 import semver from "semver";
 import { type Finding, makeFinding } from "../core/finding.js";
 
@@ -41,14 +44,19 @@ const PY_SYNTAX_CHECK = [
   "    sys.exit(1)",
 ].join("\n");
 
-export async function verifyChanges(root: string, changedFiles: readonly string[]): Promise<Verification> {
+export interface VerifyOptions {
+  /** Type-check with the project's node_modules/typescript (runs the repository's code) instead of this tool's TypeScript. */
+  projectTypeScript?: boolean;
+}
+
+export async function verifyChanges(root: string, changedFiles: readonly string[], options: VerifyOptions = {}): Promise<Verification> {
   const out: Verification = { checks: [], findings: [] };
   const ts = changedFiles.filter((f) => TS_EXTENSIONS.test(f) && !f.endsWith(".d.ts"));
   // node --check knows neither JSX nor TypeScript; fix already re-parsed those with their own grammar.
   const js = changedFiles.filter((f) => /\.(c|m)?js$/i.test(f));
   const py = changedFiles.filter((f) => /\.pyw?$/i.test(f));
   const stale = staleInstalls(root, changedFiles);
-  for (const [config, files] of groupByTsconfig(root, ts)) await checkTypeScript(root, config, files, stale, out);
+  for (const [config, files] of groupByTsconfig(root, ts)) await checkTypeScript(root, config, files, stale, options, out);
   for (const file of js) await checkNode(root, file, out);
   if (py.length > 0) await checkPython(root, py, out);
   return out;
@@ -114,16 +122,17 @@ function installedVersion(dir: string, name: string): string | undefined {
   }
 }
 
-async function checkTypeScript(root: string, config: string, files: readonly string[], stale: readonly string[], out: Verification): Promise<void> {
+async function checkTypeScript(root: string, config: string, files: readonly string[], stale: readonly string[], options: VerifyOptions, out: Verification): Promise<void> {
   if (config === "") {
     const reason = `no tsconfig.json above ${files.join(", ")}: fix checked the syntax only; type-check them with the project's own build`;
     return void out.checks.push({ command: "npx tsc --noEmit", status: "not-run", reason });
   }
   const command = `npx tsc --noEmit -p ${config}`;
   const projectDir = posix.join(root, posix.dirname(config));
-  let tsc: string;
+  // Resolving reads package manifests only; the project's tsc runs only when asked for.
+  let projectTsc: string;
   try {
-    tsc = createRequire(posix.join(projectDir, "package.json")).resolve("typescript/bin/tsc");
+    projectTsc = createRequire(posix.join(projectDir, "package.json")).resolve("typescript/bin/tsc");
   } catch {
     out.checks.push({ command, status: "not-run", reason: "the project's dependencies are not installed (no typescript in node_modules): install them, then run it" });
     return;
@@ -132,6 +141,7 @@ async function checkTypeScript(root: string, config: string, files: readonly str
     out.checks.push({ command, status: "not-run", reason: `node_modules does not match the package.json fix changed: ${stale.join("; ")}. Install, then run it` });
     return;
   }
+  const tsc = options.projectTypeScript ? projectTsc : createRequire(import.meta.url).resolve("typescript/bin/tsc");
   const run = await runProcess(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", config], root);
   if (run.timedOut) return void out.checks.push({ command, status: "not-run", reason: `it did not finish within ${CHECK_TIMEOUT_MS / 1000} s` });
   const changed = new Set(files);
@@ -160,7 +170,8 @@ async function checkNode(root: string, file: string, out: Verification): Promise
 async function checkPython(root: string, files: readonly string[], out: Verification): Promise<void> {
   const command = `python3 -m py_compile ${files.join(" ")}`;
   for (const file of files) {
-    const run = await runProcess("python3", ["-c", PY_SYNTAX_CHECK, file], root);
+    // -I: the repository's directory is not on sys.path, so its own ast.py or sys.py is never imported.
+    const run = await runProcess("python3", ["-I", "-c", PY_SYNTAX_CHECK, file], root);
     if (run.spawnError) {
       out.checks.push({ command, status: "not-run", reason: "python3 is not on PATH" });
       return;
@@ -191,7 +202,7 @@ interface ProcessRun {
 
 function runProcess(command: string, args: readonly string[], cwd: string): Promise<ProcessRun> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...repositoryCodeEnv(), NO_COLOR: "1" } });
     let stdout = "";
     let stderr = "";
     let timedOut = false;

@@ -5,12 +5,11 @@
  * name); the next run removes those beside the files it is about to write,
  * and only when git does not track them.
  */
-import { execFile } from "node:child_process";
 import { readdir, unlink } from "node:fs/promises";
 import { posix } from "node:path";
-import { promisify } from "node:util";
 import writeFileAtomic from "write-file-atomic";
 import { RuntimeFailure } from "../core/errors.js";
+import { gitOutput } from "../platform/git.js";
 
 export interface FileWrite {
   file: string;
@@ -71,13 +70,6 @@ export async function removeStaleTemps(root: string, files: readonly string[]): 
 
 /** Which of the files git tracks (none outside a repository). */
 async function trackedAmong(root: string, files: readonly string[]): Promise<Set<string>> {
-  try {
-    const { stdout } = await promisify(execFile)("git", ["-c", "core.quotepath=off", "ls-files", "-z", "--", ...files.map((f) => `:(literal)${f}`)], {
-      cwd: root,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    return new Set(stdout.split("\0").filter(Boolean));
-  } catch {
-    return new Set();
-  }
+  const stdout = await gitOutput(root, ["-c", "core.quotepath=off", "ls-files", "-z", "--", ...files.map((f) => `:(literal)${f}`)]);
+  return new Set((stdout ?? "").split("\0").filter(Boolean));
 }

@@ -4,7 +4,6 @@
  * The user's branch never moves and no local branch is created, so there is
  * nothing to clean up when a later step (push, API) fails.
  */
-import { spawnSync } from "node:child_process";
 import { RuntimeFailure } from "../core/errors.js";
 import { onInterrupt } from "../fix/interrupt.js";
 import { type PlannedChange, writeFixes } from "../fix/runner.js";
@@ -12,6 +11,7 @@ import { type Verification, verifyChanges } from "../fix/verify.js";
 import { scan, type ScanOptions, type ScanResult } from "../scan/engine.js";
 import type { CheckoutPosition, Git } from "./git.js";
 import { type GitIdentity, identityEnv } from "./identity.js";
+import { runGitSync } from "../platform/git.js";
 
 export interface FixCommit {
   commit: string;
@@ -68,6 +68,6 @@ export async function commitFixes(inputs: FixCommitInputs): Promise<FixCommit | 
 function restoreOnSignal(cwd: string, position: CheckoutPosition): { dispose(): void } {
   return onInterrupt(() => {
     const target = position.branch ? [position.branch] : ["--detach", position.commit];
-    spawnSync("git", ["checkout", "--quiet", "--force", ...target], { cwd, stdio: "ignore" });
+    runGitSync(cwd, ["checkout", "--quiet", "--force", ...target]);
   });
 }

@@ -1,17 +1,14 @@
 /**
- * The git CLI, as `pr` uses it: one runner that never prompts, reads
- * English messages, masks the token in every error, and passes HTTP
- * credentials through git's environment config (never argv, never a URL).
+ * git as `pr` and `campaign` use it: the platform runner (safe settings, a
+ * scrubbed environment, no prompts) plus a token that is masked in every
+ * error and passed as an HTTP header in git's environment config, to
+ * network commands only (never argv, never a URL, never .git/config).
  */
-import { spawn } from "node:child_process";
 import { RuntimeFailure } from "../core/errors.js";
 import { maskKnownSecrets, redactUrlCredentials } from "../core/redact.js";
+import { type GitResult, runGit } from "../platform/git.js";
 
-export interface GitResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { GitResult };
 
 export interface GitOptions {
   /** Extra environment (identity, config entries). */
@@ -30,11 +27,8 @@ export interface CheckoutPosition {
 export class Git {
   /** Values that must never reach the terminal: the token and the header built from it. */
   private readonly secrets: string[] = [];
-  /**
-   * Config for every command. The repository's hooks stay off: a bot commit
-   * and push must not run the developer's lint, test or post-checkout scripts.
-   */
-  private readonly config: Array<[string, string]> = [["core.hooksPath", "/dev/null"]];
+  /** The token's config entries; the runner turns hooks off for every command. */
+  private readonly credentials: Array<[string, string]> = [];
 
   constructor(readonly cwd: string) {}
 
@@ -50,7 +44,7 @@ export class Git {
     // file:// and ssh remotes take no HTTP header, and a plain-http one is not trusted with the token.
     if (!origin?.startsWith("https:")) return;
     const key = `http.${origin}/.extraheader`;
-    this.config.push([key, ""], [key, `AUTHORIZATION: basic ${basic}`]);
+    this.credentials.push([key, ""], [key, `AUTHORIZATION: basic ${basic}`]);
   }
 
   mask(text: string): string {
@@ -58,7 +52,7 @@ export class Git {
   }
 
   async run(args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
-    const result = await spawnGit(this.cwd, args, { ...configEnv(this.config), ...options.env });
+    const result = await runGit(this.cwd, args, { credentials: this.credentials, ...(options.env ? { env: options.env } : {}) });
     if (result.code !== 0 && !(options.allow ?? []).includes(result.code)) {
       throw new RuntimeFailure(`git ${args.find((a) => !a.startsWith("-")) ?? ""} failed: ${this.mask(explain(result))}`);
     }
@@ -147,35 +141,6 @@ export function httpOriginOf(remoteUrl: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Config entries as GIT_CONFIG_COUNT/KEY/VALUE, added after any the caller's environment already has. */
-function configEnv(entries: ReadonlyArray<[string, string]>): NodeJS.ProcessEnv {
-  const start = Number.parseInt(process.env.GIT_CONFIG_COUNT ?? "0", 10) || 0;
-  const env: NodeJS.ProcessEnv = { GIT_CONFIG_COUNT: String(start + entries.length) };
-  entries.forEach(([key, value], i) => {
-    env[`GIT_CONFIG_KEY_${start + i}`] = key;
-    env[`GIT_CONFIG_VALUE_${start + i}`] = value;
-  });
-  return env;
-}
-
-function spawnGit(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", args, {
-      cwd,
-      env: { ...process.env, LC_ALL: "C", LANGUAGE: "C", GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-    child.on("error", (error: NodeJS.ErrnoException) =>
-      reject(new RuntimeFailure(error.code === "ENOENT" ? "git is not installed or not on PATH" : `cannot run git: ${error.message}`)),
-    );
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
-  });
 }
 
 /** The line of git's stderr that says what went wrong. */

@@ -1,8 +1,9 @@
 /**
  * Writes the compat module in the flavour of the package it goes into
- * (TypeScript, an ES module or CommonJS) and formats it as the package
- * formats its code: with the project's own Prettier settings when it has
- * them, else with the style read from the file the module sits beside.
+ * (TypeScript, an ES module or CommonJS) and in the style read from the file
+ * the module sits beside: quotes, semicolons, indentation, trailing commas.
+ * The tool restyles the template itself: a project's formatter and its
+ * config (a prettier.config.js is code) are never loaded.
  */
 import { loadTypeScript } from "../../../src/platform/typescript.js";
 import type { SourceStyle } from "../../lib/source-style.js";
@@ -10,31 +11,41 @@ import { COMPAT_TEMPLATE } from "./template.js";
 
 import type { ModuleFlavor } from "../../types.js";
 
-/** Formatted sources by flavour and Prettier options: one format per style, not one per package (Prettier costs ~100 ms a call). */
-const formatted = new Map<string, Promise<string>>();
 
-/** The module's source for a file at `absolutePath`. */
-export async function compatModuleSource(flavor: ModuleFlavor, absolutePath: string, style: SourceStyle): Promise<string> {
-  const prettier = await import("prettier");
-  const inferred = {
-    singleQuote: style.quote === "single",
-    semi: style.semicolons,
-    useTabs: style.indent === "\t",
-    tabWidth: style.indent === "\t" ? 2 : style.indent.length,
-    trailingComma: style.trailingComma ? ("all" as const) : ("none" as const),
-  };
-  // The project's settings (a Prettier config, or an .editorconfig) win where they say something.
-  const project = await prettier.resolveConfig(absolutePath, { editorconfig: true }).catch(() => null);
-  const options = { ...inferred, ...project, parser: flavor === "ts" ? "typescript" : "babel" };
-  // Plugins may be objects a key cannot tell apart: those formats are not shared.
-  const key = project?.plugins?.length ? undefined : `${flavor}\u0000${JSON.stringify(options)}`;
-  let source = key === undefined ? undefined : formatted.get(key);
-  if (!source) {
-    const code = flavor === "ts" ? COMPAT_TEMPLATE : flavor === "esm" ? withoutTypes(COMPAT_TEMPLATE) : toCommonJs(withoutTypes(COMPAT_TEMPLATE));
-    source = prettier.format(code, options);
-    if (key !== undefined) formatted.set(key, source);
-  }
-  return source;
+/** The module's source for a file at `absolutePath` (where it goes; its style comes from the importing file). */
+export async function compatModuleSource(flavor: ModuleFlavor, _absolutePath: string, style: SourceStyle): Promise<string> {
+  if (flavor === "ts") return restyle(COMPAT_TEMPLATE, 2, style);
+  // The compiler prints JavaScript with four-space indents.
+  return restyle(flavor === "esm" ? withoutTypes(COMPAT_TEMPLATE) : toCommonJs(withoutTypes(COMPAT_TEMPLATE)), 4, style);
+}
+
+const COMMENT_LINE = /^\s*(\/\*|\*|\/\/)/;
+
+/**
+ * The template's style (double quotes, semicolons, `unit` spaces of indent,
+ * trailing commas) changed line by line into the file's. The template keeps
+ * to lines this is safe for: no quotes inside strings, no line that starts
+ * with `(` or `[`.
+ */
+export function restyle(code: string, unit: number, style: SourceStyle): string {
+  const lines = code.split("\n");
+  return lines
+    .map((line, i) => {
+      const depth = /^ */.exec(line)![0].length;
+      let body = line.slice(depth);
+      if (!COMMENT_LINE.test(line)) {
+        if (style.quote === "single") body = body.replace(/"([^"'\n]*)"/g, "'$1'");
+        if (!style.semicolons) body = body.replace(/;$/, "");
+        if (!style.trailingComma && /^\s*[}\])]/.test(nextNonBlank(lines, i))) body = body.replace(/,$/, "");
+      }
+      return `${style.indent.repeat(Math.floor(depth / unit))}${" ".repeat(depth % unit)}${body}`;
+    })
+    .join("\n");
+}
+
+function nextNonBlank(lines: readonly string[], i: number): string {
+  for (let j = i + 1; j < lines.length; j++) if (lines[j]!.trim() !== "") return lines[j]!;
+  return "";
 }
 
 /**

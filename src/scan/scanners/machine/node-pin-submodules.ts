@@ -5,7 +5,7 @@
  * submodule never added, git missing) the pin exists but cannot be seen:
  * the verdict is `unknown`, not `unpinned`, and the message says how to check it.
  */
-import { execFileSync } from "node:child_process";
+import { runGitSync } from "../../../platform/git.js";
 import { posix } from "node:path";
 import { decideCommit } from "../../../knowledge/node-ref.js";
 import type { NodePinSite } from "./node-pin-finding.js";
@@ -70,14 +70,6 @@ export function readGitmodules(text: string): Submodule[] {
 }
 
 function gitlinkFromIndex(repoDir: string, path: string): string | undefined {
-  try {
-    const out = execFileSync("git", ["-C", repoDir, "ls-files", "-s", "--", path], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-      timeout: 10_000,
-    });
-    return /^160000 ([0-9a-f]{40}) \d+\t/m.exec(out)?.[1];
-  } catch {
-    return undefined;
-  }
+  const result = runGitSync(repoDir, ["ls-files", "-s", "--", path]);
+  return result.code === 0 ? /^160000 ([0-9a-f]{40}) \d+\t/m.exec(result.stdout)?.[1] : undefined;
 }
