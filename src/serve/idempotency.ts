@@ -5,6 +5,7 @@
  * a billed request whose answer it lost. Reusing a key for another request is
  * a 422. A key lives as long as its run is kept.
  */
+import { createHash } from "node:crypto";
 import { HttpError } from "./http-error.js";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
@@ -13,6 +14,7 @@ export const IDEMPOTENCY_HEADER = "idempotency-key";
 const MAX_KEY_LENGTH = 255;
 
 export class IdempotencyKeys {
+  /** The request is kept as a digest: its inputs are already counted once, in the run's record. */
   private readonly byKey = new Map<string, { runId: string; request: string }>();
   private readonly keyOfRun = new Map<string, string>();
 
@@ -30,7 +32,7 @@ export class IdempotencyKeys {
   runFor(key: string, request: unknown): string | undefined {
     const seen = this.byKey.get(key);
     if (!seen) return undefined;
-    if (seen.request !== JSON.stringify(request)) {
+    if (seen.request !== digest(request)) {
       throw new HttpError(422, {
         detail: [{ loc: ["header", "Idempotency-Key"], msg: "Idempotency-Key was already used with a different request", type: "value_error" }],
       });
@@ -39,7 +41,7 @@ export class IdempotencyKeys {
   }
 
   remember(key: string, request: unknown, runId: string): void {
-    this.byKey.set(key, { runId, request: JSON.stringify(request) });
+    this.byKey.set(key, { runId, request: digest(request) });
     this.keyOfRun.set(runId, key);
   }
 
@@ -50,4 +52,8 @@ export class IdempotencyKeys {
     this.keyOfRun.delete(runId);
     this.byKey.delete(key);
   }
+}
+
+function digest(request: unknown): string {
+  return createHash("sha256").update(JSON.stringify(request)).digest("base64");
 }
