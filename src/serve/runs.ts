@@ -61,6 +61,8 @@ export class RunStore {
   private readonly maxBytes: number;
   private number = 0;
   readonly webhooks: WebhookSender;
+  /** Told which run was dropped, so what refers to it (an idempotency key) goes too. */
+  onEvict?: (id: string) => void;
 
   constructor(private readonly options: EmulatorOptions) {
     this.webhooks = new WebhookSender(options.webhookAttempts, { allowLocal: Boolean(options.allowLocalWebhooks) });
@@ -192,9 +194,6 @@ export class RunStore {
     this.progress.delete(id);
     this.onEvict?.(id);
   }
-
-  /** Told which run was dropped, so what refers to it (an idempotency key) goes too. */
-  onEvict?: (id: string) => void;
 
   private stepsFor(deployment: DeploymentRule, migrationCheck: boolean): Step[] {
     if (migrationCheck && !deployment.migrated) {

@@ -45,6 +45,9 @@ export function refusedHostKind(hostname: string): string | undefined {
   return refusedAddressKind(hostname.replace(/^\[|\]$/g, ""));
 }
 
+/** The error code of a connection refused by the address check. */
+export const REFUSED_ADDRESS_CODE = "EWEBHOOKREFUSED";
+
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 export type Lookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => void;
 
@@ -56,7 +59,7 @@ export function refusingLookup(resolve: Lookup = dnsLookup as unknown as Lookup)
       const addresses = typeof address === "string" ? [address] : address.map((a) => a.address);
       const refused = addresses.map((a) => [a, refusedAddressKind(a)] as const).find(([, kind]) => kind !== undefined);
       if (refused) {
-        const problem = Object.assign(new Error(`${hostname} resolves to ${refused[0]}, a ${refused[1]} address`), { code: "EWEBHOOKREFUSED" });
+        const problem = Object.assign(new Error(`${hostname} resolves to ${refused[0]}, a ${refused[1]} address`), { code: REFUSED_ADDRESS_CODE });
         return callback(problem, address, family);
       }
       callback(null, address, family);

@@ -7,7 +7,7 @@
  */
 import { Agent, request } from "undici";
 import { keepLast } from "./bounded-log.js";
-import { type Lookup, refusedHostKind, refusingLookup } from "./webhook-address.js";
+import { type Lookup, REFUSED_ADDRESS_CODE, refusedHostKind, refusingLookup } from "./webhook-address.js";
 
 /** The option that lets webhooks reach this machine, named where a refusal is explained. */
 export const ALLOW_LOCAL_WEBHOOKS_FLAG = "--allow-local-webhooks";
@@ -81,7 +81,7 @@ export class WebhookSender {
         ok = response.statusCode >= 200 && response.statusCode < 300;
       } catch (error) {
         // An address refused after resolving stays refused: no retry.
-        if ((error as { code?: string; cause?: { code?: string } }).cause?.code === "EWEBHOOKREFUSED" || (error as { code?: string }).code === "EWEBHOOKREFUSED") {
+        if (isRefusedAddress(error)) {
           keepLast(this.attempts, { url, status: String(run.status), ok: false });
           return false;
         }
@@ -96,4 +96,9 @@ export class WebhookSender {
   close(): Promise<void> {
     return this.dispatcher?.close() ?? Promise.resolve();
   }
+}
+
+function isRefusedAddress(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return (e.code ?? e.cause?.code) === REFUSED_ADDRESS_CODE;
 }
