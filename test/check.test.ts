@@ -98,11 +98,18 @@ describe("check verdicts", () => {
     expect(e.requests.filter((r) => r.method === "POST")).toHaveLength(3);
   });
 
-  it("ERROR when 500 persists, after the retries", async () => {
-    const e = await emulator(DEPLOYMENT, { faults: { rate500: 1 } as never });
-    const result = await runCheck(options(e.baseUrl));
+  it("ERROR when reading the run keeps answering 500, after the retries", async () => {
+    let gets = 0;
+    const baseUrl = await fakeApi(
+      queuesThen((_req, res) => {
+        gets++;
+        res.writeHead(500).end();
+      }),
+    );
+    const result = await runCheck(options(baseUrl));
     expect(result.verdict).toBe("ERROR");
     expect(result.reason).toContain("kept answering HTTP 500 after 4 attempts");
+    expect(gets).toBe(4);
   });
 
   it("ERROR when the answer is slower than the time-out", async () => {
@@ -197,11 +204,8 @@ describe("--wait is the whole budget", () => {
     expect(result.runId).toBeUndefined();
   });
 
-  it("back-off on 5xx in the queue phase stops when the budget runs out", async () => {
-    const baseUrl = await fakeApi((req, res) => {
-      req.resume();
-      res.writeHead(503).end();
-    });
+  it("back-off on 5xx while reading the run stops when the budget runs out", async () => {
+    const baseUrl = await fakeApi(queuesThen((_req, res) => res.writeHead(503).end()));
     const result = await within(5000, runCheck(options(baseUrl, { waitSeconds: 0.5, maxBackoffMs: 30_000, maxRetries: 50 })));
     expect(result.verdict).toBe("UNKNOWN");
     expect(result.reason).toContain("503");
@@ -209,14 +213,15 @@ describe("--wait is the whole budget", () => {
   });
 
   it("when the budget runs out during a retry, the reason still names the API's last answer", async () => {
-    // 503 with Retry-After: 0 (retried at once), then the retry never gets an answer: --wait runs out mid-request.
-    let posts = 0;
-    const baseUrl = await fakeApi((req, res) => {
-      req.resume();
-      if (posts++ === 0) res.writeHead(503, { "retry-after": "0" }).end();
-    });
+    // A read answered 503 with Retry-After: 0 (retried at once), then the retry never gets an answer: --wait runs out mid-request.
+    let gets = 0;
+    const baseUrl = await fakeApi(
+      queuesThen((_req, res) => {
+        if (gets++ === 0) res.writeHead(503, { "retry-after": "0" }).end();
+      }),
+    );
     const result = await within(5000, runCheck(options(baseUrl, { waitSeconds: 0.5, requestTimeoutMs: 30_000, maxBackoffMs: 30_000 })));
-    expect(posts).toBe(2);
+    expect(gets).toBe(2);
     expect(result.verdict).toBe("UNKNOWN");
     expect(result.reason).toContain("--wait");
     expect(result.reason).toContain("HTTP 503");

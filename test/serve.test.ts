@@ -211,7 +211,7 @@ describe("webhooks", () => {
     await new Promise<void>((done) => hook.listen(0, "127.0.0.1", done));
     const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
     try {
-      emulator = await startTestEmulator();
+      emulator = await startTestEmulator({ allowLocalWebhooks: true });
       const quiet = (await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, webhook: hookUrl })).json!.run_id as string;
       await waitFor(quiet, "success");
       for (let i = 0; i < 100 && received.length < 1; i++) await new Promise((d) => setTimeout(d, 20));
@@ -349,8 +349,8 @@ describe("webhook addresses", () => {
     expect(emulator.store.size).toBe(0);
   });
 
-  it.each(["https://hooks.example.com/comfy?x=1", "http://127.0.0.1:3000/api/webhook"])("accepts %s", async (webhook) => {
-    emulator = await startTestEmulator({ stepMs: 60_000 });
+  it.each(["https://hooks.example.com/comfy?x=1", "http://127.0.0.1:3000/api/webhook"])("accepts %s (a local one with allowLocalWebhooks)", async (webhook) => {
+    emulator = await startTestEmulator({ stepMs: 60_000, allowLocalWebhooks: true });
     expect((await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, webhook })).status).toBe(200);
   });
 
@@ -396,7 +396,7 @@ describe("bounded run records", () => {
     });
     await new Promise<void>((done) => hook.listen(0, "127.0.0.1", done));
     try {
-      emulator = await startTestEmulator({ maxRuns: 1, stepMs: 30 });
+      emulator = await startTestEmulator({ maxRuns: 1, stepMs: 30, allowLocalWebhooks: true });
       const webhook = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
       await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, webhook });
       const kept = (await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT })).json!.run_id as string;

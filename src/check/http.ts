@@ -1,11 +1,24 @@
 /**
  * One request of the live check to the V2 API, within the check's budget:
- * retried on 429 and 5xx with capped back-off that honours Retry-After, and
- * never outliving --wait. Failures are CheckErrors that carry their verdict.
+ * retried with capped back-off that honours Retry-After, and never outliving
+ * --wait. Failures are CheckErrors that carry their verdict.
+ *
+ * The queue POST creates a billed run, so it is sent again only when the
+ * service cannot have acted on it: after a 429, or a connection that failed
+ * before the request went out. After a 5xx, a reset or a time-out it may have
+ * created a run, so the check stops and says so. Reads (GET) are retried on
+ * 429 and 5xx as well. Answers are read up to a limit, never whole whatever
+ * their size.
  */
 import { request } from "undici";
 import { maskKnownSecrets } from "../core/redact.js";
 import type { CheckOptions, CheckResult, Verdict } from "./live-check.js";
+
+/** The largest answer read (8 MiB): a run record is a few kilobytes; a bigger answer is not the API's. */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** Connection failures that happen before a byte of the request is sent: safe to retry, also for the queue POST. */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
 
 export interface HttpAnswer {
   status: number;
@@ -36,8 +49,16 @@ export class CheckError extends Error {
  * at once (the service said it will not answer in time), and no request may
  * outlive it.
  */
-export async function send(options: CheckOptions, budget: Budget, method: "GET" | "POST", url: string, body?: unknown): Promise<HttpAnswer> {
+export async function send(
+  options: CheckOptions,
+  budget: Budget,
+  method: "GET" | "POST",
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<HttpAnswer> {
   const firstQueueRequest = method === "POST"; // the queue request is the check's only POST
+  const maxBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
   // What the API answered last, so a budget that runs out mid-retry still says why it was retrying.
   let lastStatus: number | undefined;
   const ranOut = (when: string): CheckError =>
@@ -60,6 +81,7 @@ export async function send(options: CheckOptions, budget: Budget, method: "GET" 
           authorization: `Bearer ${options.token}`,
           accept: "application/json",
           ...(body !== undefined ? { "content-type": "application/json" } : {}),
+          ...headers,
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         // undici's own timers are coarse (about a second); the signal makes the time-out exact.
@@ -67,12 +89,24 @@ export async function send(options: CheckOptions, budget: Budget, method: "GET" 
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      raw = await response.body.text();
+      raw = await readAnswer(response, maxBytes);
     } catch (error) {
       if (timeoutMs < options.requestTimeoutMs && isTimeout(error)) throw ranOut("while waiting for the API to answer");
+      const waitMs = Math.min(options.maxBackoffMs, 500 * 2 ** attempt);
+      if (notSent(error) && attempt < options.maxRetries && waitMs < budget.deadline - Date.now()) {
+        await sleep(waitMs);
+        continue;
+      }
       throw error;
     }
     lastStatus = response.statusCode;
+    if (method === "POST" && response.statusCode >= 500) {
+      throw new CheckError(
+        "ERROR",
+        `the API answered HTTP ${response.statusCode} to the queue request, which may still have created a run: not sent again, so that no second run is billed; look for a run of the deployment before checking again`,
+        { httpStatus: response.statusCode },
+      );
+    }
     const retryable = response.statusCode === 429 || response.statusCode >= 500;
     if (!retryable || attempt >= options.maxRetries) {
       if (retryable) {
@@ -101,6 +135,32 @@ export async function send(options: CheckOptions, budget: Budget, method: "GET" 
     }
     await sleep(wait);
   }
+}
+
+/** The answer's text, read up to `maxBytes`: past it, reading stops and the connection is dropped. */
+async function readAnswer(response: Awaited<ReturnType<typeof request>>, maxBytes: number): Promise<string> {
+  const tooLarge = (): CheckError => {
+    response.body.destroy();
+    return new CheckError(
+      "ERROR",
+      `the API's answer (HTTP ${response.statusCode}) is larger than ${maxBytes} bytes; stopped reading it: is --base-url the ComfyDeploy API?`,
+      { httpStatus: response.statusCode },
+    );
+  };
+  if (Number(response.headers["content-length"]) > maxBytes) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function notSent(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return NOT_SENT_CODES.has(e.code ?? e.cause?.code ?? "");
 }
 
 /** `raw` parsed; `text` (masked) for the error. */

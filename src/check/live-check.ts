@@ -13,11 +13,13 @@
  * match), and the result is masked once more before it is returned, since it
  * reaches pull request bodies and campaign reports as well as the terminal.
  */
+import { randomUUID } from "node:crypto";
 import { cutoffStatus, type CutoffStatus } from "../knowledge/cutoff.js";
 import { ENDPOINTS } from "../knowledge/migration.js";
 import { isTerminalRunStatus } from "../knowledge/run-record.js";
 import { maskKnownSecrets } from "../core/redact.js";
 import { type Budget, CheckError, networkReason, send, sleep } from "./http.js";
+import { notFoundReason } from "./not-found.js";
 
 /** The environment variable that holds the API key for the live check. */
 export const TOKEN_ENV = "COMFYDEPLOY_API_KEY";
@@ -41,6 +43,8 @@ export interface CheckOptions {
   pollIntervalMs: number;
   /** Longest wait between retries, whatever Retry-After says. */
   maxBackoffMs: number;
+  /** Largest answer read, in bytes (default MAX_ANSWER_BYTES). */
+  maxAnswerBytes?: number;
   cutoff?: string;
   now?: Date;
   onStatus?: (status: string, liveStatus: string | null) => void;
@@ -57,6 +61,8 @@ export interface CheckResult {
   liveStatus?: string | null;
   httpStatus?: number;
   detail?: Array<{ loc: unknown[]; msg: string; type: string }>;
+  /** The base URL, not the deployment, is wrong: it serves no queue endpoint (a user mistake). */
+  wrongBaseUrl?: boolean;
   cutoff: CutoffStatus;
 }
 
@@ -108,13 +114,16 @@ function masked(result: CheckResult, token: string): CheckResult {
 
 async function check(options: CheckOptions, budget: Budget): Promise<Partial<CheckResult>> {
   const queue = queueRequestOf(options);
-  const queued = await send(options, budget, "POST", queue.url, queue.body);
+  // One key for this check: a service that honours it (serve does) queues one run however often the request arrives.
+  const queued = await send(options, budget, "POST", queue.url, queue.body, { "idempotency-key": randomUUID() });
   if (queued.status === 401 || queued.status === 403) {
     throw new CheckError("NOT_READY", `the API refused the token (HTTP ${queued.status}): check the key and its workspace`, {
       httpStatus: queued.status,
     });
   }
   if (queued.status === 404) {
+    const wrongBase = await notFoundReason(options, budget, queue.url);
+    if (wrongBase) throw new CheckError("ERROR", wrongBase, { httpStatus: 404, wrongBaseUrl: true });
     throw new CheckError("NOT_READY", `deployment ${options.deploymentId} was not found (HTTP 404): check the id and the workspace the key belongs to`, {
       httpStatus: 404,
     });

@@ -65,6 +65,7 @@ export async function runCheckCommand(args: CheckArgs): Promise<number> {
       `${request.method} ${request.url}`,
       `Authorization: Bearer ${token ? "***" : `<missing: set ${TOKEN_ENV}>`}`,
       "Content-Type: application/json",
+      "Idempotency-Key: <a new uuid for each check>",
       "",
       JSON.stringify(request.body, null, 2),
       "",
@@ -93,6 +94,8 @@ export async function runCheckCommand(args: CheckArgs): Promise<number> {
     ...(showStatus ? { onStatus: (s: string, live: string | null) => process.stderr.write(`\r\x1b[K${s}${live ? `: ${live}` : ""}`) } : {}),
   });
   if (showStatus) process.stderr.write("\r\x1b[K");
+  // A base URL that serves no queue endpoint is the user's mistake, not the deployment's state.
+  if (result.wrongBaseUrl) throw new UsageError(maskKnownSecrets(result.reason, secrets));
   const rendered = args.format === "json" ? renderCheckJson(result) : args.format === "markdown" ? renderCheckMarkdown(result) : renderCheckText(result);
   await writeOutput(maskKnownSecrets(rendered, secrets), args.output);
   await appendStepSummary(maskKnownSecrets(renderCheckMarkdown(result), secrets));

@@ -44,10 +44,21 @@ export interface EmulatorOptions {
   webhookAttempts: number;
   /** Most run records kept (default DEFAULT_MAX_RUNS); finished runs are dropped first. */
   maxRuns?: number;
+  /** Most bytes of run records kept, counted as served (default DEFAULT_MAX_STORE_BYTES); finished runs are dropped first. */
+  maxStoreBytes?: number;
+  /** Each read of a run moves it one state, instead of a timer: a client's test sees every state whatever the load. */
+  advanceOnRead?: boolean;
+  /** Deliver webhooks to loopback, link-local and metadata addresses too (local testing). */
+  allowLocalWebhooks?: boolean;
+  /** Told about each answered request (the command's request log). */
+  onRequest?: (entry: { method: string; url: string; status: number; ms: number }) => void;
 }
 
 /** Enough for any test session, small enough to keep a long-running emulator's memory flat. */
 export const DEFAULT_MAX_RUNS = 10_000;
+
+/** 64 MiB: 10,000 ordinary runs fit, and 64 runs with 1 MB inputs (the default --max-body). */
+export const DEFAULT_MAX_STORE_BYTES = 64 * 1024 * 1024;
 
 export const DEFAULT_FAULTS: FaultInjection = { latencyMs: 0, rate429: 0, rate500: 0, rateHang: 0, first429: 0, first500: 0 };
 

@@ -4,14 +4,19 @@
  * queued → started → running → uploading → success, or to the end a
  * deployment's rule asks for, with webhook updates on the way.
  *
- * The store is bounded (`maxRuns`): past it, the run that finished longest
- * ago is dropped, or, when none has finished, the oldest run still in flight
- * (its timer is cleared, so it neither moves nor calls its webhook again).
+ * The store is bounded by count (`maxRuns`) and by bytes (`maxStoreBytes`,
+ * each record counted as the JSON it is served as, inputs and outputs
+ * included): past either, the run that finished longest ago is dropped, or,
+ * when none has finished, the oldest run still in flight (it neither moves
+ * nor calls its webhook again). One run is always kept, however large.
+ *
+ * A run moves on a timer (`stepMs`) or, with `advanceOnRead`, one state per
+ * read, so a client's test sees every state whatever the machine's load.
  */
 import { randomUUID } from "node:crypto";
 import { MIGRATION_FLAG } from "../knowledge/migration.js";
 import { isTerminalRunStatus, RUN_CALL_ID_FIELDS } from "../knowledge/run-record.js";
-import { DEFAULT_MAX_RUNS, type DeploymentRule, type EmulatorOptions } from "./options.js";
+import { DEFAULT_MAX_RUNS, DEFAULT_MAX_STORE_BYTES, type DeploymentRule, type EmulatorOptions } from "./options.js";
 import type { QueueRequest } from "./validation.js";
 import { WebhookSender } from "./webhooks.js";
 
@@ -21,6 +26,13 @@ interface Step {
   status: string;
   liveStatus: string;
   progress: number;
+}
+
+/** Where a run in flight is on its way: the states left, and the timer of the next one. */
+interface Progress {
+  steps: readonly Step[];
+  index: number;
+  timer?: NodeJS.Timeout;
 }
 
 const HAPPY_PATH: Step[] = [
@@ -40,19 +52,40 @@ export class RunStore {
   private readonly runs = new Map<string, RunRecord>();
   /** Ids of ended runs, in the order they ended: the eviction queue. */
   private readonly finished = new Set<string>();
-  /** One pending timer per run in flight: its next step. */
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Runs in flight: their remaining steps (and, on a timer, one pending timer each). */
+  private readonly progress = new Map<string, Progress>();
+  /** Each run's size as served (JSON bytes), and their sum: what the byte budget counts. */
+  private readonly sizes = new Map<string, number>();
+  private keptBytes = 0;
   private readonly maxRuns: number;
+  private readonly maxBytes: number;
   private number = 0;
   readonly webhooks: WebhookSender;
+  /** Told which run was dropped, so what refers to it (an idempotency key) goes too. */
+  onEvict?: (id: string) => void;
 
   constructor(private readonly options: EmulatorOptions) {
-    this.webhooks = new WebhookSender(options.webhookAttempts);
+    this.webhooks = new WebhookSender(options.webhookAttempts, { allowLocal: Boolean(options.allowLocalWebhooks) });
     this.maxRuns = options.maxRuns ?? DEFAULT_MAX_RUNS;
+    this.maxBytes = options.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES;
   }
 
   get size(): number {
     return this.runs.size;
+  }
+
+  /** Bytes of the run records kept, counted as they are served. */
+  get bytes(): number {
+    return this.keptBytes;
+  }
+
+  /** A run as a client reads it; with `advanceOnRead`, the read then moves it one state. */
+  read(id: string): RunRecord | undefined {
+    const record = this.runs.get(id);
+    if (!record || !this.options.advanceOnRead) return record;
+    const snapshot = { ...record };
+    this.step(record);
+    return snapshot;
   }
 
   get(id: string): RunRecord | undefined {
@@ -106,21 +139,47 @@ export class RunStore {
       flags,
     };
     this.runs.set(id, record);
-    while (this.runs.size > this.maxRuns) this.evictOne();
-    this.schedule(record, this.stepsFor(deployment, flags.includes(MIGRATION_FLAG)), 0);
+    this.measure(record);
+    this.progress.set(id, { steps: this.stepsFor(deployment, flags.includes(MIGRATION_FLAG)), index: 0 });
+    this.evictOverBudget();
+    if (!this.options.advanceOnRead) this.schedule(record);
     return record;
   }
 
   /** Steps are chained, one timer at a time, so a run in flight holds one timer, not one per state. */
-  private schedule(record: RunRecord, steps: readonly Step[], index: number): void {
-    const step = steps[index];
-    if (!step) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(record.id);
-      this.advance(record, step);
-      this.schedule(record, steps, index + 1);
+  private schedule(record: RunRecord): void {
+    const progress = this.progress.get(record.id);
+    if (!progress) return;
+    progress.timer = setTimeout(() => {
+      this.step(record);
+      this.schedule(record);
     }, this.options.stepMs);
-    this.timers.set(record.id, timer);
+  }
+
+  /** Moves a run in flight to its next state; a run that has ended stays as it is. */
+  private step(record: RunRecord): void {
+    const progress = this.progress.get(record.id);
+    const next = progress?.steps[progress.index];
+    if (!progress || !next) {
+      this.progress.delete(record.id);
+      return;
+    }
+    progress.index++;
+    if (progress.index >= progress.steps.length) this.progress.delete(record.id);
+    this.advance(record, next);
+    this.measure(record);
+    this.evictOverBudget();
+  }
+
+  /** Records the run's size as served; its inputs and outputs are most of it. */
+  private measure(record: RunRecord): void {
+    const size = Buffer.byteLength(JSON.stringify(record));
+    this.keptBytes += size - (this.sizes.get(record.id) ?? 0);
+    this.sizes.set(record.id, size);
+  }
+
+  private evictOverBudget(): void {
+    while (this.runs.size > 1 && (this.runs.size > this.maxRuns || this.keptBytes > this.maxBytes)) this.evictOne();
   }
 
   private evictOne(): void {
@@ -128,9 +187,12 @@ export class RunStore {
     if (id === undefined) return;
     this.runs.delete(id);
     this.finished.delete(id);
-    const timer = this.timers.get(id);
+    this.keptBytes -= this.sizes.get(id) ?? 0;
+    this.sizes.delete(id);
+    const timer = this.progress.get(id)?.timer;
     if (timer) clearTimeout(timer);
-    this.timers.delete(id);
+    this.progress.delete(id);
+    this.onEvict?.(id);
   }
 
   private stepsFor(deployment: DeploymentRule, migrationCheck: boolean): Step[] {
@@ -187,8 +249,9 @@ export class RunStore {
   }
 
   close(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    for (const { timer } of this.progress.values()) if (timer) clearTimeout(timer);
+    this.progress.clear();
+    void this.webhooks.close();
   }
 }
 

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { readJsonBody } from "./body.js";
 import { keepLast } from "./bounded-log.js";
 import { HttpError, unprocessable } from "./http-error.js";
+import { IDEMPOTENCY_HEADER, IdempotencyKeys } from "./idempotency.js";
 import { type DeploymentRule, type EmulatorOptions } from "./options.js";
 import { type RunRecord, RunStore } from "./runs.js";
 import { NOT_AN_OBJECT, queueRequestSchema, runIdSchema, validationItems } from "./validation.js";
@@ -25,10 +26,18 @@ const API_PREFIX = "/api";
 
 export async function startEmulator(options: EmulatorOptions, listen: { host: string; port: number }): Promise<Emulator> {
   const store = new RunStore(options);
+  const keys = new IdempotencyKeys();
+  store.onEvict = (id) => keys.forget(id);
+  const queueSchema = queueRequestSchema(Boolean(options.allowLocalWebhooks));
   const requests: Emulator["requests"] = [];
   let served = 0;
   const server: Server = createServer((req, res) => {
     keepLast(requests, { method: req.method ?? "GET", path: req.url ?? "/" });
+    if (options.onRequest) {
+      const started = performance.now();
+      const report = options.onRequest;
+      res.once("finish", () => report({ method: req.method ?? "GET", url: req.url ?? "/", status: res.statusCode, ms: performance.now() - started }));
+    }
     const index = served++;
     handle(req, res, index).catch((error: unknown) => {
       if (error instanceof HttpError) send(res, error.status, error.body, error.headers);
@@ -45,7 +54,7 @@ export async function startEmulator(options: EmulatorOptions, listen: { host: st
     if (index < faults.first429 + faults.first500 || Math.random() < faults.rate500) throw new HttpError(500, { detail: "Internal Server Error" });
     if (Math.random() < faults.rateHang) return; // never answered: the client's time-out has to fire
 
-    const url = new URL(req.url ?? "/", "http://emulator");
+    const url = parsedUrl(req.url ?? "/");
     const path = url.pathname.replace(/\/+$/, "");
     const method = req.method ?? "GET";
     const route = routeOf(path, url, options.legacy);
@@ -54,11 +63,10 @@ export async function startEmulator(options: EmulatorOptions, listen: { host: st
     authorize(req);
     switch (route.name) {
       case "queue":
-        return send(res, 200, { run_id: queueRun(await readJson(req)).id });
+      case "legacy-create":
+        return send(res, 200, { run_id: queueRun(await readJson(req), IdempotencyKeys.keyOf(req.headers[IDEMPOTENCY_HEADER])) });
       case "get":
         return send(res, 200, getRun(route.runId!));
-      case "legacy-create":
-        return send(res, 200, { run_id: queueRun(await readJson(req)).id });
       case "legacy-get":
         return send(res, 200, legacyView(getRun(url.searchParams.get("run_id") ?? "", "query")));
     }
@@ -75,14 +83,19 @@ export async function startEmulator(options: EmulatorOptions, listen: { host: st
     return readJsonBody(req, options.maxBodyBytes);
   }
 
-  function queueRun(body: unknown): RunRecord {
-    const parsed = queueRequestSchema.safeParse(body);
+  /** The id of the run queued, or of the run an earlier request with the same idempotency key queued. */
+  function queueRun(body: unknown, key: string | undefined): string {
+    const parsed = queueSchema.safeParse(body);
     if (!parsed.success) {
       const isObject = typeof body === "object" && body !== null && !Array.isArray(body);
       throw unprocessable(isObject ? validationItems(parsed.error, "body") : [NOT_AN_OBJECT]);
     }
+    const earlier = key === undefined ? undefined : keys.runFor(key, body);
+    if (earlier !== undefined) return earlier;
     const deployment = deploymentFor(parsed.data.deployment_id);
-    return store.queue(parsed.data, deployment);
+    const run = store.queue(parsed.data, deployment);
+    if (key !== undefined) keys.remember(key, body, run.id);
+    return run.id;
   }
 
   function deploymentFor(id: string): DeploymentRule {
@@ -98,7 +111,7 @@ export async function startEmulator(options: EmulatorOptions, listen: { host: st
     if (!parsed.success) {
       throw unprocessable(validationItems(parsed.error, where).map((item) => ({ ...item, loc: [where, "run_id"] })));
     }
-    const run = store.get(runId.toLowerCase());
+    const run = store.read(runId.toLowerCase());
     if (!run) throw new HttpError(404, { detail: "Run not found" });
     return run;
   }
@@ -132,8 +145,26 @@ function routeOf(path: string, url: URL, legacy: boolean): { name: RouteName; me
     return url.searchParams.has("run_id") ? { name: "legacy-get", method: "GET" } : { name: "legacy-create", method: "POST" };
   }
   const match = /^\/api\/run\/([^/]+)$/.exec(path);
-  if (match) return { name: "get", method: "GET", runId: decodeURIComponent(match[1]!) };
+  if (match) return { name: "get", method: "GET", runId: decodedSegment(match[1]!) };
   return undefined;
+}
+
+/** A request target that is not a URL names no route: 404, never a 500. */
+function parsedUrl(target: string): URL {
+  try {
+    return new URL(target, "http://emulator");
+  } catch {
+    throw new HttpError(404, { detail: "Not Found" });
+  }
+}
+
+/** A path segment decoded as the service's router does: a malformed `%` escape stays as written (then fails validation, 422). */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** What V1's GET /run?run_id= answered: the fields its SDK kept. */

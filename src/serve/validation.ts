@@ -12,22 +12,25 @@ export interface ValidationItem {
   type: string;
 }
 
-export const queueRequestSchema = z.object({
-  deployment_id: z.string({ required_error: "Field required" }).uuid(),
-  inputs: z.record(z.unknown()).default({}),
-  webhook: z
-    .string()
-    .superRefine((value, ctx) => {
-      const problem = webhookUrlProblem(value);
-      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem.msg, params: { type: problem.type } });
-    })
-    .optional(),
-  webhook_intermediate_status: z.boolean().optional(),
-  gpu: z.enum(GPU_TYPES).optional(),
-  flags: z.array(z.string()).optional(),
-});
+/** The queue request; webhooks to this machine or a metadata address only with `allowLocalWebhooks`. */
+export function queueRequestSchema(allowLocalWebhooks: boolean) {
+  return z.object({
+    deployment_id: z.string({ required_error: "Field required" }).uuid(),
+    inputs: z.record(z.unknown()).default({}),
+    webhook: z
+      .string()
+      .superRefine((value, ctx) => {
+        const problem = webhookUrlProblem(value, allowLocalWebhooks);
+        if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem.msg, params: { type: problem.type } });
+      })
+      .optional(),
+    webhook_intermediate_status: z.boolean().optional(),
+    gpu: z.enum(GPU_TYPES).optional(),
+    flags: z.array(z.string()).optional(),
+  });
+}
 
-export type QueueRequest = z.infer<typeof queueRequestSchema>;
+export type QueueRequest = z.infer<ReturnType<typeof queueRequestSchema>>;
 
 export const runIdSchema = z.string().uuid();
 

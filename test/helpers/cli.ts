@@ -54,6 +54,8 @@ export interface ServeProcess {
 /** Starts `comfydeploy-migrate serve --port 0 <args>` and resolves once it prints where it listens. */
 export async function startServe(args: string[]): Promise<ServeProcess> {
   const child = spawn(process.execPath, [CLI, "serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  // serve logs each request on stderr: drained, so a full pipe never blocks it.
+  child.stderr!.resume();
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (chunk: Buffer) => {
