@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { writeOutput } from "../core/output.js";
+import { redactDeep } from "../core/redact.js";
 import { buildCampaign, type Campaign, failsAt } from "./campaign-model.js";
 import { readHistory, withPoint, writeHistory } from "./history.js";
 import { renderCampaignHtml } from "./render-html.js";
@@ -34,7 +35,8 @@ export interface MergeResult {
 }
 
 export async function mergeCampaign(options: MergeOptions): Promise<MergeResult> {
-  const reports = await readAllReports(join(options.outDir, REPOS_DIR));
+  // Reports may come from elsewhere (a CI shard's artifact, an older version): the dashboard redacts them again.
+  const reports = redactDeep(await readAllReports(join(options.outDir, REPOS_DIR)));
   const historyFile = options.historyFile ?? join(options.outDir, CAMPAIGN_FILES.history);
   const withoutHistory = buildCampaign(reports, options.failOn, [], options.now);
   const history = withPoint(await readHistory(historyFile), withoutHistory, reports);

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { z } from "zod/v4";
 import { RuntimeFailure, UsageError } from "../core/errors.js";
 import { writeOutput } from "../core/output.js";
+import { redactDeep } from "../core/redact.js";
 
 export const REPO_REPORT_VERSION = 1;
 export const REPOS_DIR = "repos";
@@ -102,7 +103,7 @@ export function reportFile(dir: string, name: string): string {
 }
 
 export async function writeRepoReport(dir: string, report: RepoReport): Promise<void> {
-  await writeOutput(`${JSON.stringify(report, null, 2)}\n`, reportFile(dir, report.name));
+  await writeOutput(`${JSON.stringify(redactDeep(report), null, 2)}\n`, reportFile(dir, report.name));
 }
 
 /** The report a previous run left, or undefined when there is none or it is not one (it is then simply redone). */
