@@ -10,6 +10,7 @@ import { type TreeState, treeState } from "../files/git-state.js";
 import { nodeRefTarget } from "../../transforms/node-pin/target.js";
 import { envChangesOf } from "../fix/env-changes.js";
 import { onInterrupt, ROLLBACK_COMMAND } from "../fix/interrupt.js";
+import { FixLock } from "../fix/fix-lock.js";
 import { fixProgress } from "../fix/progress.js";
 import type { FixPlan } from "../fix/runner.js";
 import type { Verification } from "../fix/verify.js";
@@ -34,6 +35,7 @@ export interface FixArgs {
   "all-files"?: boolean;
   "remove-unused"?: boolean;
   verify?: boolean;
+  "write-read-only"?: boolean;
   "legacy-host"?: string[];
   config?: string;
   color?: boolean;
@@ -64,6 +66,7 @@ export function fixCommand(yargs: Argv): Argv<FixArgs> {
       describe: "After writing, run the project's own checks on the changed files: tsc -p <nearest tsconfig> (when its dependencies are installed), node --check, Python syntax",
       type: "boolean",
     })
+    .option("write-read-only", { describe: "Also rewrite files without write permission (default: leave them, saying so)", type: "boolean" })
     .option("legacy-host", { describe: "Another host that serves the V1 API (repeatable); its URLs are marked, not rewritten", type: "string", array: true })
     .option("config", { describe: CONFIG_OPTION_HELP, type: "string" })
     .example("$0 fix --dry-run", "Show the diff without writing")
@@ -82,9 +85,18 @@ export async function runFix(args: FixArgs): Promise<number> {
   const rootStat = await stat(root).catch(() => undefined);
   if (!rootStat) throw new UsageError(`path not found: ${args.path}`);
   if (!rootStat.isDirectory()) throw new UsageError(`not a directory: ${args.path}`);
-  const nodeRef = nodeRefTarget(args["node-ref"]);
-
   const dryRun = Boolean(args["dry-run"]);
+  // Taken before the tree is looked at: a second fix is told another one runs, not that the tree has changes.
+  const lock = dryRun ? undefined : await FixLock.acquire(root);
+  try {
+    return await fixWithLock(args, root, lock, dryRun, planFixes);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function fixWithLock(args: FixArgs, root: string, lock: FixLock | undefined, dryRun: boolean, planFixes: typeof import("../fix/runner.js").planFixes): Promise<number> {
+  const nodeRef = nodeRefTarget(args["node-ref"]);
   let startedAs: TreeState["kind"] = "clean";
   if (!dryRun) {
     const state = await treeState(root);
@@ -121,6 +133,8 @@ export async function runFix(args: FixArgs): Promise<number> {
       removeUnused,
       rules: config.rules,
       write: !dryRun,
+      ...(lock ? { lock } : {}),
+      ...(args["write-read-only"] ? { writeReadOnly: true } : {}),
       onWritten: () => written++,
       ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
       ...(progress.onFileDone ? { onFileDone: progress.onFileDone } : {}),

@@ -3,6 +3,7 @@
  * and analyse only those. TypeScript is loaded only when a JS/TS file needs
  * it, and big trees fan the parsing out to worker threads.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { posix, sep } from "node:path";
@@ -75,6 +76,8 @@ export interface ScanResult {
     textOnly: number;
     listing: "git" | "filesystem";
   };
+  /** SHA-256 of each file's bytes as the scan read them: fix refuses to rewrite a file that changed since. */
+  digests?: Map<string, string>;
 }
 
 /**
@@ -155,7 +158,9 @@ async function scanWithPool(
   const importsHostModule = hostModuleImports(withLegacyHost.filter(({ file }) => isJsFile(file)).map((h) => h.file));
   let textOnly = 0;
   const textOnlySdkImporters: string[] = [];
+  const digests = new Map<string, string>();
   for (const { file, content } of hits) {
+    digests.set(file, contentDigest(content));
     if (content.includes(SUPPRESSION_KEYWORD)) ignoreFiles.add(file);
     if (content.includes(MARKER_TAG)) findings.push(...findReviewMarkers(file, decode(content)));
     if (isJsFile(file)) {
@@ -199,7 +204,7 @@ async function scanWithPool(
   // Files that use a client module's exports without naming anything V1 themselves.
   while (clientModules.length > 0) {
     const modules = clientModules.splice(0);
-    const importers = await findImporters(root, filesToScan, fileSet, analysed, modules, ripgrep);
+    const importers = await findImporters(root, filesToScan, fileSet, analysed, modules, ripgrep, digests);
     if (importers.length === 0) break;
     progress.candidates += importers.filter((w) => !countedJs.has(w.file)).length;
     await run(importers);
@@ -225,6 +230,7 @@ async function scanWithPool(
     findings,
     skipped,
     stats: { listed: allFiles.length, candidates: progress.candidates, analysed: analysed.size, textOnly, listing: listingSource },
+    digests,
   };
 }
 
@@ -348,6 +354,10 @@ function holdsLegacyApiBase(content: Buffer, hosts: HostSet): boolean {
   return findLegacyHostMentions(decode(content), hosts).some((m) => m.kind === "api");
 }
 
+export function contentDigest(content: Buffer): string {
+  return createHash("sha256").update(content).digest("hex");
+}
+
 function decode(content: Buffer): string {
   const text = content.toString("utf8");
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -416,6 +426,7 @@ async function findImporters(
   analysed: ReadonlySet<string>,
   modules: readonly string[],
   ripgrep: string | undefined,
+  digests: Map<string, string>,
 ): Promise<JsWork[]> {
   const needles = importNeedles(modules);
   const importers: JsWork[] = [];
@@ -444,7 +455,9 @@ async function findImporters(
     // A bundle's imports are inlined copies of files the follow-up reaches in their own right.
     if (!needles.some((n) => content.indexOf(n) !== -1) || looksGenerated(file, content)) return;
     const text = decode(content);
-    if (usesAClient(text)) importers.push({ file, text, clientModules: modules });
+    if (!usesAClient(text)) return;
+    importers.push({ file, text, clientModules: modules });
+    digests.set(file, contentDigest(content));
   });
   return importers;
 }
