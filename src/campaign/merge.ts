@@ -47,9 +47,13 @@ export async function mergeCampaign(options: MergeOptions): Promise<MergeResult>
     markdown: join(options.outDir, CAMPAIGN_FILES.markdown),
     html: join(options.outDir, CAMPAIGN_FILES.html),
   };
-  await writeOutput(`${JSON.stringify(campaign, null, 2)}\n`, files.json);
-  await writeOutput(renderCampaignMarkdown(campaign), files.markdown);
-  await writeOutput(renderCampaignHtml(campaign), files.html);
+  // All three are rendered before any is written: a failure leaves the last merge's files as they were, not a mix.
+  const rendered: Array<[string, string]> = [
+    [files.json, `${JSON.stringify(campaign, null, 2)}\n`],
+    [files.markdown, renderCampaignMarkdown(campaign)],
+    [files.html, renderCampaignHtml(campaign)],
+  ];
+  for (const [file, text] of rendered) await writeOutput(text, file);
   await writeHistory(historyFile, history);
   return {
     campaign,
