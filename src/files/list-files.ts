@@ -54,8 +54,8 @@ export interface FileListing {
 
 export async function listFiles(root: string, filter: FileFilter = {}): Promise<FileListing> {
   const respectIgnore = filter.respectIgnore ?? true;
-  const fromGit = respectIgnore ? await listWithGit(root) : undefined;
   const unreadableDirs: string[] = [];
+  const fromGit = respectIgnore ? await listWithGit(root, unreadableDirs) : undefined;
   const listing = fromGit
     ? { files: fromGit, source: "git" as const, unreadableDirs }
     : { files: await listWithGlob(root, respectIgnore, unreadableDirs), source: "filesystem" as const, unreadableDirs };
@@ -63,14 +63,17 @@ export async function listFiles(root: string, filter: FileFilter = {}): Promise<
   return listing;
 }
 
-async function listWithGit(root: string): Promise<string[] | undefined> {
+async function listWithGit(root: string, unreadableDirs: string[]): Promise<string[] | undefined> {
   try {
-    const { stdout } = await execFileAsync(
+    const { stdout, stderr } = await execFileAsync(
       "git",
       ["-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."],
       { cwd: root, maxBuffer: 1024 * 1024 * 512, encoding: "utf8" },
     );
     const files = stdout.split("\0").filter((f) => f.length > 0);
+    // Untracked files below a directory git cannot open are not listed: git warns, and the directory stands for them.
+    for (const match of stderr.matchAll(/could not open directory '(.+?)\/?': Permission denied/g)) unreadableDirs.push(match[1]!);
+    unreadableDirs.sort();
     return [...new Set(files)];
   } catch {
     return undefined;

@@ -21,6 +21,7 @@ import { crlfToLf, relocateFindings, spanMap } from "./relocate.js";
 import { SupportModules } from "./support-modules.js";
 import { decodeUtf8, normalize, restore } from "./text-shape.js";
 import { parseError } from "./validate.js";
+import { asUtf8, decodeUtf16, encodeUtf16, utf16Of } from "../core/text-encoding.js";
 import { FixLock } from "./fix-lock.js";
 import { errorCode, writeFile, WriteRefused } from "./write.js";
 
@@ -52,6 +53,8 @@ export interface PlannedChange {
   before: string;
   after: string;
   events: FixEvent[];
+  /** How the file is stored, when not UTF-8 (a UTF-16 file). */
+  encode?: (text: string) => Buffer;
 }
 
 export interface FixPlan {
@@ -181,11 +184,14 @@ async function fixFile(run: FileRun, file: string, findings: readonly Finding[])
     return { kind: "skipped", reason: `could not be read (${errorCode(error)})`, events: [], notes: [] };
   }
   const scanned = run.digests.get(file);
-  if (scanned !== undefined && scanned !== contentDigest(bytes)) {
+  if (scanned !== undefined && scanned !== contentDigest(asUtf8(bytes))) {
     return { kind: "skipped", reason: "changed since the scan; left unchanged: run fix again", events: [], notes: [] };
   }
+  // A UTF-16 file is fixed as its text and written back as UTF-16, BOM included.
+  const utf16 = utf16Of(bytes);
+  const encode = utf16 ? (text: string) => encodeUtf16(text, utf16) : undefined;
   // Text decoded with replacement characters could not be written back as the bytes it came from.
-  const decoded = decodeUtf8(bytes);
+  const decoded = utf16 ? { text: decodeUtf16(bytes, utf16) } : decodeUtf8(bytes);
   if (!("text" in decoded)) {
     const reason = `not valid UTF-8 (line ${decoded.badLine}); fix leaves it unchanged: convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8) and run fix again`;
     return unreadable(reason, findings);
@@ -230,7 +236,8 @@ async function fixFile(run: FileRun, file: string, findings: readonly Finding[])
     throw error;
   }
   if (problem) return { kind: "skipped", reason: `left untouched: the rewritten file would not parse (${problem})`, events, notes: notesOn(text, notes) };
-  return { kind: "changed", change: { file, before: raw, after: restore(current, shape), events }, events, notes: notesOn(current, notes) };
+  const change: PlannedChange = { file, before: raw, after: restore(current, shape), events, ...(encode ? { encode } : {}) };
+  return { kind: "changed", change, events, notes: notesOn(current, notes) };
 }
 
 /**

@@ -4,6 +4,7 @@
  * it, and big trees fan the parsing out to worker threads.
  */
 import { createHash } from "node:crypto";
+import { asUtf8 } from "../core/text-encoding.js";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { posix, sep } from "node:path";
@@ -328,7 +329,7 @@ function cachedReader(root: string, fileSet: ReadonlySet<string>): (file: string
     if (!cache.has(file)) {
       let text: string | undefined;
       try {
-        const bytes = readFileSync(posix.join(root, file));
+        const bytes = asUtf8(readFileSync(posix.join(root, file)));
         text = bytes.length > MAX_FILE_BYTES || looksBinary(bytes) ? undefined : decode(bytes);
       } catch {
         text = undefined;
