@@ -1,10 +1,11 @@
 /**
  * A fix that is stopped halfway: SIGKILL leaves files either as they were or
  * fixed (writes are atomic) and possibly a write's temp file, which the next
- * run removes; SIGINT/SIGTERM print the command that undoes the run.
+ * run removes (only temp files the killed run listed in its lock, never a
+ * user's look-alike); SIGINT/SIGTERM print the command that undoes the run.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, runCli } from "./helpers/cli.js";
@@ -62,7 +63,7 @@ function interruptFix(dir: string, signal: NodeJS.Signals, extraArgs: string[] =
   });
 }
 
-const tempFiles = (dir: string): string[] => readdirSync(join(dir, "src")).filter((name) => /\.ts\.\d+$/.test(name));
+const tempFiles = (dir: string): string[] => readdirSync(join(dir, "src")).filter((name) => /\.ts\.\d+$|\.cdm-\d+-\d+\.tmp$/.test(name));
 
 describe("an interrupted fix", () => {
   it("after SIGKILL: every file whole, and the next run removes the temp files and finishes the job", async () => {
@@ -77,9 +78,15 @@ describe("an interrupted fix", () => {
       const text = readFileSync(join(dir, `src/m${i}.ts`), "utf8");
       expect(text.includes(V1_HOST) !== text.includes(V2_HOST)).toBe(true);
     }
-    // What a kill during a write leaves (write-file-atomic's name), beside files not fixed yet, and a look-alike fix never writes beside.
+    // What a kill during a write leaves: a temp file the killed run listed in its lock, beside a file not fixed yet.
+    const lock = join(dir, ".git", ".comfydeploy-migrate-fix.lock");
+    const killedPid = /pid=(\d+)/.exec(readFileSync(lock, "utf8"))![1];
     const unfixed = Array.from({ length: FILES }, (_, i) => `m${i}.ts`).filter((name) => readFileSync(join(dir, "src", name), "utf8").includes(V1_HOST));
-    for (const name of unfixed.slice(0, 3)) writeFileSync(join(dir, "src", `${name}.3735928559`), "partial");
+    const leftByKill = join(dir, "src", `.${unfixed[0]}.cdm-${killedPid}-99999.tmp`);
+    writeFileSync(leftByKill, "partial");
+    appendFileSync(lock, `${leftByKill}\n`);
+    // Look-alikes fix did not list are the user's, whatever their names.
+    for (const name of unfixed.slice(1, 3)) writeFileSync(join(dir, "src", `${name}.3735928559`), "the user's");
     writeFileSync(join(dir, "notes.txt.123456789"), "not next to a file fix writes\n");
 
     const rerun = runCli(["fix", dir, "--allow-dirty", "--fail-on", "error"]);
@@ -88,7 +95,8 @@ describe("an interrupted fix", () => {
     expect(rerun.stdout).toMatch(new RegExp(`fix changed ${FILES - fixedByFirst} files`));
     expect(rerun.stdout).toMatch(/Removed [1-9]\d* temp files? an interrupted fix had left/);
     expect(fixedCount(dir)).toBe(FILES);
-    expect(tempFiles(dir)).toEqual(["m1.ts.20240101"]);
+    expect(tempFiles(dir).sort()).toEqual(["m1.ts.20240101", ...unfixed.slice(1, 3).map((name) => `${name}.3735928559`)].sort());
+    expect(existsSync(leftByKill)).toBe(false);
     expect(existsSync(join(dir, "notes.txt.123456789"))).toBe(true);
   }, 120_000);
 

@@ -38,7 +38,7 @@ const rowSchema = z.strictObject({
 });
 
 export const historyPointSchema = z.strictObject({
-  at: z.string().describe("When the newest scan of this point ran (ISO 8601)."),
+  at: z.iso.datetime({ offset: true }).describe("When the newest scan of this point ran (ISO 8601)."),
   digest: z.string().describe("Which reports the point was merged from; merging the same reports again replaces the point."),
   repositories: z.number().int(),
   ready: z.number().int(),

@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { writeOutput } from "../platform/output.js";
+import { redactDeep } from "../core/redact.js";
 import { buildCampaign, type Campaign, failsAt } from "./campaign-model.js";
 import { readHistory, withPoint, writeHistory } from "./history.js";
 import { renderCampaignHtml } from "./render-html.js";
@@ -34,7 +35,8 @@ export interface MergeResult {
 }
 
 export async function mergeCampaign(options: MergeOptions): Promise<MergeResult> {
-  const reports = await readAllReports(join(options.outDir, REPOS_DIR));
+  // Reports may come from elsewhere (a CI shard's artifact, an older version): the dashboard redacts them again.
+  const reports = redactDeep(await readAllReports(join(options.outDir, REPOS_DIR)));
   const historyFile = options.historyFile ?? join(options.outDir, CAMPAIGN_FILES.history);
   const withoutHistory = buildCampaign(reports, options.failOn, [], options.now);
   const history = withPoint(await readHistory(historyFile), withoutHistory, reports);
@@ -45,9 +47,13 @@ export async function mergeCampaign(options: MergeOptions): Promise<MergeResult>
     markdown: join(options.outDir, CAMPAIGN_FILES.markdown),
     html: join(options.outDir, CAMPAIGN_FILES.html),
   };
-  await writeOutput(`${JSON.stringify(campaign, null, 2)}\n`, files.json);
-  await writeOutput(renderCampaignMarkdown(campaign), files.markdown);
-  await writeOutput(renderCampaignHtml(campaign), files.html);
+  // All three are rendered before any is written: a failure leaves the last merge's files as they were, not a mix.
+  const rendered: Array<[string, string]> = [
+    [files.json, `${JSON.stringify(campaign, null, 2)}\n`],
+    [files.markdown, renderCampaignMarkdown(campaign)],
+    [files.html, renderCampaignHtml(campaign)],
+  ];
+  for (const [file, text] of rendered) await writeOutput(text, file);
   await writeHistory(historyFile, history);
   return {
     campaign,

@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { z } from "zod/v4";
 import { RuntimeFailure, UsageError } from "../core/errors.js";
 import { writeOutput } from "../platform/output.js";
+import { REPO_NAME } from "./campaign-file.js";
+import { redactDeep } from "../core/redact.js";
 
 export const REPO_REPORT_VERSION = 1;
 export const REPOS_DIR = "repos";
@@ -32,7 +34,7 @@ const pullRequestSchema = z
     operation: z.string().optional(),
     /** A dry run: the files fix would change. */
     wouldChange: z.number().int().optional(),
-    checkedAt: z.string().describe("When the state was last read or set (ISO 8601)."),
+    checkedAt: z.iso.datetime({ offset: true }).describe("When the state was last read or set (ISO 8601)."),
     runKey: z.string().optional().describe("The runKey of the scan this step ran on."),
     dryRun: z.boolean().optional().describe("Whether the step was a dry run (fix planned, nothing pushed)."),
     error: z.string().optional().describe("Why the state could not be refreshed."),
@@ -44,7 +46,7 @@ const checkSchema = z
     deploymentId: z.string(),
     verdict: z.enum(["READY", "NOT_READY", "UNKNOWN", "ERROR"]),
     reason: z.string(),
-    checkedAt: z.string(),
+    checkedAt: z.iso.datetime({ offset: true }),
     runKey: z.string().optional().describe("The runKey of the scan this check ran with."),
   })
   .describe("The last live check of the repository's deployment.");
@@ -66,7 +68,7 @@ const embeddedScanSchema = z
 export const repoReportSchema = z
   .strictObject({
     schemaVersion: z.literal(REPO_REPORT_VERSION),
-    name: z.string(),
+    name: z.string().regex(REPO_NAME).describe("Its report file is repos/<name>.json."),
     url: z.string().describe("As the campaign names it, credentials removed."),
     path: z.string().optional().describe("The scanned directory inside the repository."),
     github: z.string().optional().describe("owner/name on GitHub, when known."),
@@ -76,7 +78,7 @@ export const repoReportSchema = z
     head: z.string().optional().describe("The commit scanned."),
     tool: z.strictObject({ name: z.string(), version: z.string() }),
     runKey: z.string().describe("Digest of HEAD, tool version and settings: an equal key means the repository needs no new run."),
-    startedAt: z.string(),
+    startedAt: z.iso.datetime({ offset: true }),
     durationMs: z.number(),
     nodePins: z.enum(["outdated", "unknown", "none"]).optional().describe("outdated: a ComfyUI node pin before the minimum; unknown: a pin to settle; none: no pin to change."),
     scan: embeddedScanSchema.optional(),
@@ -102,7 +104,17 @@ export function reportFile(dir: string, name: string): string {
 }
 
 export async function writeRepoReport(dir: string, report: RepoReport): Promise<void> {
-  await writeOutput(`${JSON.stringify(report, null, 2)}\n`, reportFile(dir, report.name));
+  await writeOutput(`${JSON.stringify(redactDeep(report), null, 2)}\n`, reportFile(dir, report.name));
+}
+
+/** Whether a file in repos/ is a report campaign wrote (its shape, under its own name): only those are ever removed. */
+export async function isOwnReport(dir: string, entry: string): Promise<boolean> {
+  try {
+    const parsed = repoReportSchema.safeParse(JSON.parse(await readFile(join(dir, entry), "utf8")));
+    return parsed.success && `${parsed.data.name}.json` === entry;
+  } catch {
+    return false;
+  }
 }
 
 /** The report a previous run left, or undefined when there is none or it is not one (it is then simply redone). */
@@ -135,6 +147,8 @@ export async function readAllReports(dir: string): Promise<RepoReport[]> {
       const issue = parsed.error.issues[0]!;
       throw new UsageError(`${file} is not a campaign repository report: ${issue.path.join(".") || "(top level)"}: ${issue.message}`);
     }
+    // status writes a report back under its name: a name that is not its file's would write elsewhere.
+    if (`${parsed.data.name}.json` !== entry) throw new UsageError(`${file} is not a campaign repository report: its name "${parsed.data.name}" is not its file's`);
     reports.push(parsed.data);
   }
   return reports;

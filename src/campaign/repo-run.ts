@@ -13,8 +13,8 @@
  * concurrency, and large trees still parse on the scanner's worker threads.
  */
 import { createHash } from "node:crypto";
-import { stat } from "node:fs/promises";
-import { join } from "node:path";
+import { realpath, stat } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
 import { maskKnownSecrets } from "../core/redact.js";
 import { TOOL } from "../platform/tool-info.js";
 import { type Checkout, checkoutTip, remoteTip } from "./clone-cache.js";
@@ -137,6 +137,8 @@ export async function runRepository(target: Target, settings: RunSettings): Prom
       stage = "scan";
       const root = target.path ? join(checkout.dir, target.path) : checkout.dir;
       if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new StageFailure("scan", `${target.path} is not a directory in ${target.url} at ${checkout.head.slice(0, 12)}`);
+      // The repository chooses what its paths are: a symbolic link could send the scan (and fix) anywhere.
+      if (target.path && !(await staysInside(checkout.dir, root))) throw new StageFailure("scan", `${target.path} is a symbolic link that leads out of ${target.url}; not scanned`);
       const { config } = await loadConfig(root);
       config.legacyHosts.push(...settings.legacyHosts.map(normalizeHost));
       const scanSettings = { root, hosts: hostSetFor(config), include: config.include, exclude: config.exclude, rules: config.rules };
@@ -281,4 +283,11 @@ async function liveCheck(deploymentId: string, check: CheckSettings): Promise<Ch
 
 function oneLine(text: string): string {
   return text.split("\n")[0]!.trim();
+}
+
+/** Whether `path`, links resolved, is inside `dir`. */
+async function staysInside(dir: string, path: string): Promise<boolean> {
+  const [realDir, real] = await Promise.all([realpath(dir), realpath(path)]);
+  const rel = relative(realDir, real);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !rel.startsWith(sep));
 }

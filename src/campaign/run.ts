@@ -8,7 +8,7 @@ import { readdir, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { type RepoOutcome, type RunSettings, runRepository } from "./repo-run.js";
-import type { RepoReport } from "./repo-report.js";
+import { isOwnReport, type RepoReport } from "./repo-report.js";
 import { KeyedLock, mapLimit } from "../platform/concurrency.js";
 import type { Target } from "./targets.js";
 
@@ -55,7 +55,10 @@ function describe(report: RepoReport, outcome: RepoOutcome): string {
  */
 export async function pruneReports(reportsDir: string, keep: readonly Target[]): Promise<string[]> {
   const names = new Set(keep.map((t) => `${t.name}.json`));
-  const stale = (await readdir(reportsDir).catch(() => [] as string[])).filter((f) => f.endsWith(".json") && !names.has(f));
+  const candidates = (await readdir(reportsDir).catch(() => [] as string[])).filter((f) => f.endsWith(".json") && !names.has(f));
+  // Someone else's JSON in repos/ stays: only reports campaign wrote go.
+  const stale: string[] = [];
+  for (const f of candidates) if (await isOwnReport(reportsDir, f)) stale.push(f);
   await Promise.all(stale.map((f) => rm(join(reportsDir, f), { force: true })));
   return stale.map((f) => f.slice(0, -".json".length));
 }

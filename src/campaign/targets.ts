@@ -6,12 +6,15 @@
  */
 import { basename, isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { UsageError } from "../core/errors.js";
+import { RuntimeFailure, UsageError } from "../core/errors.js";
 import { redactUrlCredentials } from "../core/redact.js";
 import type { CampaignFile, RepositoryEntry } from "./campaign-file.js";
 import { REPO_NAME } from "./campaign-file.js";
 import type { OrgRepository } from "./github-api.js";
 import { parseRemoteUrl } from "./tool-api.js";
+
+/** One part of owner/name as GitHub allows it. */
+const LISTED_PART = /^[A-Za-z0-9_.-]{1,100}$/;
 
 export interface Target {
   name: string;
@@ -45,6 +48,10 @@ export function resolveTargets(
   const targets: Target[] = (file.repositories ?? []).map((entry, index) => targetOf(entry, index, relativeTo, githubHost));
   const known = new Set(targets.map((t) => (t.github ? `${t.github.owner}/${t.github.name}`.toLowerCase() : t.source)));
   for (const repo of listed) {
+    // The listing comes from a server: its names become file names and API paths, so they are checked like the file's.
+    if (![repo.owner, repo.name].every((part) => LISTED_PART.test(part) && part !== "." && part !== "..") || !REPO_NAME.test(safeName(repo.name))) {
+      throw new RuntimeFailure(`the organisation listing names a repository "${repo.owner}/${repo.name}" that is not a valid owner/name`);
+    }
     if (known.has(`${repo.owner}/${repo.name}`.toLowerCase()) || known.has(repo.cloneUrl)) continue;
     targets.push({
       name: safeName(repo.name),

@@ -5,7 +5,7 @@ import type { Argv } from "yargs";
 import { EXIT, RuntimeFailure, UsageError } from "../core/errors.js";
 import { HOSTS, MIGRATION_FLAG } from "../knowledge/migration.js";
 import { writeOutput } from "../platform/output.js";
-import { maskKnownSecrets } from "../core/redact.js";
+import { maskKnownSecrets, redactSecrets } from "../core/redact.js";
 import { failsAt } from "../campaign/campaign-model.js";
 import { CampaignGitHub } from "../campaign/github-api.js";
 import { DEFAULT_CAMPAIGN_FILE, loadCampaign } from "../campaign/load.js";
@@ -151,7 +151,7 @@ async function run(args: CampaignArgs, token: string | undefined): Promise<numbe
   const failOn: FailOn = args["fail-on"] ?? campaign.file.failOn ?? "error";
   const outDir = resolve(args.out ?? DEFAULT_OUT);
   const reportsDir = resolve(outDir, REPOS_DIR);
-  const log = (line: string): void => void process.stderr.write(`campaign: ${maskKnownSecrets(line, [token])}\n`);
+  const log = (line: string): void => void process.stderr.write(`campaign: ${redactSecrets(maskKnownSecrets(line, [token]))}\n`);
 
   let check: RunSettings["check"];
   if (args.check) {

@@ -10,6 +10,7 @@ import { type TreeState, treeState } from "../files/git-state.js";
 import { nodeRefTarget } from "../../transforms/node-pin/target.js";
 import { envChangesOf } from "../fix/env-changes.js";
 import { onInterrupt, ROLLBACK_COMMAND } from "../fix/interrupt.js";
+import { FixLock } from "../fix/fix-lock.js";
 import { fixProgress } from "../fix/progress.js";
 import type { FixPlan } from "../fix/runner.js";
 import type { Verification } from "../fix/verify.js";
@@ -35,6 +36,7 @@ export interface FixArgs {
   "remove-unused"?: boolean;
   verify?: boolean;
   "project-tsc"?: boolean;
+  "write-read-only"?: boolean;
   "legacy-host"?: string[];
   config?: string;
   color?: boolean;
@@ -70,6 +72,7 @@ export function fixCommand(yargs: Argv): Argv<FixArgs> {
       describe: "With --verify: type-check with the project's own node_modules/typescript instead of this tool's (runs code from the repository)",
       type: "boolean",
     })
+    .option("write-read-only", { describe: "Also rewrite files without write permission (default: leave them, saying so)", type: "boolean" })
     .option("legacy-host", { describe: "Another host that serves the V1 API (repeatable); its URLs are marked, not rewritten", type: "string", array: true })
     .option("config", { describe: CONFIG_OPTION_HELP, type: "string" })
     .example("$0 fix --dry-run", "Show the diff without writing")
@@ -89,9 +92,18 @@ export async function runFix(args: FixArgs): Promise<number> {
   if (args["project-tsc"] && !args.verify) throw new UsageError("--project-tsc goes with --verify");
   if (!rootStat) throw new UsageError(`path not found: ${args.path}`);
   if (!rootStat.isDirectory()) throw new UsageError(`not a directory: ${args.path}`);
-  const nodeRef = nodeRefTarget(args["node-ref"]);
-
   const dryRun = Boolean(args["dry-run"]);
+  // Taken before the tree is looked at: a second fix is told another one runs, not that the tree has changes.
+  const lock = dryRun ? undefined : await FixLock.acquire(root);
+  try {
+    return await fixWithLock(args, root, lock, dryRun, planFixes);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function fixWithLock(args: FixArgs, root: string, lock: FixLock | undefined, dryRun: boolean, planFixes: typeof import("../fix/runner.js").planFixes): Promise<number> {
+  const nodeRef = nodeRefTarget(args["node-ref"]);
   let startedAs: TreeState["kind"] = "clean";
   if (!dryRun) {
     const state = await treeState(root);
@@ -128,6 +140,8 @@ export async function runFix(args: FixArgs): Promise<number> {
       removeUnused,
       rules: config.rules,
       write: !dryRun,
+      ...(lock ? { lock } : {}),
+      ...(args["write-read-only"] ? { writeReadOnly: true } : {}),
       onWritten: () => written++,
       ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
       ...(progress.onFileDone ? { onFileDone: progress.onFileDone } : {}),

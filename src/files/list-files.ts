@@ -8,7 +8,7 @@ import { constants, existsSync, readFileSync, statSync } from "node:fs";
 import { access, readFile } from "node:fs/promises";
 import { dirname, join, posix, resolve } from "node:path";
 import picomatch from "picomatch";
-import { gitOutput } from "../platform/git.js";
+import { runGit } from "../platform/git.js";
 
 /**
  * Bytes of git's index for the work tree holding `root` (0 outside git): a
@@ -51,8 +51,8 @@ export interface FileListing {
 
 export async function listFiles(root: string, filter: FileFilter = {}): Promise<FileListing> {
   const respectIgnore = filter.respectIgnore ?? true;
-  const fromGit = respectIgnore ? await listWithGit(root) : undefined;
   const unreadableDirs: string[] = [];
+  const fromGit = respectIgnore ? await listWithGit(root, unreadableDirs) : undefined;
   const listing = fromGit
     ? { files: fromGit, source: "git" as const, unreadableDirs }
     : { files: await listWithGlob(root, respectIgnore, unreadableDirs), source: "filesystem" as const, unreadableDirs };
@@ -60,9 +60,13 @@ export async function listFiles(root: string, filter: FileFilter = {}): Promise<
   return listing;
 }
 
-async function listWithGit(root: string): Promise<string[] | undefined> {
-  const stdout = await gitOutput(root, ["-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."]);
-  return stdout === undefined ? undefined : [...new Set(stdout.split("\0").filter((f) => f.length > 0))];
+async function listWithGit(root: string, unreadableDirs: string[]): Promise<string[] | undefined> {
+  const result = await runGit(root, ["-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."]).catch(() => undefined);
+  if (result?.code !== 0) return undefined;
+  // Untracked files below a directory git cannot open are not listed: git warns, and the directory stands for them.
+  for (const match of result.stderr.matchAll(/could not open directory '(.+?)\/?': Permission denied/g)) unreadableDirs.push(match[1]!);
+  unreadableDirs.sort();
+  return [...new Set(result.stdout.split("\0").filter((f) => f.length > 0))];
 }
 
 async function listWithGlob(root: string, respectIgnore: boolean, unreadableDirs: string[]): Promise<string[]> {

@@ -13,6 +13,7 @@ import type { Finding } from "../core/finding.js";
 import { LineIndex } from "../core/location.js";
 import { isJsFile } from "../platform/file-types.js";
 import { scan, type ScanOptions, type ScanResult } from "../scan/engine.js";
+import { contentDigest } from "../scan/file-reading.js";
 import { isActivelySuppressed } from "../core/suppression.js";
 import { UnparsableFile } from "../../transforms/lib/ast-limits.js";
 import { isStackOverflow } from "../core/errors.js";
@@ -21,7 +22,9 @@ import { crlfToLf, relocateFindings, spanMap } from "./relocate.js";
 import { SupportModules } from "./support-modules.js";
 import { decodeUtf8, normalize, restore } from "./text-shape.js";
 import { parseError } from "./validate.js";
-import { errorCode, removeStaleTemps, writeFile } from "./write.js";
+import { asUtf8, decodeUtf16, encodeUtf16, utf16Of } from "../core/text-encoding.js";
+import { FixLock } from "./fix-lock.js";
+import { errorCode, writeFile, WriteRefused } from "./write.js";
 
 export { normalize, restore } from "./text-shape.js";
 export { writeFixes } from "./write.js";
@@ -32,10 +35,14 @@ export interface FixOptions extends Pick<ScanOptions, "root" | "hosts" | "includ
   /** Remove SDK dependencies no code of their package imports. */
   removeUnused?: boolean;
   /**
-   * Write each changed file as soon as it is done (atomically), after removing
-   * the temp files an interrupted run left beside the files to write.
+   * Write each changed file as soon as it is done (atomically), holding the
+   * tree's fix lock (taken here unless `lock` is given); taking over a killed
+   * run's lock removes the temp files it left.
    */
   write?: boolean;
+  lock?: FixLock;
+  /** Rewrite read-only files too (default: leave them, with the reason). */
+  writeReadOnly?: boolean;
   /** After each file written. */
   onWritten?: (file: string) => void;
   /** After each file with findings: how many are done, of how many. */
@@ -47,6 +54,8 @@ export interface PlannedChange {
   before: string;
   after: string;
   events: FixEvent[];
+  /** How the file is stored, when not UTF-8 (a UTF-16 file). */
+  encode?: (text: string) => Buffer;
 }
 
 export interface FixPlan {
@@ -65,6 +74,16 @@ export interface FixPlan {
 }
 
 export async function planFixes(options: FixOptions): Promise<FixPlan> {
+  if (!options.write || options.lock) return planWithLock(options, options.lock);
+  const lock = await FixLock.acquire(options.root);
+  try {
+    return await planWithLock(options, lock);
+  } finally {
+    lock.release();
+  }
+}
+
+async function planWithLock(options: FixOptions, lock: FixLock | undefined): Promise<FixPlan> {
   // fix loads TypeScript on this thread for its codemods anyway: a scan worker would load a second copy.
   const result = await scan({ workers: false, ...options });
   const active = result.findings.filter((f) => !isActivelySuppressed(f) && f.ruleId !== "review-marker");
@@ -74,8 +93,7 @@ export async function planFixes(options: FixOptions): Promise<FixPlan> {
     if (list) list.push(f);
     else byFile.set(f.file, [f]);
   }
-  const removedTemps = options.write ? await removeStaleTemps(options.root, [...byFile.keys()]) : [];
-  for (const temp of removedTemps) byFile.delete(temp);
+  const removedTemps = (lock?.removedTemps ?? []).map((temp) => posix.relative(options.root, temp)).sort();
 
   // The codemods (jscodeshift, Babel) load only when there is something to fix.
   const transforms: readonly Transform[] = byFile.size > 0 ? await (await import("../../transforms/index.js")).loadTransforms() : [];
@@ -89,15 +107,16 @@ export async function planFixes(options: FixOptions): Promise<FixPlan> {
     selected,
     v1Left: new Map(),
     supportModules: new SupportModules(options.root, byFile, (file) => originals.get(file)),
+    digests: result.digests ?? new Map(),
   };
   const write = async (change: PlannedChange): Promise<boolean> => {
     if (!options.write) return true;
     try {
-      await writeFile(options.root, change);
+      await writeFile(options.root, change, { ...(lock ? { lock } : {}), ...(options.writeReadOnly ? { writeReadOnly: true } : {}) });
       options.onWritten?.(change.file);
       return true;
     } catch (error) {
-      plan.skipped.push({ file: change.file, reason: `could not be written (${errorCode(error)})` });
+      plan.skipped.push({ file: change.file, reason: error instanceof WriteRefused ? error.message : `could not be written (${errorCode(error)})` });
       return false;
     }
   };
@@ -131,7 +150,6 @@ export async function planFixes(options: FixOptions): Promise<FixPlan> {
   }
   // Modules a transform adds to a package, written once every file has asked for them.
   const modules = await run.supportModules.planned();
-  if (options.write) plan.removedTemps.push(...(await removeStaleTemps(options.root, modules.map((m) => m.file))));
   for (const module of modules) {
     const change = { file: module.file, before: "", after: module.text, events: module.events };
     if (await write(change)) plan.changes.push(change);
@@ -145,6 +163,8 @@ interface FileRun {
   /** Package directories whose code is left on the V1 SDK, with those files. */
   v1Left: Map<string, string[]>;
   supportModules: SupportModules;
+  /** What the scan read, by file: a file that differs now would be rewritten with stale findings. */
+  digests: ReadonlyMap<string, string>;
 }
 
 type FileOutcome =
@@ -164,8 +184,15 @@ async function fixFile(run: FileRun, file: string, findings: readonly Finding[])
   } catch (error) {
     return { kind: "skipped", reason: `could not be read (${errorCode(error)})`, events: [], notes: [] };
   }
+  const scanned = run.digests.get(file);
+  if (scanned !== undefined && scanned !== contentDigest(asUtf8(bytes))) {
+    return { kind: "skipped", reason: "changed since the scan; left unchanged: run fix again", events: [], notes: [] };
+  }
+  // A UTF-16 file is fixed as its text and written back as UTF-16, BOM included.
+  const utf16 = utf16Of(bytes);
+  const encode = utf16 ? (text: string) => encodeUtf16(text, utf16) : undefined;
   // Text decoded with replacement characters could not be written back as the bytes it came from.
-  const decoded = decodeUtf8(bytes);
+  const decoded = utf16 ? { text: decodeUtf16(bytes, utf16) } : decodeUtf8(bytes);
   if (!("text" in decoded)) {
     const reason = `not valid UTF-8 (line ${decoded.badLine}); fix leaves it unchanged: convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8) and run fix again`;
     return unreadable(reason, findings);
@@ -210,7 +237,8 @@ async function fixFile(run: FileRun, file: string, findings: readonly Finding[])
     throw error;
   }
   if (problem) return { kind: "skipped", reason: `left untouched: the rewritten file would not parse (${problem})`, events, notes: notesOn(text, notes) };
-  return { kind: "changed", change: { file, before: raw, after: restore(current, shape), events }, events, notes: notesOn(current, notes) };
+  const change: PlannedChange = { file, before: raw, after: restore(current, shape), events, ...(encode ? { encode } : {}) };
+  return { kind: "changed", change, events, notes: notesOn(current, notes) };
 }
 
 /**

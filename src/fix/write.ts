@@ -1,23 +1,113 @@
 /**
  * Writing fixed files: each one atomically (a temp file beside it, renamed
- * over it), so a kill leaves every file either as it was or as fixed. A kill
- * can leave the temp file itself (`<file>.<digits>`, write-file-atomic's
- * name); the next run removes those beside the files it is about to write,
- * and only when git does not track them.
+ * over it), so a kill leaves every file either as it was or as fixed. The
+ * temp files are named and listed by the fix lock (`fix-lock.ts`), so a run
+ * after a kill removes only those. A file is not written when it changed
+ * since fix read it, when it is read-only (unless asked), or when it is a
+ * symbolic link that leads out of the tree.
  */
-import { readdir, unlink } from "node:fs/promises";
-import { posix } from "node:path";
-import writeFileAtomic from "write-file-atomic";
+import { constants, unlinkSync } from "node:fs";
+import { access, chmod, lstat, open, readFile, realpath, rename, stat, unlink } from "node:fs/promises";
+import { basename, dirname, join, posix, relative, sep } from "node:path";
 import { RuntimeFailure } from "../core/errors.js";
-import { gitOutput } from "../platform/git.js";
+import type { FixLock } from "./fix-lock.js";
 
 export interface FileWrite {
   file: string;
   after: string;
+  /** The text the change was made from: a file that no longer holds it is not overwritten. */
+  before?: string;
+  /** How the text is stored (UTF-8 when absent): a UTF-16 file is written back as UTF-16. */
+  encode?: (text: string) => Buffer;
 }
 
-export async function writeFile(root: string, change: FileWrite): Promise<void> {
-  await writeFileAtomic(posix.join(root, change.file), change.after, { encoding: "utf8" });
+export interface WriteGuard {
+  /** Names and lists the temp files (a run without one still writes atomically). */
+  lock?: FixLock;
+  /** Rewrite files without write permission (default: leave them, saying why). */
+  writeReadOnly?: boolean;
+}
+
+/** A file fix chose not to write, with the reason (one line, for the summary). */
+export class WriteRefused extends Error {
+  override readonly name = "WriteRefused";
+}
+
+export const READ_ONLY_OPTION = "--write-read-only";
+
+let unlocked = 0;
+
+/** Temp files being written: an exit (Ctrl-C ends the process from its handler) removes them. */
+const inFlight = new Set<string>();
+let exitHookSet = false;
+
+function track(temp: string): void {
+  if (!exitHookSet) {
+    exitHookSet = true;
+    process.on("exit", () => {
+      for (const path of inFlight) {
+        try {
+          unlinkSync(path);
+        } catch {
+          // Renamed already, or never created.
+        }
+      }
+    });
+  }
+  inFlight.add(temp);
+}
+
+export async function writeFile(root: string, change: FileWrite, guard: WriteGuard = {}): Promise<void> {
+  const path = posix.join(root, change.file);
+  const link = await lstat(path).catch(() => undefined);
+  const target = link?.isSymbolicLink() ? await insideTree(root, path) : path;
+  const info = link ? await stat(target) : undefined;
+  if (info && !guard.writeReadOnly && ((info.mode & 0o222) === 0 || !(await writable(target)))) {
+    throw new WriteRefused(`read-only; fix leaves it unchanged (pass ${READ_ONLY_OPTION} to rewrite read-only files)`);
+  }
+  const bytes = (change.encode ?? ((text: string) => Buffer.from(text, "utf8")))(change.after);
+  if (change.before !== undefined && info) {
+    const now = await readFile(target);
+    if (!now.equals((change.encode ?? ((text: string) => Buffer.from(text, "utf8")))(change.before))) {
+      throw new WriteRefused("changed since fix read it; left unchanged: run fix again");
+    }
+  }
+  const temp = guard.lock ? guard.lock.tempFor(target) : join(dirname(target), `.${basename(target)}.cdm-${process.pid}-u${++unlocked}.tmp`);
+  track(temp);
+  try {
+    const handle = await open(temp, "wx", info ? info.mode & 0o7777 : 0o666);
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    // open() applied the umask: the file keeps the mode it had.
+    if (info) await chmod(temp, info.mode & 0o7777);
+    await rename(temp, target);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  } finally {
+    inFlight.delete(temp);
+  }
+}
+
+/** A symbolic link is written through only when it leads to a file inside the tree. */
+async function insideTree(root: string, path: string): Promise<string> {
+  const [realRoot, real] = await Promise.all([realpath(root), realpath(path).catch(() => undefined)]);
+  const rel = real === undefined ? undefined : relative(realRoot, real);
+  if (rel === undefined || rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || rel.startsWith(sep)) {
+    throw new WriteRefused("a symbolic link that leads out of the tree; fix leaves it unchanged");
+  }
+  return real!;
+}
+
+async function writable(path: string): Promise<boolean> {
+  return access(path, constants.W_OK).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Writes every change, stopping at the first that fails (the planned-then-written path, e.g. `pr`). */
@@ -32,44 +122,6 @@ export async function writeFixes(root: string, changes: readonly FileWrite[]): P
 }
 
 export function errorCode(error: unknown): string {
+  if (error instanceof WriteRefused) return error.message;
   return (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
-}
-
-/** write-file-atomic's temp name: the file's name, a dot, an unsigned 32-bit number. */
-const TEMP_SUFFIX = /^\.(\d{1,10})$/;
-
-/**
- * Removes temp files an interrupted run left beside `files` (repository-relative),
- * returning the ones removed. A file git tracks is never touched, whatever its name.
- */
-export async function removeStaleTemps(root: string, files: readonly string[]): Promise<string[]> {
-  const byDir = new Map<string, Set<string>>();
-  for (const file of files) {
-    const dir = posix.dirname(file);
-    byDir.set(dir, (byDir.get(dir) ?? new Set()).add(posix.basename(file)));
-  }
-  const stale: string[] = [];
-  for (const [dir, names] of byDir) {
-    const entries = await readdir(posix.join(root, dir), { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      if (!entry.isFile()) continue;
-      const dot = entry.name.lastIndexOf(".");
-      const digits = TEMP_SUFFIX.exec(entry.name.slice(dot))?.[1];
-      if (digits === undefined || Number(digits) > 0xffffffff || !names.has(entry.name.slice(0, dot))) continue;
-      stale.push(dir === "." ? entry.name : `${dir}/${entry.name}`);
-    }
-  }
-  if (stale.length === 0) return [];
-  const tracked = await trackedAmong(root, stale);
-  const removed: string[] = [];
-  for (const file of stale.filter((f) => !tracked.has(f)).sort()) {
-    if (await unlink(posix.join(root, file)).then(() => true, () => false)) removed.push(file);
-  }
-  return removed;
-}
-
-/** Which of the files git tracks (none outside a repository). */
-async function trackedAmong(root: string, files: readonly string[]): Promise<Set<string>> {
-  const stdout = await gitOutput(root, ["-c", "core.quotepath=off", "ls-files", "-z", "--", ...files.map((f) => `:(literal)${f}`)]);
-  return new Set((stdout ?? "").split("\0").filter(Boolean));
 }

@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { lilconfig, type Loader } from "lilconfig";
-import { UsageError } from "../core/errors.js";
+import { isStackOverflow, UsageError } from "../core/errors.js";
 import { SEVERITY_RANK, type RuleId, type Severity } from "../rules/catalog.js";
 import { DEFAULT_HOSTS, type HostSet } from "../core/urls.js";
 import type { RuleSettingInput } from "./config-schema.js";
@@ -107,24 +107,41 @@ function displayPath(file: string): string {
   return rel === "" || rel.startsWith("..") ? file : rel;
 }
 
+/** Windows editors save JSON with a UTF-8 BOM; JSON parsers refuse it. */
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 function packageSection(text: string): unknown {
   try {
-    const pkg: unknown = JSON.parse(text);
+    const pkg: unknown = JSON.parse(withoutBom(text));
     return typeof pkg === "object" && pkg !== null ? (pkg as Record<string, unknown>)[PACKAGE_JSON_KEY] : undefined;
   } catch {
     return undefined;
   }
 }
 
-function jsonc(text: string, where: string): unknown {
+function jsonc(raw: string, where: string): unknown {
+  const text = withoutBom(raw);
   const errors: ParseError[] = [];
-  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  let value: unknown;
+  try {
+    value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  } catch (error) {
+    if (isStackOverflow(error)) throw tooDeep(where);
+    throw error;
+  }
   const first = errors[0];
   if (first) {
     const at = new LineIndex(text).position(first.offset);
     throw new UsageError(`${where}:${at.line}:${at.column}: not valid JSON: ${printParseErrorCode(first.error)}`);
   }
   return value;
+}
+
+/** A config is a few flat lists and maps: nesting deeper than the parser's stack is not one. */
+function tooDeep(where: string): UsageError {
+  return new UsageError(`${where}: not a valid config: nested too deeply`);
 }
 
 /** The nearest directory at or above `dir` that holds `.git`; `dir` itself when there is none. */
@@ -138,7 +155,13 @@ function repositoryRoot(dir: string): string {
 async function normalise(value: unknown, where: string): Promise<UserConfig> {
   // The schema (and zod) are loaded only when there is a config to check.
   const { validateConfig } = await import("./config-schema.js");
-  const result = validateConfig(value);
+  let result: ReturnType<typeof validateConfig>;
+  try {
+    result = validateConfig(value);
+  } catch (error) {
+    if (isStackOverflow(error)) throw tooDeep(where);
+    throw error;
+  }
   if (!result.ok) throw new UsageError(`${where}: ${result.problem}`);
   const c = result.config;
   const hosts = (key: "legacyHosts" | "currentHosts" | "ignoreHosts"): string[] =>

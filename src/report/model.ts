@@ -11,6 +11,7 @@ import { TOOL } from "../platform/tool-info.js";
 import { assignFingerprints } from "../core/fingerprint.js";
 import { fromRepoRoot, type Provenance, type RepoRoot } from "../files/repo-root.js";
 import { type Baseline, isInBaseline } from "./baseline.js";
+import { redactDeep, redactSecrets } from "../core/redact.js";
 
 export interface RepoLink {
   /** e.g. https://github.com/owner/name */
@@ -57,16 +58,17 @@ export function buildReport(result: ScanResult, options: ReportOptions): Report 
     else if (options.baseline && isInBaseline(finding, options.baseline)) baselined.push(finding);
     else findings.push(finding);
   }
+  // Every renderer (text, JSON, Markdown, SARIF, the PR body, campaign reports) reads this model: secrets go here, once.
   return {
     tool: { name: TOOL.name, version: TOOL.version },
     root: options.repoRoot?.top ?? result.root,
-    findings: capPerRuleAndFile(findings),
-    suppressed,
-    baselined,
-    skipped,
+    findings: redactDeep(capPerRuleAndFile(findings)),
+    suppressed: redactDeep(suppressed),
+    baselined: redactDeep(baselined),
+    skipped: redactDeep(skipped),
     stats: result.stats,
     cutoff: cutoffStatus(options.now),
-    command: options.command,
+    command: redactSecrets(options.command),
     ...(options.repo ? { repo: options.repo } : {}),
     ...(options.repoRoot?.provenance ? { provenance: options.repoRoot.provenance } : {}),
   };

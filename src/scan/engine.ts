@@ -20,7 +20,7 @@ import { findReviewMarkers } from "./review-markers.js";
 import { MARKER_TAG } from "../core/marker.js";
 import type { RepoFacts } from "./scanner.js";
 import { findLegacyHostMentions, type HostSet } from "../core/urls.js";
-import { cachedReader, decode } from "./file-reading.js";
+import { cachedReader, contentDigest, decode } from "./file-reading.js";
 import { findImporters, hostModuleImports } from "./importer-follow-up.js";
 import { applyInSourceSuppressions, withoutMarkerLines } from "./suppression-pass.js";
 import { scannersFor, scanTextFile, type TextCandidate, textFallback } from "./text-pass.js";
@@ -59,6 +59,8 @@ export interface ScanResult {
   root: string;
   findings: Finding[];
   skipped: SkippedFile[];
+  /** SHA-256 of each file's bytes as the scan read them: fix refuses to rewrite a file that changed since. */
+  digests?: Map<string, string>;
   stats: {
     listed: number;
     /** Files a needle matched. */
@@ -149,7 +151,9 @@ async function scanWithPool(
   const importsHostModule = hostModuleImports(withLegacyHost.filter(({ file }) => isJsFile(file)).map((h) => h.file));
   let textOnly = 0;
   const textOnlySdkImporters: string[] = [];
+  const digests = new Map<string, string>();
   for (const { file, content } of hits) {
+    digests.set(file, contentDigest(content));
     if (content.includes(SUPPRESSION_KEYWORD)) ignoreFiles.add(file);
     if (content.includes(MARKER_TAG)) findings.push(...findReviewMarkers(file, decode(content)));
     if (isJsFile(file)) {
@@ -193,7 +197,7 @@ async function scanWithPool(
   // Files that use a client module's exports without naming anything V1 themselves.
   while (clientModules.length > 0) {
     const modules = clientModules.splice(0);
-    const importers = await findImporters(root, filesToScan, fileSet, analysed, modules, ripgrep);
+    const importers = await findImporters(root, filesToScan, fileSet, analysed, modules, ripgrep, digests);
     if (importers.length === 0) break;
     progress.candidates += importers.filter((w) => !countedJs.has(w.file)).length;
     await run(importers);
@@ -219,6 +223,7 @@ async function scanWithPool(
     findings,
     skipped,
     stats: { listed: allFiles.length, candidates: progress.candidates, analysed: analysed.size, textOnly, listing: listingSource },
+    digests,
   };
 }
 

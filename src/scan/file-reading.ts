@@ -2,10 +2,16 @@
  * Reading repository files as the scanners see them: UTF-8 without a BOM,
  * nothing over the size limit, nothing binary.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { asUtf8 } from "../core/text-encoding.js";
 import { posix } from "node:path";
 import { looksBinary } from "./needles.js";
 import { MAX_FILE_BYTES } from "./prefilter-pass.js";
+
+export function contentDigest(content: Buffer): string {
+  return createHash("sha256").update(content).digest("hex");
+}
 
 export function decode(content: Buffer): string {
   const text = content.toString("utf8");
@@ -20,7 +26,7 @@ export function cachedReader(root: string, fileSet: ReadonlySet<string>): (file:
     if (!cache.has(file)) {
       let text: string | undefined;
       try {
-        const bytes = readFileSync(posix.join(root, file));
+        const bytes = asUtf8(readFileSync(posix.join(root, file)));
         text = bytes.length > MAX_FILE_BYTES || looksBinary(bytes) ? undefined : decode(bytes);
       } catch {
         text = undefined;

@@ -12,7 +12,7 @@ import { V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES } from "../knowledge/migration.
 import { importSpecifiers, mayReexport } from "../lang/js/module-syntax.js";
 import { forEachLimit } from "../platform/concurrency.js";
 import { isJsFile } from "../platform/file-types.js";
-import { decode } from "./file-reading.js";
+import { contentDigest, decode } from "./file-reading.js";
 import type { JsWork } from "./js-pool.js";
 import { looksGenerated } from "./js/generated-code.js";
 import { looksBinary } from "./needles.js";
@@ -81,6 +81,7 @@ export async function findImporters(
   analysed: ReadonlySet<string>,
   modules: readonly string[],
   ripgrep: string | undefined,
+  digests: Map<string, string>,
 ): Promise<JsWork[]> {
   const needles = importNeedles(modules);
   const importers: JsWork[] = [];
@@ -109,7 +110,9 @@ export async function findImporters(
     // A bundle's imports are inlined copies of files the follow-up reaches in their own right.
     if (!needles.some((n) => content.indexOf(n) !== -1) || looksGenerated(file, content)) return;
     const text = decode(content);
-    if (usesAClient(text)) importers.push({ file, text, clientModules: modules });
+    if (!usesAClient(text)) return;
+    importers.push({ file, text, clientModules: modules });
+    digests.set(file, contentDigest(content));
   });
   return importers;
 }

@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import { posix, sep } from "node:path";
 import type { SkippedFile } from "../core/finding.js";
 import { forEachLimit } from "../platform/concurrency.js";
+import { asUtf8 } from "../core/text-encoding.js";
 import { looksBinary, type Needle, needlePattern, Prefilter } from "./needles.js";
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -44,7 +45,8 @@ export async function prefilterPass(options: PrefilterOptions): Promise<Prefilte
   const realRoot = await realpath(options.root);
   const hits: PrefilterHit[] = [];
   const keep = async (file: string, check: (content: Buffer) => boolean): Promise<void> => {
-    const content = await readFile(posix.join(toPosix(options.root), file)).catch(() => undefined);
+    // UTF-16 files are searched, and scanned, as the text they hold.
+    const content = await readFile(posix.join(toPosix(options.root), file)).then(asUtf8, () => undefined);
     if (!content) {
       options.skipped.push({ file, reason: "could not be read" });
       return;
@@ -138,8 +140,9 @@ async function statAll(root: string, realRoot: string, files: readonly string[],
     let stats;
     try {
       stats = lstatSync(posix.join(base, file));
-    } catch {
-      continue; // listed by git but deleted in the work tree
+    } catch (error) {
+      unstattable(file, error, skipped);
+      continue;
     }
     if (stats.isFile() && stats.size <= MAX_FILE_BYTES) ok.add(file);
     else if (stats.isSymbolicLink() || stats.isFile()) await statOne(root, realRoot, file, skipped);
@@ -150,8 +153,8 @@ async function statAll(root: string, realRoot: string, files: readonly string[],
 /** True when the file is a regular file within the size limit; records why not otherwise. */
 async function statOne(root: string, realRoot: string, file: string, skipped: SkippedFile[]): Promise<boolean> {
   const path = posix.join(toPosix(root), file);
-  const stats = await lstat(path).catch(() => undefined);
-  if (!stats) return false; // listed by git but deleted in the work tree
+  const stats = await lstat(path).catch((error: unknown) => void unstattable(file, error, skipped));
+  if (!stats) return false;
   if (stats.isSymbolicLink()) {
     const target = await realpath(path).catch(() => undefined);
     if (!target || !(target === realRoot || target.startsWith(realRoot + sep))) {
@@ -166,6 +169,18 @@ async function statOne(root: string, realRoot: string, file: string, skipped: Sk
     return false;
   }
   return true;
+}
+
+/**
+ * A listed file that cannot be looked at: below a directory the user cannot
+ * enter, or a name that is not valid UTF-8 (listed with U+FFFD in it, so no
+ * such path exists). Either is named as skipped; a file listed by git but
+ * deleted in the work tree is simply gone.
+ */
+function unstattable(file: string, error: unknown, skipped: SkippedFile[]): void {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EACCES") skipped.push({ file, reason: "could not be read (permission denied)" });
+  else if (code === "ENOENT" && file.includes("\uFFFD")) skipped.push({ file, reason: "file name is not valid UTF-8; rename it to scan it" });
 }
 
 function toPosix(path: string): string {
