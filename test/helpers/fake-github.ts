@@ -80,6 +80,18 @@ export class FakeGitHub {
     await new Promise<void>((done) => (this.server ? this.server.close(() => done()) : done()));
   }
 
+  /** GitHub's secondary rate limit as it answers it: 403, its message, and Retry-After; `times` answers, then requests pass. */
+  secondaryRateLimit(pattern: RegExp, retryAfterSeconds: number, times?: number): void {
+    this.failures.push({
+      method: "*",
+      pattern,
+      status: 403,
+      headers: { "retry-after": String(retryAfterSeconds) },
+      body: { message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.", documentation_url: "https://docs.github.com/rest" },
+      ...(times !== undefined ? { times } : {}),
+    });
+  }
+
   /** Forgets calls, pull requests and failures; repositories stay. */
   reset(): void {
     this.calls = [];

@@ -24,6 +24,8 @@ export interface GitHubClientOptions {
   attemptTimeoutMs?: number;
   /** Every attempt and wait of this client together (default: no total). */
   budgetMs?: number;
+  /** The longest single rate-limit wait; GitHub asking for more fails at once (default 5 min). */
+  maxWaitMs?: number;
   /** Retries of one request (default 4). */
   maxRetries?: number;
   /** Milliseconds per second of waiting: tests shrink it, budgets and messages still count real seconds. */
@@ -57,10 +59,11 @@ export class GitHubClient {
     this.maxRetries = options.maxRetries ?? 4;
     const unit = options.timeUnitMs ?? 1000;
     const onWait = options.onWait ?? (() => undefined);
+    const maxWaitMs = options.maxWaitMs ?? 300_000;
     // A rate limit is waited for when GitHub's wait fits what is left of the budget.
     const onLimit = (kind: string) => (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): boolean => {
       const ms = retryAfter * 1000;
-      if (retryCount >= this.maxRetries || !this.budget.reserve(ms)) return false;
+      if (retryCount >= this.maxRetries || ms > maxWaitMs || !this.budget.reserve(ms)) return false;
       onWait(kind, ms);
       return true;
     };
