@@ -11,7 +11,7 @@ import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
 import { TOOL } from "../../core/tool-info.js";
 import { failureOf } from "./failure.js";
-import { ApiBudget, limitedFetch, seconds } from "./transport.js";
+import { ApiBudget, AttemptTimeout, limitedFetch, seconds } from "./transport.js";
 
 export const DEFAULT_GITHUB_API_URL = "https://api.github.com";
 
@@ -30,7 +30,7 @@ export interface GitHubClientOptions {
   maxRetries?: number;
   /** Milliseconds per second of waiting: tests shrink it, budgets and messages still count real seconds. */
   timeUnitMs?: number;
-  /** Told before each wait, so a person knows why nothing happens for a while. */
+  /** Told before each wait, so a person knows why nothing happens for a while; `reason` follows "GitHub API answered". */
   onWait?: (reason: string, ms: number) => void;
 }
 
@@ -84,8 +84,8 @@ export class GitHubClient {
       retry: { retries: this.maxRetries, retryAfterBaseValue: unit, doNotRetry: DO_NOT_RETRY },
       throttle: {
         retryAfterBaseValue: unit,
-        onRateLimit: onLimit("the API rate limit is used up"),
-        onSecondaryRateLimit: onLimit("secondary rate limit"),
+        onRateLimit: onLimit("that the rate limit is used up"),
+        onSecondaryRateLimit: onLimit("with its secondary rate limit"),
       },
       budgetGuard: { budget: this.budget, maxRetries: this.maxRetries, onWait },
     } as ConstructorParameters<typeof RetryingOctokit>[0]);
@@ -117,7 +117,13 @@ interface GuardOptions {
 interface FailedRequest {
   status?: number;
   request?: unknown;
-  cause?: { message?: string };
+  response?: unknown;
+  cause?: { cause?: unknown };
+}
+
+/** What an attempt without an answer got, in words that follow "GitHub API answered". */
+function noAnswer(failed: FailedRequest): string {
+  return failed.cause?.cause instanceof AttemptTimeout ? "nothing in time" : "by dropping the connection";
 }
 
 /**
@@ -136,7 +142,7 @@ function budgetGuard(octokit: Pick<Octokit, "hook">, options: object): void {
     const status = failed.status ?? 0;
     if (failed.request !== undefined && status >= 400 && !DO_NOT_RETRY.includes(status) && retried < allowed && settings) {
       const backoff = (retried + 1) ** 2 * 1000;
-      if (guard.budget.reserve(backoff)) guard.onWait(failed.status === 500 && failed.cause ? "no answer" : `HTTP ${status}`, backoff);
+      if (guard.budget.reserve(backoff)) guard.onWait(failed.response ? `HTTP ${status}` : noAnswer(failed), backoff);
       else settings.retries = 0;
     }
     throw error;

@@ -88,7 +88,9 @@ export function limitedFetch(options: TransportOptions): typeof globalThis.fetch
       // Read here, within the time-out: Octokit would otherwise wait on a stalled body for ever.
       const body = await response.arrayBuffer();
       const empty = response.status === 204 || response.status === 205 || response.status === 304;
-      return new Response(empty ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      const read = new Response(empty ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      // Octokit's paging reads the answer's URL, which a constructed Response would not have.
+      return Object.defineProperty(read, "url", { value: response.url });
     } catch (error) {
       if (!signal.aborted || init?.signal?.aborted) throw error;
       if (byBudget) throw new GaveUp("budget", `no answer within the ${seconds(options.budget.totalMs)} budget for GitHub API calls`);

@@ -73,7 +73,7 @@ describe("time", () => {
     const client = new GitHubClient({ apiUrl: api.url, token: TOKEN, attemptTimeoutMs: 300, timeUnitMs: 1, onWait: (reason) => waits.push(reason) });
     expect(await defaultBranchOf(client, REPO)).toBe("trunk");
     expect(api.requests).toHaveLength(2);
-    expect(waits).toEqual(["no answer"]);
+    expect(waits).toEqual(["nothing in time"]);
   });
 
   it("with no retries left, a time-out is a failure of its own kind", async () => {
@@ -118,7 +118,7 @@ describe("rate limits", () => {
     const waits: Array<[string, number]> = [];
     const client = new GitHubClient({ apiUrl: api.url, token: TOKEN, timeUnitMs: 1, onWait: (reason, ms) => waits.push([reason, ms]) });
     expect(await defaultBranchOf(client, REPO)).toBe("main");
-    expect(waits).toEqual([["secondary rate limit", 5000]]);
+    expect(waits).toEqual([["with its secondary rate limit", 5000]]);
   });
 
   it("a limit that outlasts the retries is a rate-limit failure, never 'forbidden'", async () => {
@@ -128,5 +128,19 @@ describe("rate limits", () => {
     expect(failure.kind).toBe("rate-limit");
     expect(failure.rateLimit).toEqual({ kind: "secondary", waitMs: 1000 });
     expect(api.requests).toHaveLength(3);
+  });
+});
+
+describe("paging", () => {
+  it("an organisation's repositories by topic come from every page of the search API", async () => {
+    const item = (name: string) => ({ name, owner: { login: "acme" }, clone_url: `https://example.test/${name}.git` });
+    const api = await serve((req, res) => {
+      const page = new URL(req.url!, "http://x").searchParams.get("page") ?? "1";
+      const next = page === "1" ? { link: `<http://${req.headers.host}/search/repositories?q=org%3Aacme&per_page=1&page=2>; rel="next"` } : undefined;
+      json(res, 200, { total_count: 2, incomplete_results: false, items: [item(page === "1" ? "one" : "two")] }, next);
+    });
+    const repos = await orgRepositories(new GitHubClient({ apiUrl: api.url, token: TOKEN }), "acme", "comfy");
+    expect(repos.map((r) => r.name)).toEqual(["one", "two"]);
+    expect(new URL(api.requests[0]!.url!, "http://x").searchParams.get("q")).toBe("org:acme topic:comfy");
   });
 });
