@@ -43,6 +43,7 @@ export interface Answer<T> {
 /** Statuses the retry plugin leaves alone: refusals, and the rate limits the throttling plugin handles. */
 const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
 
+// Later plugins wrap earlier ones: throttling outside retry, and the budget guard inside both, next to the request.
 const RetryingOctokit = Octokit.plugin(budgetGuard, retry, throttling);
 
 export class GitHubClient {
@@ -70,7 +71,6 @@ export class GitHubClient {
     this.octokit = new RetryingOctokit({
       baseUrl: this.apiUrl,
       userAgent: `${TOOL.name}/${TOOL.version}`,
-
       // Octokit logs to the console by default; every failure here becomes one line for the caller instead.
       log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
       request: {
