@@ -14,6 +14,7 @@ const RANKS: Record<string, number> = {
   "src/knowledge": 0,
   "src/rules": 1,
   "src/core": 2,
+  // Shared infrastructure (the GitHub client, …), just above core.
   "src/platform": 2.5,
   "src/lang": 3,
   "src/files": 3,
@@ -75,11 +76,23 @@ describe("layers", () => {
     expect(outside).toEqual([]);
   });
 
-  it("src/platform imports nothing above core", () => {
+  it("src/platform imports only core, the facts and the rule catalog below it", () => {
     const outside = files
       .filter((f) => f.startsWith("src/platform/"))
       .flatMap((f) => relativeImports(f).filter((t) => !/^src\/(platform|core|knowledge|rules)\//.test(t)).map((t) => `${f} -> ${t}`));
     expect(outside).toEqual([]);
+  });
+
+  it("only src/platform/github/ talks to the GitHub API: no other module imports Octokit or sends requests to GitHub's REST paths", () => {
+    const GITHUB_API = /api\.github\.com|["'`/]repos\/|["'`/]orgs\/|\/search\/repositories/;
+    const SENDS_HTTP = /from\s+"(?:undici|node:https?|@octokit\/[^"]+)"|\bfetch\(/;
+    const talking = files
+      .filter((f) => !f.startsWith("src/platform/github/"))
+      .filter((f) => {
+        const text = readFileSync(join(ROOT, f), "utf8");
+        return /from\s+"@octokit\//.test(text) || (SENDS_HTTP.test(text) && GITHUB_API.test(text));
+      });
+    expect(talking).toEqual([]);
   });
 
   it("serve and check read which run statuses end a run from the migration facts, not from each other", () => {

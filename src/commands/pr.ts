@@ -32,6 +32,7 @@ export interface PrArgs {
   draft?: boolean;
   "commit-message"?: string;
   "api-url"?: string;
+  "api-budget": number;
   repo?: string;
   author?: string;
   committer?: string;
@@ -63,6 +64,7 @@ export function prCommand(yargs: Argv): Argv<PrArgs> {
     .option("close-if-clean", { describe: "Close the open pull request when the fix has nothing left to change", type: "boolean" })
     .option("repo", { describe: "GitHub repository owner/name (default: GITHUB_REPOSITORY on Actions, else parsed from origin)", type: "string" })
     .option("api-url", { describe: "GitHub API base, e.g. for GitHub Enterprise (default: GITHUB_API_URL or https://api.github.com)", type: "string" })
+    .option("api-budget", { describe: "Seconds all GitHub API calls of the run may take, retries and rate-limit waits included", type: "number", default: 120 })
     .option("author", { describe: `Commit author "Name <email>" (default: ${BOT_IDENTITY.name})`, type: "string" })
     .option("committer", { describe: `Commit committer "Name <email>" (default: ${BOT_IDENTITY.name})`, type: "string" })
     .option("dry-run", { alias: "n", describe: "Print the plan and the pull request body; no branch, commit, push or API call", type: "boolean" })
@@ -87,7 +89,7 @@ export function prCommand(yargs: Argv): Argv<PrArgs> {
       "Needs a clean checkout and a token in GITHUB_TOKEN or GH_TOKEN with contents: write and pull-requests: write. " +
         "Prints {operation, number, url, …} as JSON; on Actions also writes number, url and operation to GITHUB_OUTPUT. " +
         "GitHub 5xx answers and rate limits are retried within a bounded total. " +
-        "Exit codes: 0 done (created, updated or unchanged), 2 usage error (bad option, token refused), 3 runtime failure (push rejected, API error, rate limit).",
+        "Exit codes: 0 done (created, updated or unchanged), 2 usage error (bad option, token refused), 3 runtime failure (push rejected, API error, rate limit, no answer within --api-budget).",
     ) as Argv<PrArgs>;
 }
 
@@ -142,6 +144,7 @@ async function settingsFrom(
   if (deploymentId !== undefined && !isUuid(deploymentId)) throw new UsageError(`--deployment-id must be a uuid, got "${deploymentId}"`);
   if (deploymentId && !checkToken && !dryRun) throw new UsageError(`the live check needs an API key: set ${TOKEN_ENV}`);
   if (!(args.wait >= 0)) throw new UsageError("--wait must be zero or more seconds");
+  if (!(args["api-budget"] > 0)) throw new UsageError("--api-budget must be more than zero seconds");
   if (!token && !dryRun) throw new UsageError("no GitHub token: set GITHUB_TOKEN or GH_TOKEN (or pass --dry-run)");
 
   const state = await treeState(root);
@@ -176,6 +179,7 @@ async function settingsFrom(
     ...(args.repo !== undefined ? { repo: args.repo } : {}),
     ...(args["api-url"] !== undefined ? { apiUrl: args["api-url"] } : {}),
     ...(token ? { token } : {}),
+    apiBudgetMs: args["api-budget"] * 1000,
     fix: {
       hosts: hostSetFor(config),
       include: [...config.include, ...(args.include ?? [])],

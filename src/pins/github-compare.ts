@@ -7,17 +7,18 @@
  * (a fork: it stays unknown). Answers are cached on disk; GITHUB_TOKEN, when
  * set, is sent but never printed.
  */
-import { request } from "undici";
 import type { Finding } from "../core/finding.js";
 import { NODE_COMPONENT } from "../knowledge/migration.js";
 import { type NodeRefDecision, verdictFromComparison } from "../knowledge/node-ref.js";
-import { maskKnownSecrets } from "../core/redact.js";
 import { factsOf, type NodePinFacts } from "../core/facts.js";
 import { nodePinClass, nodePinFacts, nodePinMessage } from "../scan/scanners/machine/node-pin-finding.js";
-import { TOOL } from "../platform/tool-info.js";
+import { GitHubClient } from "../platform/github/client.js";
+import { compareStatus } from "../platform/github/compare.js";
+import { GitHubFailure } from "../platform/github/failure.js";
+import { seconds } from "../platform/github/transport.js";
 import { CompareCache, defaultCompareCacheFile } from "./compare-cache.js";
 
-export const DEFAULT_GITHUB_API_URL = "https://api.github.com";
+export { DEFAULT_GITHUB_API_URL } from "../platform/github/client.js";
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 export interface GitHubCompareOptions {
@@ -58,12 +59,20 @@ export class GitHubCompare {
   private readonly timeoutMs: number;
   private readonly cache: CompareCache;
   private readonly now: () => number;
+  private readonly client: GitHubClient;
 
   constructor(options: GitHubCompareOptions = {}) {
-    this.apiUrl = (options.apiUrl ?? DEFAULT_GITHUB_API_URL).replace(/\/+$/, "");
     const token = options.token ?? process.env.GITHUB_TOKEN;
     this.token = token && token.trim() !== "" ? token.trim() : undefined;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.client = new GitHubClient({
+      ...(options.apiUrl !== undefined ? { apiUrl: options.apiUrl } : {}),
+      ...(this.token ? { token: this.token } : {}),
+      attemptTimeoutMs: this.timeoutMs,
+      // The first failure ends the online pass (the findings stay as the offline scan left them): nothing is retried.
+      maxRetries: 0,
+    });
+    this.apiUrl = this.client.apiUrl;
     this.now = options.now ?? Date.now;
     this.cache = new CompareCache(options.cacheFile ?? defaultCompareCacheFile(), this.now);
   }
@@ -83,48 +92,40 @@ export class GitHubCompare {
   }
 
   private async fetchStatus(sha: string): Promise<string> {
-    const url = `${this.apiUrl}/repos/${NODE_COMPONENT.repository}/compare/${NODE_COMPONENT.minimumCommit}...${encodeURIComponent(sha)}?per_page=1`;
-    const headers: Record<string, string> = {
-      accept: "application/vnd.github+json",
-      "x-github-api-version": "2022-11-28",
-      "user-agent": `${TOOL.name}/${TOOL.version}`,
-    };
-    if (this.token) headers.authorization = `Bearer ${this.token}`;
     this.requests++;
-    let response: Awaited<ReturnType<typeof request>>;
     try {
-      response = await request(url, {
-        method: "GET",
-        headers,
-        signal: AbortSignal.timeout(this.timeoutMs),
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      });
+      return await compareStatus(this.client, NODE_COMPONENT.repository, NODE_COMPONENT.minimumCommit, sha);
     } catch (error) {
-      throw this.failure(describeNetworkError(error, this.apiUrl, this.timeoutMs));
+      throw this.explained(error, sha);
     }
-    const { statusCode } = response;
-    let body: string;
-    try {
-      body = await response.body.text();
-    } catch (error) {
-      throw this.failure(describeNetworkError(error, this.apiUrl, this.timeoutMs));
-    }
-    if (statusCode === 404) return "not-found";
-    if (statusCode === 200) {
-      const status = parseStatus(body);
-      if (status) return status;
-      throw this.failure(new GitHubCompareError("http", `GitHub compare API answered without a status for ${sha}`));
-    }
-    const rateLimit = rateLimitMessage(statusCode, response.headers, this.now(), Boolean(this.token));
-    if (rateLimit) throw this.failure(new GitHubCompareError("rate-limit", rateLimit));
-    if (statusCode === 401) throw this.failure(new GitHubCompareError("auth", "GitHub rejected the token (401): check GITHUB_TOKEN, or unset it to query anonymously"));
-    throw this.failure(new GitHubCompareError("http", `GitHub compare API answered HTTP ${statusCode} for ${sha}`));
   }
 
-  /** Masks the token in any message, whatever produced it. */
-  private failure(error: GitHubCompareError): GitHubCompareError {
-    return new GitHubCompareError(error.kind, maskKnownSecrets(error.message, [this.token]));
+  /** One line per failure, in the words `scan --online` has always used; the client has masked the token already. */
+  private explained(error: unknown, sha: string): GitHubCompareError {
+    if (!(error instanceof GitHubFailure)) return new GitHubCompareError("http", (error as Error).message);
+    const advice = this.token ? "" : " Set GITHUB_TOKEN to raise the limit.";
+    const limit = error.rateLimit;
+    switch (error.kind) {
+      case "rate-limit":
+        if (limit?.resetAt !== undefined) {
+          const at = new Date(limit.resetAt);
+          const minutes = Math.max(1, Math.ceil((at.getTime() - this.now()) / 60_000));
+          return new GitHubCompareError("rate-limit", `GitHub API rate limit reached; it resets at ${at.toISOString().slice(11, 19)} UTC (in ${minutes} min).${advice}`);
+        }
+        if (limit?.kind === "secondary" && limit.waitMs) {
+          return new GitHubCompareError("rate-limit", `GitHub API secondary rate limit reached; retry in ${Math.ceil(limit.waitMs / 1000)} s.${advice}`);
+        }
+        return new GitHubCompareError("rate-limit", `GitHub API rate limit reached.${advice}`);
+      case "auth":
+        return new GitHubCompareError("auth", "GitHub rejected the token (401): check GITHUB_TOKEN, or unset it to query anonymously");
+      case "timeout":
+      case "budget":
+        return new GitHubCompareError("timeout", `GitHub API did not answer within ${seconds(this.timeoutMs).replace(/(\d)(m?s)$/, "$1 $2")} (${this.apiUrl})`);
+      case "network":
+        return new GitHubCompareError("network", error.message);
+      default:
+        return new GitHubCompareError("http", `GitHub compare API answered HTTP ${error.status ?? "?"} for ${sha}`);
+    }
   }
 }
 
@@ -194,47 +195,3 @@ function answerFor(status: string, fromCache: boolean): CompareAnswer {
   return { verdict: status === "not-found" ? "unknown" : verdictFromComparison(status), status, fromCache };
 }
 
-function parseStatus(body: string): string | undefined {
-  try {
-    const status = (JSON.parse(body) as { status?: unknown }).status;
-    return typeof status === "string" ? status : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** 403/429 with no requests left (primary limit) or a Retry-After (secondary limit). */
-function rateLimitMessage(statusCode: number, headers: Record<string, string | string[] | undefined>, now: number, withToken: boolean): string | undefined {
-  if (statusCode !== 403 && statusCode !== 429) return undefined;
-  const header = (name: string): string | undefined => {
-    const value = headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
-  const remaining = header("x-ratelimit-remaining");
-  const reset = Number(header("x-ratelimit-reset"));
-  const retryAfter = Number(header("retry-after"));
-  const advice = withToken ? "" : " Set GITHUB_TOKEN to raise the limit.";
-  if (remaining === "0") {
-    if (Number.isFinite(reset) && reset > 0) {
-      const at = new Date(reset * 1000);
-      const minutes = Math.max(1, Math.ceil((at.getTime() - now) / 60_000));
-      return `GitHub API rate limit reached; it resets at ${at.toISOString().slice(11, 19)} UTC (in ${minutes} min).${advice}`;
-    }
-    return `GitHub API rate limit reached.${advice}`;
-  }
-  if (Number.isFinite(retryAfter) && retryAfter > 0) return `GitHub API secondary rate limit reached; retry in ${retryAfter} s.${advice}`;
-  if (statusCode === 429) return `GitHub API rate limit reached.${advice}`;
-  return undefined;
-}
-
-function describeNetworkError(error: unknown, apiUrl: string, timeoutMs: number): GitHubCompareError {
-  const err = error as { name?: string; code?: string; message?: string };
-  const timedOut =
-    err?.name === "TimeoutError" ||
-    err?.name === "AbortError" ||
-    err?.code === "UND_ERR_HEADERS_TIMEOUT" ||
-    err?.code === "UND_ERR_BODY_TIMEOUT" ||
-    err?.code === "UND_ERR_CONNECT_TIMEOUT";
-  if (timedOut) return new GitHubCompareError("timeout", `GitHub API did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`} (${apiUrl})`);
-  return new GitHubCompareError("network", `could not reach the GitHub API at ${apiUrl}: ${err?.code ?? err?.message ?? "network error"}`);
-}

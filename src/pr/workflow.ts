@@ -51,6 +51,8 @@ export interface PrSettings {
   repo?: string;
   apiUrl?: string;
   token?: string;
+  /** All GitHub API calls and waits of the run (`--api-budget`; default 120 s). */
+  apiBudgetMs?: number;
   fix: { hosts: HostSet; include: string[]; exclude: string[]; transforms: TransformId[]; nodeRef: NodeRefTarget; rules?: RuleSettings };
   /** Run the project's own checks on the changed files and report them in the body (`--no-verify` turns it off). */
   verify: boolean;
@@ -169,7 +171,8 @@ export async function openOrUpdatePr(settings: PrSettings): Promise<PrOutcome> {
     token,
     owner: repo.owner,
     name: repo.name,
-    retry: { onWait: (reason, ms) => settings.log(`GitHub API answered ${reason}; asking again in ${Math.ceil(ms / 1000)}s`) },
+    ...(settings.apiBudgetMs !== undefined ? { budgetMs: settings.apiBudgetMs } : {}),
+    onWait: (reason, ms) => settings.log(`GitHub API answered ${reason}; asking again in ${Math.ceil(ms / 1000)}s`),
   });
   const outcome: PrOutcome = { operation: "unchanged", branch: settings.branch, pushed: false, changedFiles: 0, warnings: [] };
 

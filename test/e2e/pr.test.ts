@@ -4,6 +4,8 @@
  * every call.
  */
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,10 +61,10 @@ interface Run {
 
 const STRIPPED_ENV = ["GITHUB_TOKEN", "GH_TOKEN", "GITHUB_REPOSITORY", "GITHUB_SERVER_URL", "GITHUB_API_URL", "GITHUB_OUTPUT", "GITHUB_SHA", "COMFYDEPLOY_API_KEY"];
 
-function runPr(repos: Repos, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+function runPr(repos: Repos, args: string[], env: NodeJS.ProcessEnv = {}, apiUrl = github.url): Promise<Run> {
   if (!existsSync(CLI)) throw new Error(`build the CLI first (npm run build): ${CLI} is missing`);
   const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !STRIPPED_ENV.includes(key)));
-  const child = spawn(process.execPath, [CLI, "pr", ".", "--repo", `${OWNER}/${NAME}`, "--api-url", github.url, ...args], {
+  const child = spawn(process.execPath, [CLI, "pr", ".", "--repo", `${OWNER}/${NAME}`, "--api-url", apiUrl, ...args], {
     cwd: repos.work,
     env: { ...base, NO_COLOR: "1", GITHUB_TOKEN: TOKEN, GITHUB_OUTPUT: repos.output, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -394,6 +396,31 @@ describe("pr against a GitHub that fails for a while", () => {
     expect(github.calls).toHaveLength(1);
     expect(checkoutState(repos)).toEqual(before);
     expect(remoteTip(repos, BRANCH)).toBeUndefined();
+  });
+
+  it("a GitHub that never answers is given up on within --api-budget: exit 3, one line saying so, nothing written", async () => {
+    const repos = demoRepos();
+    const hanging = createServer(() => undefined); // takes every request and never answers
+    await new Promise<void>((done) => hanging.listen(0, "127.0.0.1", done));
+    try {
+      const before = checkoutState(repos);
+      const started = Date.now();
+      const run = await runPr(repos, ["--api-budget", "3"], {}, `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`);
+      const seconds = (Date.now() - started) / 1000;
+      expectNoToken(run);
+      expect(run.status).toBe(3);
+      const lines = run.stderr.trim().split("\n");
+      expect(lines.filter((line) => line.includes("budget"))).toHaveLength(1);
+      expect(lines.at(-1)).toMatch(/no answer within the 3s budget/);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      // Node's start-up and the scan's own work come on top of the 3 s the API may take.
+      expect(seconds).toBeLessThan(15);
+      expect(checkoutState(repos)).toEqual(before);
+      expect(remoteTip(repos, BRANCH)).toBeUndefined();
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise<void>((done) => hanging.close(() => done()));
+    }
   });
 
   it("creating the pull request fails after the push: the error says so, and a rerun opens it", async () => {

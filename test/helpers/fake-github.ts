@@ -2,8 +2,9 @@
  * A fake GitHub REST API on 127.0.0.1 for end-to-end tests: repositories,
  * pull requests (create, list by head and state, read one, update, labels,
  * reviewers, assignees), an organisation's repository listing with Link-header pages,
- * and repository search by topic. Every call is recorded; `failures` make
- * chosen routes answer with an error.
+ * repository search by topic, and a pull request's checks (commit statuses,
+ * check runs) and reviews. Every call is recorded; `failures` make chosen
+ * routes answer with an error.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -39,6 +40,14 @@ export interface FakePull {
   labels: string[];
   reviewers: string[];
   assignees: string[];
+  /** Submitted reviews, oldest first, as GitHub lists them. */
+  reviews?: Array<{ user: string; state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED" | "DISMISSED" }>;
+}
+
+/** What GitHub knows of a commit's checks: commit statuses and check runs. */
+export interface FakeChecks {
+  statuses: Array<{ context: string; state: "success" | "failure" | "error" | "pending" }>;
+  runs: Array<{ name: string; status: "queued" | "in_progress" | "completed"; conclusion?: string }>;
 }
 
 export interface Failure {
@@ -57,6 +66,8 @@ export class FakeGitHub {
   calls: RecordedCall[] = [];
   pulls: FakePull[] = [];
   failures: Failure[] = [];
+  /** Checks per "owner/name@ref" (a branch name or a commit). */
+  checks = new Map<string, FakeChecks>();
   /** Repositories per page of the organisation listing and search. */
   pageSize = 100;
   url = "";
@@ -80,11 +91,24 @@ export class FakeGitHub {
     await new Promise<void>((done) => (this.server ? this.server.close(() => done()) : done()));
   }
 
+  /** GitHub's secondary rate limit as it answers it: 403, its message, and Retry-After; `times` answers, then requests pass. */
+  secondaryRateLimit(pattern: RegExp, retryAfterSeconds: number, times?: number): void {
+    this.failures.push({
+      method: "*",
+      pattern,
+      status: 403,
+      headers: { "retry-after": String(retryAfterSeconds) },
+      body: { message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.", documentation_url: "https://docs.github.com/rest" },
+      ...(times !== undefined ? { times } : {}),
+    });
+  }
+
   /** Forgets calls, pull requests and failures; repositories stay. */
   reset(): void {
     this.calls = [];
     this.pulls = [];
     this.failures = [];
+    this.checks.clear();
   }
 
   writes(): RecordedCall[] {
@@ -184,7 +208,15 @@ export class FakeGitHub {
       this.pulls.push(pull);
       return send(201, pullJson(pull));
     }
-    const one = /^\/(pulls|issues)\/(\d+)(\/labels|\/requested_reviewers|\/assignees)?$/.exec(rest);
+    const commit = /^\/commits\/([^/]+)\/(status|check-runs)$/.exec(rest);
+    if (method === "GET" && commit) {
+      const checks = this.checks.get(`${slug}@${decodeURIComponent(commit[1]!)}`) ?? { statuses: [], runs: [] };
+      if (commit[2] === "check-runs") return send(200, { total_count: checks.runs.length, check_runs: checks.runs.map((r) => ({ conclusion: null, ...r })) });
+      const states = checks.statuses.map((x) => x.state);
+      const state = states.some((x) => x === "failure" || x === "error") ? "failure" : states.every((x) => x === "success") && states.length > 0 ? "success" : "pending";
+      return send(200, { state, total_count: checks.statuses.length, statuses: checks.statuses });
+    }
+    const one = /^\/(pulls|issues)\/(\d+)(\/labels|\/requested_reviewers|\/assignees|\/reviews)?$/.exec(rest);
     const pull = one ? ofRepo.find((p) => p.number === Number(one[2])) : undefined;
     if (one && !pull) return send(404, { message: "Not Found" });
     if (method === "GET" && one?.[1] === "pulls" && !one[3]) return send(200, pullJson(pull!));
@@ -192,6 +224,9 @@ export class FakeGitHub {
       const b = body as Partial<FakePull>;
       Object.assign(pull!, { ...(b.title ? { title: b.title } : {}), ...(b.body !== undefined ? { body: b.body } : {}), ...(b.state ? { state: b.state } : {}) });
       return send(200, pullJson(pull!));
+    }
+    if (method === "GET" && one?.[3] === "/reviews") {
+      return send(200, (pull!.reviews ?? []).map((r, i) => ({ id: i + 1, user: { login: r.user }, state: r.state, submitted_at: "2025-03-01T12:00:00Z" })));
     }
     if (method === "POST" && one?.[3] === "/labels") {
       pull!.labels.push(...((body as { labels: string[] }).labels ?? []));

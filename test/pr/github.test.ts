@@ -1,14 +1,15 @@
 /**
  * `pr`'s GitHub client against a fake API on 127.0.0.1: retries on 5xx and
  * rate limits (Retry-After, x-ratelimit-reset, secondary limits) within a
- * bounded total, and the advice each failure gets. Waits are recorded, not
- * slept, so nothing here depends on the clock.
+ * bounded total, and the advice each failure gets. Waits are recorded and
+ * shrunk (a second of GitHub's is a millisecond here), so nothing here
+ * depends on the clock.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { RuntimeFailure, UsageError } from "../src/core/errors.js";
-import { GitHubClient, type GitHubClientOptions } from "../src/pr/github.js";
+import { RuntimeFailure, UsageError } from "../../src/core/errors.js";
+import { GitHubClient, type GitHubClientOptions } from "../../src/pr/github.js";
 
 interface Answer {
   status: number;
@@ -49,18 +50,15 @@ async function fakeGitHub(script: Answer[]): Promise<{ url: string; calls: Array
   return { url: `http://127.0.0.1:${(server!.address() as AddressInfo).port}`, calls };
 }
 
-function client(apiUrl: string, waits: number[], retry: Partial<NonNullable<GitHubClientOptions["retry"]>> = {}): GitHubClient {
+function client(apiUrl: string, waits: number[], options: Partial<GitHubClientOptions> = {}): GitHubClient {
   return new GitHubClient({
     apiUrl,
     token: TOKEN,
     owner: "acme",
     name: "app",
-    retry: {
-      sleep: async (ms: number) => {
-        waits.push(ms);
-      },
-      ...retry,
-    },
+    timeUnitMs: 1,
+    onWait: (_reason, ms) => waits.push(ms),
+    ...options,
   });
 }
 
@@ -89,8 +87,8 @@ describe("retries", () => {
     expect(api.calls).toHaveLength(2);
   });
 
-  it("429 waits as long as Retry-After says", async () => {
-    const api = await fakeGitHub([{ status: 429, headers: { "retry-after": "7" }, body: { message: "Too Many Requests" } }, { status: 200, body: REPO }]);
+  it("429 with GitHub's secondary-limit message waits as long as Retry-After says", async () => {
+    const api = await fakeGitHub([{ status: 429, headers: { "retry-after": "7" }, body: { message: SECONDARY } }, { status: 200, body: REPO }]);
     const waits: number[] = [];
     expect(await client(api.url, waits).defaultBranch()).toBe("main");
     expect(waits).toEqual([7000]);
@@ -138,7 +136,7 @@ describe("retries", () => {
   });
 
   it("creating a pull request is retried after a rate limit (GitHub did nothing)", async () => {
-    const api = await fakeGitHub([{ status: 429, headers: { "retry-after": "2" } }, { status: 201, body: PULL }]);
+    const api = await fakeGitHub([{ status: 429, headers: { "retry-after": "2" }, body: { message: SECONDARY } }, { status: 201, body: PULL }]);
     const waits: number[] = [];
     const pull = await client(api.url, waits).createPull({ head: "fix", base: "main", title: "t", body: "b", draft: false });
     expect(pull.number).toBe(7);
@@ -156,7 +154,7 @@ describe("retries", () => {
   });
 
   it("the budget is shared by every call of one run", async () => {
-    const api = await fakeGitHub([{ status: 429, headers: { "retry-after": "40" } }]);
+    const api = await fakeGitHub([{ status: 429, headers: { "retry-after": "40" }, body: { message: SECONDARY } }]);
     const waits: number[] = [];
     const github = client(api.url, waits, { budgetMs: 100_000 });
     await failureOf(github.defaultBranch());
