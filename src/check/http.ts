@@ -10,6 +10,7 @@
  * 429 and 5xx as well. Answers are read up to a limit, never whole whatever
  * their size.
  */
+import { retryAfterMs } from "../platform/retry-after.js";
 import { request } from "undici";
 import { maskKnownSecrets } from "../core/redact.js";
 import type { CheckOptions, CheckResult, Verdict } from "./live-check.js";
@@ -117,7 +118,7 @@ export async function send(
       const text = maskKnownSecrets(raw, [options.token]);
       return { status: response.statusCode, json: parseJson(raw, text, response.statusCode), text };
     }
-    const retryAfter = retryAfterMs(response.headers["retry-after"]);
+    const retryAfter = retryAfterMs(firstValue(response.headers["retry-after"]));
     const wait = Math.min(options.maxBackoffMs, retryAfter ?? 500 * 2 ** attempt);
     const remaining = budget.deadline - Date.now();
     if (retryAfter !== undefined && retryAfter > remaining) {
@@ -174,14 +175,7 @@ function parseJson(raw: string, text: string, status: number): unknown {
   }
 }
 
-function retryAfterMs(header: string | string[] | undefined): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
+const firstValue = (header: string | string[] | undefined): string | undefined => (Array.isArray(header) ? header[0] : header);
 
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
 
