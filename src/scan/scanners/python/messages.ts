@@ -24,6 +24,11 @@ export function pypiDependencyMessage(spec: string, judgement: PypiJudgement, lo
   return `${what} is for review: ${judgement.reason}. Releases below ${PYTHON_SDK.firstV2Version} talk to the V1 API; require ${TARGET} and update V1 calls (${PYTHON_CALL_CHANGES}).`;
 }
 
+/** A wheel or sdist of a V1 release named in a file: the file itself has to be replaced. */
+export function pypiReleaseFileMessage(file: string, version: string): string {
+  return `${file} is ${PKG} ${version}, the V1 Python SDK (below ${PYTHON_SDK.firstV2Version}), which talks to the V1 API: install ${TARGET} instead (a V2 release file or a requirement), and update the calls (${PYTHON_CALL_CHANGES}).`;
+}
+
 /** How a file's SDK use was judged: V1 code, or V1-only shapes left in a project on another version. */
 export interface SdkContext {
   pin: ProjectPin;
