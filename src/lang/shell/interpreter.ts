@@ -85,7 +85,7 @@ export class ShellInterpreter {
   /** Expands variables the file defines. */
   expand(word: ShellWord, context: ScriptContext): Expanded {
     const raw = context.text.slice(word.start, word.end);
-    const here = spanner(raw, context.toSource(word.start));
+    const here = mappedSpanner(raw, word.start, context);
     const whole = WHOLE_VARIABLE.exec(word.value);
     if (whole) {
       const [, scope, scopedName, braced, fallback, bare] = whole;
@@ -162,4 +162,19 @@ export class ShellInterpreter {
     });
     return { value, unresolved };
   }
+}
+
+/**
+ * Spans of a word or part of it in the file, both ends mapped: text that
+ * code generated may not be written in one piece (a constant filled in).
+ */
+function mappedSpanner(raw: string, start: number, context: ScriptContext): (part?: string) => Span {
+  return (part) => {
+    const index = part ? raw.indexOf(part) : -1;
+    const from = index >= 0 ? start + index : start;
+    const length = index >= 0 ? part!.length : raw.length;
+    const first = context.toSource(from);
+    const last = context.toSource(from + Math.max(0, length - 1)) + 1;
+    return { start: first, end: last > first ? last : first + length };
+  };
 }

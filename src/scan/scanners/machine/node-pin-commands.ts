@@ -110,6 +110,19 @@ export class NodeCommandTracker {
     return source.kind;
   }
 
+  /**
+   * Ends one of several separate scripts a file writes (the strings code
+   * generates): the pins made so far are kept, and a later script that pins
+   * the same clone again is one more pin, not a correction of this one.
+   */
+  seal(): void {
+    for (const [dir, repo] of this.repos) {
+      if (!repo.checkout?.pin) continue;
+      this.finished.push(repo.checkout);
+      this.repos.set(dir, { checkout: { format: repo.checkout.format } });
+    }
+  }
+
   /** Every pin found, once the whole file has been read. */
   sites(): NodePinSite[] {
     const checkouts = [...this.finished, ...[...this.repos.values()].flatMap((r) => (r.checkout ? [r.checkout] : []))];
