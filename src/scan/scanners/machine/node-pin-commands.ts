@@ -280,7 +280,12 @@ export class NodeCommandTracker {
     for (const word of parsed.positional) {
       const expanded = this.expand(word, context);
       const match = new RegExp(`^${NODE_COMPONENT.registryName}(?:@(.*))?$`, "i").exec(expanded.value);
-      if (!match) continue;
+      if (!match) {
+        // `comfy node install bennykok/comfyui-deploy@<sha>` or a git URL with a ref.
+        const ref = nodeSourceOf(expanded.value)?.ref;
+        if (ref) this.direct.push(this.site(decideGitRef(ref.text), expanded.span(ref.text), "cli"));
+        continue;
+      }
       const version = match[1];
       this.direct.push(this.site(decideRegistryVersion(version), version ? expanded.span(version) : expanded.span(), "cli"));
     }

@@ -15,6 +15,11 @@ import { readDockerfileCommands } from "./node-pin-dockerfile.js";
 import type { NodePinSite } from "./node-pin-finding.js";
 
 /** A rebuilt string and, per character, the file offset it comes from. */
+interface Range {
+  lo: number;
+  hi: number;
+}
+
 interface Built {
   text: string;
   offsets: number[];
@@ -37,17 +42,26 @@ export function pythonCodePins(text: string): NodePinSite[] {
     else tracker.run(new ScriptContext(built.text, toSource, "/"));
     tracker.seal();
   };
-  // `TEMPLATE.format(ref=SHA)`: the template is read once, filled in, where it is formatted.
-  const templates = new Map<number, number>();
+  // `TEMPLATE.format(ref=SHA)`, `string.Template(...).substitute(sha=SHA)`: the template is read once, filled in, where it is filled.
+  const templates = new Map<number, { body: number; fill: "format" | "substitute" }>();
   for (let i = 0; i < t.length; i++) {
-    if (!isName(t[i]) || isOp(t[i - 1], ".") || !isOp(t[i + 1], ".") || !isName(t[i + 2], "format") || !isOp(t[i + 3], "(")) continue;
-    const value = module.resolve(t[i]!.value, t[i]!.start)?.value;
-    if (value && value.hi - value.lo === 1 && isString(t[value.lo])) templates.set(i + 3, value.lo);
+    if (!isName(t[i]) || isOp(t[i - 1], ".") || !isOp(t[i + 1], ".") || !isOp(t[i + 3], "(")) continue;
+    const method = t[i + 2]!.value;
+    const fill = method === "format" ? "format" : method === "substitute" || method === "safe_substitute" ? "substitute" : undefined;
+    const value = fill && module.resolve(t[i]!.value, t[i]!.start)?.value;
+    if (!fill || !value) continue;
+    if (fill === "format" && isString(t[value.lo])) templates.set(i + 3, { body: value.lo, fill });
+    const open = fill === "substitute" ? module.callSpanning(value) : undefined;
+    const callee = open === undefined ? undefined : module.calleeOf(open);
+    if (callee && callee.segments[callee.segments.length - 1] === "Template" && isString(t[open! + 1])) templates.set(i + 3, { body: open! + 1, fill });
   }
-  const templateTokens = new Set(templates.values());
+  const templateTokens = new Set([...templates.values()].map((template) => template.body));
   for (let i = 0; i < t.length; i++) {
     const template = templates.get(i);
-    if (template !== undefined) read(formatCall(module, t[template] as PyStringToken, i, 0));
+    if (template) {
+      const body = chainAt(module, template.body, 0).built;
+      read(template.fill === "format" ? formatCall(module, body, i, 0) : substituteCall(module, body, i, 0));
+    }
     if (!isString(t[i]) || isString(t[i - 1]) || isOp(t[i - 1], "+") || templateTokens.has(i)) continue;
     const { built, next } = chainAt(module, i, 0);
     // Skip only the chain's own tokens: a `.format(` inside it has been read with it.
@@ -68,7 +82,7 @@ function chainAt(module: PyModule, i: number, depth: number): { built: Built; ne
       let part = literal(module, token, depth);
       // `"...{sha}".format(sha=SHA)` and `"...%s" % SHA` apply to the literal just before them.
       if (isOp(t[j + 1], ".") && isName(t[j + 2], "format") && isOp(t[j + 3], "(")) {
-        part = formatCall(module, token, j + 3, depth);
+        part = formatCall(module, part, j + 3, depth);
         j = module.partner(j + 3) + 1;
       } else if (isOp(t[j + 1], "%")) {
         part = percentFormat(module, token, j + 2, depth);
@@ -140,6 +154,11 @@ function expressionValue(module: PyModule, start: number, end: number, depth: nu
     const value = constantValue(module, source, start, depth);
     if (value) return value;
   }
+  const subscript = /^([A-Za-z_]\w*)\[\s*(["'])([^"'\\]*)\2\s*\]$/.exec(source);
+  if (subscript) {
+    const value = dictEntry(module, subscript[1]!, subscript[3]!, start, depth);
+    if (value) return value;
+  }
   return placeholder(source, start);
 }
 
@@ -166,21 +185,46 @@ function constantValue(module: PyModule, key: string, at: number, depth: number)
   return undefined;
 }
 
-/** `"{}"`, `"{0}"` and `"{name}"` fields filled from the call's positional and keyword arguments. */
-function formatCall(module: PyModule, token: PyStringToken, open: number, depth: number): Built {
+/** The positional and keyword arguments of the call opening at `open`. */
+function callArgs(module: PyModule, open: number): { positional: Range[]; keyword: Map<string, Range> } {
   const t = module.tokens;
-  const positional: Array<{ lo: number; hi: number }> = [];
-  const keyword = new Map<string, { lo: number; hi: number }>();
+  const positional: Range[] = [];
+  const keyword = new Map<string, Range>();
   for (const arg of module.splitTopLevel(open + 1, module.partner(open))) {
     if (isName(t[arg.lo]) && isOp(t[arg.lo + 1], "=")) keyword.set(t[arg.lo]!.value, { lo: arg.lo + 2, hi: arg.hi });
     else positional.push(arg);
   }
+  return { positional, keyword };
+}
+
+/** `PINS["node"]` with `PINS = {"node": "<sha>", …}` in the file. */
+function dictEntry(module: PyModule, name: string, key: string, at: number, depth: number): Built | undefined {
+  const t = module.tokens;
+  const value = module.resolve(name, at)?.value;
+  if (!value || !isOp(t[value.lo], "{") || module.partner(value.lo) !== value.hi - 1) return undefined;
+  for (const item of module.splitTopLevel(value.lo + 1, value.hi - 1)) {
+    const colon = module.findTopLevel(item.lo, item.hi, (token) => isOp(token, ":"));
+    const keyToken = t[item.lo];
+    if (colon !== item.lo + 1 || !isString(keyToken) || keyToken.value.slice(keyToken.bodyStart - keyToken.start, keyToken.bodyEnd - keyToken.start) !== key) continue;
+    return rangeValue(module, { lo: colon + 1, hi: item.hi }, depth);
+  }
+  return undefined;
+}
+
+/** `"{}"`, `"{0}"` and `"{name}"` fields filled from the call's positional and keyword arguments. */
+function formatCall(module: PyModule, body: Built, open: number, depth: number): Built {
+  const { positional, keyword } = callArgs(module, open);
   let auto = 0;
-  return fillFields(module, token, depth, (field) => {
+  return fill(module, body, /\{\{|\}\}|\{([^{}]*)\}/g, depth, (field) => {
     const name = field.split(/[!:]/)[0]!.trim();
-    const range = name === "" ? positional[auto++] : /^\d+$/.test(name) ? positional[Number(name)] : keyword.get(name);
-    return range;
+    return name === "" ? positional[auto++] : /^\d+$/.test(name) ? positional[Number(name)] : keyword.get(name);
   });
+}
+
+/** `string.Template` fields `$name` and `${name}` filled from `.substitute(name=...)`. */
+function substituteCall(module: PyModule, body: Built, open: number, depth: number): Built {
+  const { keyword } = callArgs(module, open);
+  return fill(module, body, /\$\$|\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))/g, depth, (name) => keyword.get(name));
 }
 
 /** `"... %s" % SHA` and `"... %s %s" % (A, B)`. */
@@ -201,14 +245,15 @@ function percentFormat(module: PyModule, token: PyStringToken, operand: number, 
   return out;
 }
 
-function fillFields(module: PyModule, token: PyStringToken, depth: number, argFor: (field: string) => { lo: number; hi: number } | undefined): Built {
-  const body = decoded(module.text, token.bodyStart, token.bodyEnd, token.prefix.includes("r"));
+/** Replaces each field `pattern` matches (its name in group 1 or 2) by the argument `argFor` gives; other fields stay as written. */
+function fill(module: PyModule, body: Built, pattern: RegExp, depth: number, argFor: (name: string) => Range | undefined): Built {
   const out: Built = { text: "", offsets: [] };
   let last = 0;
-  for (const match of body.text.matchAll(/\{\{|\}\}|\{([^{}]*)\}/g)) {
-    if (match[1] === undefined) continue;
+  for (const match of body.text.matchAll(pattern)) {
+    const name = match[1] ?? match[2];
+    if (name === undefined) continue;
     append(out, slice(body, last, match.index));
-    const range = argFor(match[1]);
+    const range = argFor(name);
     append(out, range ? rangeValue(module, range, depth) : slice(body, match.index, match.index + match[0].length));
     last = match.index + match[0].length;
   }
@@ -216,7 +261,7 @@ function fillFields(module: PyModule, token: PyStringToken, depth: number, argFo
   return out;
 }
 
-function rangeValue(module: PyModule, range: { lo: number; hi: number }, depth: number): Built {
+function rangeValue(module: PyModule, range: Range, depth: number): Built {
   const t = module.tokens;
   return expressionValue(module, t[range.lo]!.start, t[range.hi - 1]!.end, depth + 1);
 }

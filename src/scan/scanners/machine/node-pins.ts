@@ -25,8 +25,9 @@ import { readYamlCommands } from "./node-pin-yaml.js";
 import { mentionsNode } from "./node-source-url.js";
 import { dockerfilePins } from "./node-pin-dockerfile.js";
 import { pythonCodePins } from "./node-pin-python.js";
+import { isPinList, listPins } from "./node-pin-lists.js";
 
-type PinFileKind = "dockerfile" | "shell" | "maybe-shell" | "yaml" | "json" | "gitmodules" | "pyproject" | "python";
+type PinFileKind = "dockerfile" | "shell" | "maybe-shell" | "yaml" | "json" | "gitmodules" | "pyproject" | "python" | "list";
 
 /** Manifests and lockfiles other scanners own (and report as unreadable). */
 const OTHER_OWNERS = new Set(["package.json", "package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "pnpm-workspace.yaml", "composer.json"]);
@@ -49,6 +50,7 @@ export function pinFileKind(file: string): PinFileKind | undefined {
   if ([".sh", ".bash", ".zsh", ".ksh"].includes(ext)) return "shell";
   if (ext === ".yml" || ext === ".yaml") return "yaml";
   if (ext === ".json") return "json";
+  if (isPinList(file)) return "list";
   // Scripts without an extension are recognised by their shebang.
   if (!base.includes(".")) return "maybe-shell";
   return undefined;
@@ -59,7 +61,14 @@ export function scanNodePins(input: Pick<FileScanInput, "file" | "text" | "repo"
   const kind = pinFileKind(file);
   if (!kind || !mentionsNode(text)) return [];
   const sink = new FindingSink(file, text);
-  for (const site of sitesOf(kind, input, sink)) reportNodePin(sink, site);
+  // One pin, one finding, whichever shapes found it.
+  const seen = new Set<string>();
+  for (const site of sitesOf(kind, input, sink)) {
+    const key = `${site.start}:${site.end}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    reportNodePin(sink, site);
+  }
   return sink.findings;
 }
 
@@ -77,6 +86,8 @@ function sitesOf(kind: PinFileKind, { file, text, repo }: Pick<FileScanInput, "f
       return jsonPins(text, sink);
     case "python":
       return pythonCodePins(text);
+    case "list":
+      return listPins(text);
     case "gitmodules":
       return submodulePins(text, file, repo.root);
     case "pyproject":
