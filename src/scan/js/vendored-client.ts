@@ -8,6 +8,7 @@
  * class, a URL with V1's status signature (`{base}/run?run_id=`) on the
  * vendor's host, another host or a base the scanner cannot resolve.
  */
+import { posix } from "node:path";
 import { ts } from "ts-morph";
 import { ENDPOINTS } from "../../knowledge/migration.js";
 import { type HostSet, parseUrlText, v1EndpointOf, v1SignatureOnUnknownBase } from "../../core/urls.js";
@@ -63,6 +64,33 @@ export class VendoredClients {
       else if (v1SignatureOnUnknownBase(url, "GET", new Set()) === "get-run") found ??= {};
     }
     return found;
+  }
+
+  /**
+   * True when `file` belongs to the package that publishes the class (a
+   * library with `files`, `types` or `exports` that is not private): its own
+   * tests and examples are not an app to migrate, the class is.
+   */
+  isOwnLibrary(classFile: string, file: string): boolean {
+    const home = this.libraryRoot(posix.dirname(classFile));
+    return home !== undefined && (home === "." || file === home || file.startsWith(`${home}/`));
+  }
+
+  private libraryRoot(dir: string): string | undefined {
+    const project = this.values.project;
+    for (let at = dir; ; at = posix.dirname(at)) {
+      const manifest = at === "." || at === "" ? "package.json" : `${at}/package.json`;
+      if (project.files.has(manifest)) {
+        try {
+          const json = JSON.parse(project.textOf(manifest) ?? "") as Record<string, unknown>;
+          const library = json.private !== true && (json.files !== undefined || json.types !== undefined || json.typings !== undefined || json.exports !== undefined);
+          return library ? (at === "" ? "." : at) : undefined;
+        } catch {
+          return undefined;
+        }
+      }
+      if (at === "." || at === "" || at === "/") return undefined;
+    }
   }
 
   /** The vendored class an expression names (`ComfyDeployClient` imported from `@/lib/comfy-deploy`), if any. */
