@@ -73,6 +73,14 @@ export function vendoredClassMessage(otherHost: string | undefined): string {
   return `Local copy of the V1 client class (POST {base}/run, GET {base}/run?run_id=): ${replace}.`;
 }
 
+export function vendoredImportMessage(name: string): string {
+  return `${name} is a local copy of the V1 client: import ComfyDeploy from ${JS_SDK.packageName}@${JS_SDK.v2Pin} here instead, once its calls are migrated (or migrate the copy itself).`;
+}
+
+export function vendoredConstructorMessage(name: string): string {
+  return `new ${name}() builds a local copy of the V1 client (V1 endpoints, usually the V1 base): use new ComfyDeploy({ bearer, serverURL? }) from ${JS_SDK.packageName}@${JS_SDK.v2Pin}; V2 takes serverURL verbatim.`;
+}
+
 export function vendoredCallMessage(method: string): string {
   const mapping = V1_CLIENT_METHODS.find((m) => m.v1 === method);
   const target = mapping?.v2 ? `with the V2 SDK this is ${mapping.v2}; ` : "";

@@ -8,6 +8,7 @@ import { PYTHON_SDK_SHAPES } from "../../src/knowledge/migration.js";
 import type { PyModule } from "../../src/lang/python/module.js";
 import type { PyRange } from "../../src/lang/python/syntax.js";
 import { isName, isOp, type PyToken } from "../../src/lang/python/tokens.js";
+import { fStringFields } from "../../src/lang/python/fstring-fields.js";
 
 const V1_RESULT = PYTHON_SDK_SHAPES.calls[0]!.v1Result;
 /** Result attributes both SDK generations have: reading them proves nothing wrong. */
@@ -15,8 +16,8 @@ const SHARED_FIELDS: ReadonlySet<string> = new Set(PYTHON_SDK_SHAPES.sharedResul
 /** How far a request is followed through names and helper functions. */
 const MAX_DEPTH = 3;
 
-/** Where a run call's result goes, and the `.object` tokens to rename when that is provable. */
-export type ResultUse = { provable: true; accessors: number[] } | { provable: false; reason: string };
+/** Where a run call's result goes, and the `.object` tokens to rename when that is provable (f-string fields included). */
+export type ResultUse = { provable: true; accessors: PyToken[] } | { provable: false; reason: string };
 
 export class PythonCallFlow {
   private readonly t: readonly PyToken[];
@@ -99,7 +100,7 @@ export class PythonCallFlow {
   /** The result read right after the call, whose `)` (or that of the parentheses around it) is at `close`. */
   private chainedRead(close: number, v2Result: string): ResultUse {
     const field = this.t[close + 2];
-    if (isName(field, V1_RESULT)) return { provable: true, accessors: [close + 2] };
+    if (isName(field, V1_RESULT)) return { provable: true, accessors: [field!] };
     if (isName(field, v2Result)) return { provable: true, accessors: [] };
     return { provable: false, reason: `the result is read through .${field?.value ?? "?"}` };
   }
@@ -110,21 +111,27 @@ export class PythonCallFlow {
     const scope = this.scopeOf(binding.lo);
     const assignments = (this.module.assignments.get(name) ?? []).filter((a) => a.scope === scope);
     if (assignments.length !== 1) return { provable: false, reason: `${name} is assigned more than once in this function` };
-    const accessors: number[] = [];
-    for (let i = 0; i < t.length; i++) {
-      if (i >= binding.lo && i <= close) continue;
-      if (!isName(t[i], name) || isOp(t[i - 1], ".")) continue;
-      const scopes = this.module.scopesAt(t[i]!.start);
-      if (!scopes.includes(scope)) continue;
-      if (scopes[scopes.length - 1] !== scope) return { provable: false, reason: `${name} is used in a nested function` };
-      if (i < binding.lo) return { provable: false, reason: `${name} is used before the call` };
-      const field = isOp(t[i + 1], ".") ? t[i + 2] : undefined;
-      if (isName(field, V1_RESULT)) {
-        accessors.push(i + 2);
-        continue;
+    const accessors: PyToken[] = [];
+    const bindingStart = t[binding.lo]!.start;
+    const bindingEnd = t[close]!.end;
+    // The file's own tokens, then the code inside its f-strings (`f"{res.object.status}"`).
+    for (const tokens of [t, ...fStringFields(this.module.text, t)]) {
+      for (let i = 0; i < tokens.length; i++) {
+        const token = tokens[i]!;
+        if (token.start >= bindingStart && token.end <= bindingEnd) continue;
+        if (!isName(token, name) || isOp(tokens[i - 1], ".")) continue;
+        const scopes = this.module.scopesAt(token.start);
+        if (!scopes.includes(scope)) continue;
+        if (scopes[scopes.length - 1] !== scope) return { provable: false, reason: `${name} is used in a nested function` };
+        if (token.start < bindingStart) return { provable: false, reason: `${name} is used before the call` };
+        const field = isOp(tokens[i + 1], ".") ? tokens[i + 2] : undefined;
+        if (isName(field, V1_RESULT)) {
+          accessors.push(field!);
+          continue;
+        }
+        if (field?.kind === "name" && (field.value === v2Result || SHARED_FIELDS.has(field.value))) continue;
+        return { provable: false, reason: `${name} is also used as a whole or through another attribute (passed on, returned, .status_code, …)` };
       }
-      if (field?.kind === "name" && (field.value === v2Result || SHARED_FIELDS.has(field.value))) continue;
-      return { provable: false, reason: `${name} is also used as a whole or through another attribute (passed on, returned, .status_code, …)` };
     }
     return { provable: true, accessors };
   }

@@ -65,7 +65,7 @@ class PythonSdkFix {
   readonly edits: Edit[] = [];
   readonly markers: LineMarker[] = [];
   readonly events: FixEvent[] = [];
-  /** `.object` tokens a call rewrite already took care of. */
+  /** Offsets of the `.object` tokens a call rewrite already took care of. */
   private readonly handledAccessors = new Set<number>();
 
   constructor(
@@ -226,14 +226,17 @@ class PythonSdkFix {
     }
   }
 
-  private renameAccessor(index: number, to: string): void {
-    this.handledAccessors.add(index);
-    this.edit(index, to);
+  private renameAccessor(token: PyToken, to: string): void {
+    this.handledAccessors.add(token.start);
+    this.edits.push({ start: token.start, end: token.end, text: to });
   }
 
   private accessorAt(f: Finding): void {
-    const index = this.tokenOf(f);
-    if (index < 0 || this.handledAccessors.has(index)) return;
+    const { start } = spanOf(f);
+    if (this.handledAccessors.has(start)) return;
+    // A read inside an f-string is no token of the file's own: the string holding it is.
+    const index = this.t.findIndex((token) => token.start <= start && start < token.end);
+    if (index < 0) return;
     const call = factsOf(f, "python-sdk")?.call;
     const v2 = call ? pythonRunCall(call)?.mapping.v2Result : undefined;
     const target = v2 ? `.${v2}` : `.${CREATE.v2Result} (queue) or .${GET.v2Result} (get)`;

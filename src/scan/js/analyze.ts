@@ -18,6 +18,8 @@ import {
   unknownBaseMessage,
   vendoredCallMessage,
   vendoredClassMessage,
+  vendoredConstructorMessage,
+  vendoredImportMessage,
 } from "../messages.js";
 import {
   findLegacyHostMentions,
@@ -96,6 +98,7 @@ export class JsAnalyzer {
     this.reportSdk(context, report);
     this.reportSdkTypes(context, report);
     this.reportVendoredClasses(context, report);
+    this.reportVendoredUse(context, report);
     const importsSdk = [...context.imports.values()].some((binding) => isSdkModule(binding.module));
     const exportsClient = this.sdk.exportsClient(context, clientModules);
     this.forgetNodes();
@@ -159,6 +162,30 @@ export class JsAnalyzer {
         message: vendoredClassMessage(info.otherHost),
         ...(info.otherHost ? { severity: "warning" as const } : {}),
       });
+    }
+  }
+
+  /**
+   * The app's import and construction of a local copy of the V1 client,
+   * reported as the SDK's are: these lines are where it switches to V2.
+   */
+  private reportVendoredUse(context: FileContext, report: Reporter): void {
+    // The class's own module, and the library that publishes it, are the copy itself: its class finding covers them.
+    const appCode = (cls: ts.ClassLikeDeclaration): boolean => {
+      const home = cls.getSourceFile().fileName;
+      return home !== context.file && !this.vendored.isOwnLibrary(home, context.file);
+    };
+    for (const [decl, binding] of context.imports) {
+      if (isSdkModule(binding.module) || binding.name === "*" || isTypeOnlyImport(decl)) continue;
+      const local = importedName(decl);
+      const vendored = local && this.vendored.classOf(local, context);
+      if (vendored && appCode(vendored.cls)) report.add(decl, { ruleId: "v1-sdk-import", message: vendoredImportMessage(local.text), fix: "review" });
+    }
+    for (const expr of context.newExpressions) {
+      const target = expr.expression;
+      const vendored = ts.isIdentifier(target) ? this.vendored.classOf(target, context) : undefined;
+      if (!vendored || !appCode(vendored.cls)) continue;
+      report.add(expr, { ruleId: "v1-sdk-client", message: vendoredConstructorMessage((target as ts.Identifier).text) });
     }
   }
 
@@ -317,6 +344,12 @@ class Reporter {
   hasEndpointAt(node: ts.Node): boolean {
     return this.endpointNodes.has(node);
   }
+}
+
+/** The local name an import binds: `{ X }`, `{ Y as X }`, a default import, `const { X } = require(…)`. */
+function importedName(decl: ts.Node): ts.Identifier | undefined {
+  if (ts.isImportSpecifier(decl) || ts.isImportClause(decl) || ts.isBindingElement(decl)) return decl.name && ts.isIdentifier(decl.name) ? decl.name : undefined;
+  return undefined;
 }
 
 /** `import type { X }` or `import { type X }`: the name is used in type positions only. */

@@ -89,7 +89,7 @@ export class JsProject {
       return this.resolvePath(posix.join(posix.dirname(fromFile), specifier));
     }
     const aliases = this.aliasesFor(posix.dirname(fromFile));
-    if (!aliases) return this.resolveWorkspacePackage(specifier);
+    if (!aliases) return this.resolveSvelteKitLib(fromFile, specifier) ?? this.resolveWorkspacePackage(specifier);
     for (const alias of aliases.paths) {
       let rest: string | undefined;
       if (alias.wildcard) {
@@ -105,7 +105,18 @@ export class JsProject {
         if (resolved) return resolved;
       }
     }
-    return this.resolveWorkspacePackage(specifier);
+    return this.resolveSvelteKitLib(fromFile, specifier) ?? this.resolveWorkspacePackage(specifier);
+  }
+
+  /** SvelteKit's built-in `$lib` alias (`src/lib` of the app), which lives in a generated tsconfig that is not checked in. */
+  private resolveSvelteKitLib(fromFile: string, specifier: string): string | undefined {
+    if (specifier !== "$lib" && !specifier.startsWith("$lib/")) return undefined;
+    const rest = specifier.slice("$lib".length);
+    for (let dir = posix.dirname(fromFile); ; dir = posix.dirname(dir)) {
+      const base = dir === "." ? "" : `${dir}/`;
+      if (this.files.has(`${base}package.json`)) return this.resolvePath(`${base}src/lib${rest}`);
+      if (dir === "." || dir === "/" || dir === "") return undefined;
+    }
   }
 
   /** `@studio/render-worker` (or `…/sub/path`) naming a package of this monorepo: its entry file. */

@@ -6,11 +6,13 @@
  *
  * The shape: V1 client method names (`run`, `getRun`, …) and, inside the
  * class, a URL with V1's status signature (`{base}/run?run_id=`) on the
- * vendor's host, another host or a base the scanner cannot resolve.
+ * vendor's host, another host or a base the scanner cannot resolve, or a
+ * relative `/run?run_id=` path in a class that holds the V1 host itself.
  */
+import { posix } from "node:path";
 import { ts } from "ts-morph";
 import { ENDPOINTS } from "../../knowledge/migration.js";
-import { type HostSet, parseUrlText, v1EndpointOf, v1SignatureOnUnknownBase } from "../../core/urls.js";
+import { findLegacyHostMentions, type HostSet, parseUrlText, v1EndpointOf, v1SignatureOnUnknownBase } from "../../core/urls.js";
 import type { FileContext } from "./file-context.js";
 import type { Values } from "./values.js";
 import type { ClientReach } from "./client-reach.js";
@@ -52,6 +54,7 @@ export class VendoredClients {
     const named = cls.name !== undefined && COMFY_NAME.test(cls.name.text);
     if (methods.length === 0 || (methods.length < 2 && !named)) return undefined;
     let found: VendoredClass | undefined;
+    let relativeStatusPath = false;
     for (const expr of context.urlExpressions) {
       if (expr.pos < cls.pos || expr.end > cls.end) continue;
       const url = this.values.stringValue(expr, context, null);
@@ -61,8 +64,44 @@ export class VendoredClients {
       if (info.hostKind === "legacy" && v1EndpointOf(info, "GET") === "get-run") return {};
       if (info.hostKind === "other" && v1EndpointOf(info, "GET") === "get-run") found = { otherHost: info.host! };
       else if (v1SignatureOnUnknownBase(url, "GET", new Set()) === "get-run") found ??= {};
+      else if (info.hostKind === "relative" && url.trim().startsWith(`${ENDPOINTS.getRun.v1.path}?`)) relativeStatusPath = true;
     }
+    // `this.send("/run?run_id=" + id)` on a base the class itself defaults to the V1 host.
+    if (!found && relativeStatusPath && this.holdsLegacyHost(cls, context)) return {};
     return found;
+  }
+
+  private holdsLegacyHost(cls: ts.ClassLikeDeclaration, context: FileContext): boolean {
+    return context.stringParts.some(
+      (part) => part.pos >= cls.pos && part.end <= cls.end && findLegacyHostMentions((part as ts.LiteralLikeNode).text, this.hosts).length > 0,
+    );
+  }
+
+  /**
+   * True when `file` belongs to the package that publishes the class (a
+   * library with `files`, `types` or `exports` that is not private): its own
+   * tests and examples are not an app to migrate, the class is.
+   */
+  isOwnLibrary(classFile: string, file: string): boolean {
+    const home = this.libraryRoot(posix.dirname(classFile));
+    return home !== undefined && (home === "." || file === home || file.startsWith(`${home}/`));
+  }
+
+  private libraryRoot(dir: string): string | undefined {
+    const project = this.values.project;
+    for (let at = dir; ; at = posix.dirname(at)) {
+      const manifest = at === "." || at === "" ? "package.json" : `${at}/package.json`;
+      if (project.files.has(manifest)) {
+        try {
+          const json = JSON.parse(project.textOf(manifest) ?? "") as Record<string, unknown>;
+          const library = json.private !== true && (json.files !== undefined || json.types !== undefined || json.typings !== undefined || json.exports !== undefined);
+          return library ? (at === "" ? "." : at) : undefined;
+        } catch {
+          return undefined;
+        }
+      }
+      if (at === "." || at === "" || at === "/") return undefined;
+    }
   }
 
   /** The vendored class an expression names (`ComfyDeployClient` imported from `@/lib/comfy-deploy`), if any. */

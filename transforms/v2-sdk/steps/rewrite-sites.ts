@@ -5,11 +5,13 @@
  */
 import type { ASTPath } from "jscodeshift";
 import type { Finding } from "../../../src/core/finding.js";
-import { type AnyNode, CLIENT_PROPERTIES, isCall, isMember, isSdkNamespace, type SdkContext, WEBHOOK_PARSER } from "../context.js";
+import { type AnyNode, CLIENT_PROPERTIES, isCall, isMember, isSdkNamespace, type SdkContext, V2_CLASS, WEBHOOK_PARSER } from "../context.js";
 import { rewriteClientCall } from "./client-calls.js";
 import { convertConstructor } from "./constructor.js";
 import { renameImportType, renameNamespaceMember } from "./namespaces.js";
 import { moveNamespaceMember, routePropertyRead } from "./compat-names.js";
+import { JS_SDK } from "../../../src/knowledge/migration.js";
+import { isSdkModule } from "../../../src/lang/js/sdk-module.js";
 
 export function rewriteSites(context: SdkContext, findings: readonly Finding[]): void {
   const ordered = [...findings].sort((a, b) => b.line - a.line || b.column - a.column);
@@ -41,6 +43,26 @@ function rewriteSite(context: SdkContext, finding: Finding): void {
   if (member) return renameNamespaceMember(context, member);
   const importType = paths.find((p) => (p.node as AnyNode).type === "TSImportType");
   if (importType) return renameImportType(context, importType);
+  const local = paths.find((p) => isLocalModuleImport(p));
+  if (local) {
+    return context.mark(local, "v1-sdk-import", `this imports a local copy of the V1 client: import { ${V2_CLASS} } from "${JS_SDK.packageName}" (${JS_SDK.v2Pin}) here instead, or migrate that copy`);
+  }
+}
+
+/** A binding imported from a module other than the SDK (`import { X } from "./lib"`, `const { X } = require("./lib")`): a local copy of the client. */
+function isLocalModuleImport(path: ASTPath): boolean {
+  const node = path.node as AnyNode;
+  const parent = path.parent?.node as AnyNode | undefined;
+  let source: AnyNode | undefined;
+  if ((node.type === "ImportSpecifier" || node.type === "ImportDefaultSpecifier") && parent?.type === "ImportDeclaration") source = parent.source as AnyNode;
+  else if ((node.type === "ObjectProperty" || node.type === "Property") && parent?.type === "ObjectPattern") {
+    const init = path.parent?.parent?.node as AnyNode | undefined;
+    const call = init?.type === "VariableDeclarator" ? (init.init as AnyNode | undefined) : undefined;
+    const callee = call?.type === "CallExpression" ? (call.callee as AnyNode) : undefined;
+    if (callee?.type === "Identifier" && callee.name === "require") source = (call!.arguments as AnyNode[])[0];
+  }
+  const module = source && typeof source.value === "string" ? source.value : undefined;
+  return module !== undefined && !isSdkModule(module);
 }
 
 /** The name of a method in a call of it: `client.run` in `client.run(...)`. */

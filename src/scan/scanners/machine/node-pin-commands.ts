@@ -1,47 +1,20 @@
 /**
  * Node pins in shell commands (scripts, Dockerfile RUN lines, CI steps).
- * The tracker follows the working directory (`cd`, `pushd`, `git -C`,
- * WORKDIR) and remembers which directory holds which clone, so a
- * `git reset --hard` is attributed to the repository it runs in: a second
- * reset that pins ComfyUI itself does not count for the node. Variables set
- * in the file (`NAME=value`, `export`, Dockerfile ARG/ENV, CI `env:`) are
- * expanded; a pin read from one is reported where the value is written.
+ * The shell interpreter (src/lang/shell/interpreter.ts) follows the working
+ * directory and the variables; the tracker reads the git, comfy and install
+ * commands it hands over and remembers which directory holds which clone (`git -C`
+ * included), so a `git reset --hard` is attributed to the repository it runs
+ * in: a second reset that pins ComfyUI itself does not count for the node. A
+ * pin read from a variable is reported where the value is written.
  */
 import { posix } from "node:path";
 import { NODE_COMPONENT } from "../../../knowledge/migration.js";
 import { decideGitRef, decideRegistryVersion, type NodeRefDecision } from "../../../knowledge/node-ref.js";
 import type { NodePinFormat, NodePinSite } from "./node-pin-finding.js";
 import { isNodeRepositoryUrl, nodeSourceOf } from "./node-source-url.js";
-import { readShell, type ShellWord } from "../../../lang/shell/words.js";
-import { defaultCloneDir, lastOption, parseArgs, resolveDir, type Span, spanner, subWord } from "./shell-args.js";
-
-/** A variable's value and the file offsets where it is written. */
-export interface VariableValue {
-  value: string;
-  start: number;
-  /** The file text at [start, start + raw.length), for locating parts of the value. */
-  raw: string;
-}
-
-/** A script being read: its text, where it sits in the file, and the working directory. */
-export class ScriptContext {
-  readonly dirStack: string[] = [];
-
-  constructor(
-    readonly text: string,
-    /** Maps an offset in `text` to an offset in the file. */
-    readonly toSource: (offset: number) => number,
-    public cwd: string,
-  ) {}
-}
-
-/** A word after expansion, and how to find a part of it in the file. */
-interface Expanded {
-  value: string;
-  /** Set when the word is a variable the file does not define. */
-  unresolved?: string;
-  span(part?: string): Span;
-}
+import type { ShellWord } from "../../../lang/shell/words.js";
+import { defaultCloneDir, lastOption, parseArgs, resolveDir, type Span, subWord } from "../../../lang/shell/args.js";
+import { type Expanded, type ScriptContext, ShellInterpreter, type VariableValue } from "../../../lang/shell/interpreter.js";
 
 interface PinRef extends Span {
   text: string;
@@ -56,11 +29,6 @@ interface NodeCheckout {
   pin?: PinRef;
 }
 
-const ASSIGNMENT = /^[A-Za-z_]\w*=/;
-const WRAPPERS = new Set(["sudo", "env", "time", "exec", "nohup", "command", "builtin", "xargs"]);
-const WRAPPER_OPTIONS_WITH_ARG = new Set(["-u", "-g", "-C", "-h", "-p", "-U", "-E"]);
-const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ash", "ksh"]);
-const RUN_FLAG = /^--(mount|network|security|device)=/;
 const GIT_GLOBAL_WITH_ARG = new Set(["-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"]);
 const CLONE_WITH_ARG = new Set([
   "-b",
@@ -93,10 +61,6 @@ const COMFY_GLOBAL_WITH_ARG = new Set(["--workspace"]);
 const COMFY_INSTALL_WITH_ARG = new Set(["--mode", "--channel"]);
 const PIP_PROGRAMS = new Set(["pip", "pip3", "uv", "pipx"]);
 
-/** `$NAME`, `${NAME}`, `${NAME:-default}`, `${{ env.NAME }}` as a whole word. */
-const WHOLE_VARIABLE = /^\$(?:\{\{\s*([A-Za-z_]\w*)\.([A-Za-z_][\w-]*)\s*\}\}|\{([A-Za-z_]\w*)(?::?[-=]([^}]*))?\}|([A-Za-z_]\w*))$/;
-const ANY_VARIABLE = /\$(?:\{\{\s*([A-Za-z_]\w*)\.([A-Za-z_][\w-]*)\s*\}\}|\{([A-Za-z_]\w*)(?::?[-=]([^}]*))?\}|([A-Za-z_]\w*))/g;
-
 /** The node's directory name when cloned without a target directory. */
 const NODE_DIR_NAME = NODE_COMPONENT.repository.split("/")[1]!.toLowerCase();
 
@@ -105,7 +69,7 @@ export class NodeCommandTracker {
   private readonly fetched = new Map<string, PinRef>();
   private readonly finished: NodeCheckout[] = [];
   private readonly direct: NodePinSite[] = [];
-  private readonly variables = new Map<string, VariableValue>();
+  private readonly shell = new ShellInterpreter((program, args, context) => this.command(program, args, context));
 
   constructor(
     /** The format of git pins in this file (`comfy node install` pins are always "cli"). */
@@ -113,46 +77,20 @@ export class NodeCommandTracker {
   ) {}
 
   setVariable(name: string, value: VariableValue): void {
-    this.variables.set(name, value);
+    this.shell.setVariable(name, value);
   }
 
   /** Reads every command of a script; the context's cwd follows `cd`. */
   run(context: ScriptContext): void {
-    for (const command of readShell(context.text)) this.command(command.words, context);
+    this.shell.run(context);
   }
 
-  /** A `NAME=value` word: the value is written right after the `=`. */
   assign(word: ShellWord, context: ScriptContext): void {
-    const eq = word.value.indexOf("=");
-    const name = word.value.slice(0, eq);
-    const rawWord = context.text.slice(word.start, word.end);
-    const rawEq = rawWord.indexOf("=");
-    let rawValue = rawWord.slice(rawEq + 1);
-    let skip = 0;
-    if (/^(["']).*\1$/s.test(rawValue) && rawValue.length >= 2) {
-      rawValue = rawValue.slice(1, -1);
-      skip = 1;
-    }
-    const value = this.substitute(word.value.slice(eq + 1)).value;
-    this.variables.set(name, { value, start: context.toSource(word.start + rawEq + 1 + skip), raw: rawValue });
+    this.shell.assign(word, context);
   }
 
-  /** Expands variables the file defines. */
   expand(word: ShellWord, context: ScriptContext): Expanded {
-    const raw = context.text.slice(word.start, word.end);
-    const here = spanner(raw, context.toSource(word.start));
-    const whole = WHOLE_VARIABLE.exec(word.value);
-    if (whole) {
-      const [, scope, scopedName, braced, fallback, bare] = whole;
-      const name = scope ? (scope === "env" ? scopedName : undefined) : (braced ?? bare);
-      const definition = name === undefined ? undefined : this.variables.get(name);
-      if (definition) return { value: definition.value, span: spanner(definition.raw, definition.start) };
-      if (fallback) return { value: fallback, span: here };
-      return { value: word.value, unresolved: word.value, span: here };
-    }
-    if (!word.value.includes("$")) return { value: word.value, span: here };
-    const { value, unresolved } = this.substitute(word.value);
-    return { value, span: here, ...(unresolved ? { unresolved: word.value } : {}) };
+    return this.shell.expand(word, context);
   }
 
   /** The node cloned or added outside a shell command (Docker ADD of a git URL, a checkout action). */
@@ -170,6 +108,19 @@ export class NodeCommandTracker {
       this.direct.push(this.site(decideGitRef(undefined), word.span(), this.format));
     }
     return source.kind;
+  }
+
+  /**
+   * Ends one of several separate scripts a file writes (the strings code
+   * generates): the pins made so far are kept, and a later script that pins
+   * the same clone again is one more pin, not a correction of this one.
+   */
+  seal(): void {
+    for (const [dir, repo] of this.repos) {
+      if (!repo.checkout?.pin) continue;
+      this.finished.push(repo.checkout);
+      this.repos.set(dir, { checkout: { format: repo.checkout.format } });
+    }
   }
 
   /** Every pin found, once the whole file has been read. */
@@ -193,44 +144,8 @@ export class NodeCommandTracker {
     });
   }
 
-  private command(all: ShellWord[], context: ScriptContext): void {
-    let i = 0;
-    while (i < all.length && RUN_FLAG.test(all[i]!.value)) i++;
-    const assignments: ShellWord[] = [];
-    while (i < all.length && ASSIGNMENT.test(all[i]!.value)) assignments.push(all[i++]!);
-    if (i === all.length) {
-      for (const word of assignments) this.assign(word, context);
-      return;
-    }
-    while (i < all.length && WRAPPERS.has(all[i]!.value)) {
-      i++;
-      while (i < all.length && (all[i]!.value.startsWith("-") || ASSIGNMENT.test(all[i]!.value))) {
-        i += WRAPPER_OPTIONS_WITH_ARG.has(all[i]!.value) ? 2 : 1;
-      }
-    }
-    const first = all[i];
-    if (!first) return;
-    const program = posix.basename(first.value);
-    const args = all.slice(i + 1);
+  private command(program: string, args: ShellWord[], context: ScriptContext): void {
     switch (program) {
-      case "export":
-      case "declare":
-      case "local":
-      case "readonly":
-      case "typeset":
-        for (const word of args) if (ASSIGNMENT.test(word.value)) this.assign(word, context);
-        return;
-      case "cd":
-      case "pushd": {
-        const target = args.find((w) => !w.value.startsWith("-") || w.value === "-");
-        if (target?.value === "-") return;
-        if (program === "pushd") context.dirStack.push(context.cwd);
-        context.cwd = target ? resolveDir(context.cwd, this.expand(target, context).value) : "~";
-        return;
-      }
-      case "popd":
-        context.cwd = context.dirStack.pop() ?? context.cwd;
-        return;
       case "git":
         this.git(args, context);
         return;
@@ -239,22 +154,8 @@ export class NodeCommandTracker {
         this.comfy(args, context);
         return;
     }
-    if (SHELLS.has(program)) {
-      this.nestedShell(args, context);
-      return;
-    }
     const installer = PIP_PROGRAMS.has(program) || args.some((w) => w.value === "pip");
     for (const word of args) this.addSourceUrl(this.expand(word, context), { installer: installer && /^git\+/i.test(word.value) });
-  }
-
-  /** `bash -c "<script>"`: read the script in a subshell (its `cd` does not leak). */
-  private nestedShell(args: ShellWord[], context: ScriptContext): void {
-    const flag = args.findIndex((w) => /^-[a-z]*c[a-z]*$/.test(w.value));
-    const script = flag >= 0 ? args[flag + 1] : undefined;
-    if (!script) return;
-    const raw = context.text.slice(script.start, script.end);
-    const base = script.start + (/^["']/.test(raw) ? 1 : 0);
-    this.run(new ScriptContext(script.value, (offset) => context.toSource(base + offset), context.cwd));
   }
 
   private git(args: ShellWord[], context: ScriptContext): void {
@@ -379,7 +280,12 @@ export class NodeCommandTracker {
     for (const word of parsed.positional) {
       const expanded = this.expand(word, context);
       const match = new RegExp(`^${NODE_COMPONENT.registryName}(?:@(.*))?$`, "i").exec(expanded.value);
-      if (!match) continue;
+      if (!match) {
+        // `comfy node install bennykok/comfyui-deploy@<sha>` or a git URL with a ref.
+        const ref = nodeSourceOf(expanded.value)?.ref;
+        if (ref) this.direct.push(this.site(decideGitRef(ref.text), expanded.span(ref.text), "cli"));
+        continue;
+      }
       const version = match[1];
       this.direct.push(this.site(decideRegistryVersion(version), version ? expanded.span(version) : expanded.span(), "cli"));
     }
@@ -406,18 +312,5 @@ export class NodeCommandTracker {
 
   private site(decision: NodeRefDecision, span: Span, format: NodePinFormat): NodePinSite {
     return { decision, format, start: span.start, end: span.end };
-  }
-
-  private substitute(text: string): { value: string; unresolved: boolean } {
-    let unresolved = false;
-    const value = text.replace(ANY_VARIABLE, (match, scope?: string, scopedName?: string, braced?: string, fallback?: string, bare?: string) => {
-      const name = scope ? (scope === "env" ? scopedName : undefined) : (braced ?? bare);
-      const definition = name === undefined ? undefined : this.variables.get(name);
-      if (definition) return definition.value;
-      if (fallback) return fallback;
-      unresolved = true;
-      return match;
-    });
-    return { value, unresolved };
   }
 }

@@ -7,19 +7,24 @@
  * - workflow `docker_command_steps`: `custom-node` steps (`data.hash`, or the
  *   SHA in `data.meta.commit_url`) and `custom-node-manager` steps (`node_id`, `version`);
  * - Manager install lists (`files: [url]`), which carry no commit;
- * - any object with the repository `url` and a sibling `hash`.
+ * - any object with the repository `url` and a sibling `hash`;
+ * - any string value naming the node with a ref: `owner/repo@ref`, `<url>@ref`, `<url>#ref`.
  */
 import { NODE_COMPONENT } from "../../../knowledge/migration.js";
 import { decideGitRef, decideRegistryVersion } from "../../../knowledge/node-ref.js";
-import { member, spanIn, stringOf, type TreeNode, type TreeObject, walk } from "../../../lang/data/doc-tree.js";
+import { member, spanIn, stringOf, type TreeNode, type TreeObject, type TreeScalar, walk } from "../../../lang/data/doc-tree.js";
 import type { NodePinSite } from "./node-pin-finding.js";
-import { isNodeRepositoryUrl } from "./node-source-url.js";
+import { isNodeRepositoryUrl, nodeSourceOf } from "./node-source-url.js";
 
 export function documentPins(root: TreeNode, source: string): NodePinSite[] {
   const sites: NodePinSite[] = [];
   /** `data` objects of workflow steps, so their `files` list is not read again as an install list. */
   const stepData = new Set<TreeNode>();
   for (const node of walk(root)) {
+    if (node.kind === "scalar") {
+      const site = pinnedValue(node, source);
+      if (site) sites.push(site);
+    }
     if (node.kind !== "object") continue;
     const gitNodes = member(node, "git_custom_nodes");
     if (gitNodes?.kind === "object") sites.push(...snapshotGitPins(gitNodes, source));
@@ -102,4 +107,14 @@ function installListPins(node: TreeObject, source: string): NodePinSite[] {
   return files.items
     .filter((item) => isNodeRepositoryUrl(stringOf(item) ?? ""))
     .map((item) => ({ decision: decideGitRef(undefined), format: "install-list" as const, ...spanIn(source, item, stringOf(item)) }));
+}
+
+/** A list entry or value such as `"bennykok/comfyui-deploy@7e640a0"`: only a commit, tag or version counts. */
+function pinnedValue(node: TreeScalar, source: string): NodePinSite | undefined {
+  const value = stringOf(node);
+  const ref = value === undefined ? undefined : nodeSourceOf(value)?.ref;
+  if (!ref) return undefined;
+  const decision = decideGitRef(ref.text);
+  if (decision.refKind === "none") return undefined;
+  return { decision, format: "install-list", ...spanIn(source, node, ref.text) };
 }

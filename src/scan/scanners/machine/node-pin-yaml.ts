@@ -5,8 +5,9 @@
  * `env:`/`variables:` values feed the shell variables the steps read.
  */
 import { member, spanIn, stringOf, type TreeNode, type TreeScalar, walk } from "../../../lang/data/doc-tree.js";
-import { NodeCommandTracker, ScriptContext } from "./node-pin-commands.js";
-import { resolveDir } from "./shell-args.js";
+import { NodeCommandTracker } from "./node-pin-commands.js";
+import { ScriptContext } from "../../../lang/shell/interpreter.js";
+import { resolveDir } from "../../../lang/shell/args.js";
 import { nodeSourceOf } from "./node-source-url.js";
 
 const SCRIPT_KEYS = new Set(["run", "script", "before_script", "after_script", "command", "commands", "args", "entrypoint"]);

@@ -3,7 +3,8 @@
  * BennyKok/comfyui-deploy, and whether the pin is at v2.1.0 or later.
  * Dockerfiles, shell scripts, YAML (CI steps, compose, Kubernetes, YAML
  * snapshots), JSON (machine and Manager snapshots, workflow steps, install
- * lists), `.gitmodules` with its gitlink, and vendored pyproject.toml files.
+ * lists), `.gitmodules` with its gitlink, vendored pyproject.toml files,
+ * and Python code that writes install commands or Dockerfiles.
  * Files that never name the node are not parsed.
  */
 import { parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
@@ -13,18 +14,20 @@ import type { Finding } from "../../../core/finding.js";
 import { FindingSink } from "../../scanner-helpers.js";
 import type { FileScanInput, FileScanner } from "../../scanner.js";
 import { fromJson, fromYaml } from "../../../lang/data/doc-tree.js";
-import { isDockerfile, readDockerfile } from "../../../lang/shell/dockerfile.js";
-import { NodeCommandTracker, ScriptContext } from "./node-pin-commands.js";
-import { resolveDir } from "./shell-args.js";
+import { isDockerfile } from "../../../lang/shell/dockerfile.js";
+import { NodeCommandTracker } from "./node-pin-commands.js";
+import { ScriptContext } from "../../../lang/shell/interpreter.js";
 import { documentPins } from "./node-pin-documents.js";
 import { type NodePinSite, reportNodePin } from "./node-pin-finding.js";
 import { isPyproject, pyprojectPins } from "./node-pin-pyproject.js";
 import { submodulePins } from "./node-pin-submodules.js";
 import { readYamlCommands } from "./node-pin-yaml.js";
-import { mentionsNode, nodeSourceOf } from "./node-source-url.js";
-import { readShell } from "../../../lang/shell/words.js";
+import { mentionsNode } from "./node-source-url.js";
+import { dockerfilePins } from "./node-pin-dockerfile.js";
+import { pythonCodePins } from "./node-pin-python.js";
+import { isPinList, listPins } from "./node-pin-lists.js";
 
-type PinFileKind = "dockerfile" | "shell" | "maybe-shell" | "yaml" | "json" | "gitmodules" | "pyproject";
+type PinFileKind = "dockerfile" | "shell" | "maybe-shell" | "yaml" | "json" | "gitmodules" | "pyproject" | "python" | "list";
 
 /** Manifests and lockfiles other scanners own (and report as unreadable). */
 const OTHER_OWNERS = new Set(["package.json", "package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "pnpm-workspace.yaml", "composer.json"]);
@@ -38,6 +41,8 @@ export const nodePinScanner: FileScanner = {
 export function pinFileKind(file: string): PinFileKind | undefined {
   const base = posix.basename(file).toLowerCase();
   if (OTHER_OWNERS.has(base)) return undefined;
+  // Before the Dockerfile names: `dockerfile.py` is code that writes one.
+  if (posix.extname(base) === ".py") return "python";
   if (isDockerfile(file)) return "dockerfile";
   if (base === ".gitmodules") return "gitmodules";
   if (isPyproject(file)) return "pyproject";
@@ -45,6 +50,7 @@ export function pinFileKind(file: string): PinFileKind | undefined {
   if ([".sh", ".bash", ".zsh", ".ksh"].includes(ext)) return "shell";
   if (ext === ".yml" || ext === ".yaml") return "yaml";
   if (ext === ".json") return "json";
+  if (isPinList(file)) return "list";
   // Scripts without an extension are recognised by their shebang.
   if (!base.includes(".")) return "maybe-shell";
   return undefined;
@@ -55,7 +61,14 @@ export function scanNodePins(input: Pick<FileScanInput, "file" | "text" | "repo"
   const kind = pinFileKind(file);
   if (!kind || !mentionsNode(text)) return [];
   const sink = new FindingSink(file, text);
-  for (const site of sitesOf(kind, input, sink)) reportNodePin(sink, site);
+  // One pin, one finding, whichever shapes found it.
+  const seen = new Set<string>();
+  for (const site of sitesOf(kind, input, sink)) {
+    const key = `${site.start}:${site.end}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    reportNodePin(sink, site);
+  }
   return sink.findings;
 }
 
@@ -71,6 +84,10 @@ function sitesOf(kind: PinFileKind, { file, text, repo }: Pick<FileScanInput, "f
       return yamlPins(text, sink);
     case "json":
       return jsonPins(text, sink);
+    case "python":
+      return pythonCodePins(text);
+    case "list":
+      return listPins(text);
     case "gitmodules":
       return submodulePins(text, file, repo.root);
     case "pyproject":
@@ -87,72 +104,6 @@ function shellPins(text: string): NodePinSite[] {
   const tracker = new NodeCommandTracker("shell");
   tracker.run(new ScriptContext(text, (offset) => offset, "."));
   return tracker.sites();
-}
-
-/**
- * RUN lines start in the WORKDIR (a `cd` does not outlive its RUN); clones,
- * ARG and ENV values live for the whole file. `ADD <archive or git URL>`
- * downloads the node directly.
- */
-function dockerfilePins(text: string): NodePinSite[] {
-  const tracker = new NodeCommandTracker("dockerfile");
-  let workdir = "/";
-  for (const instruction of readDockerfile(text)) {
-    const toSource = (offset: number): number => instruction.argsStart + offset;
-    const context = new ScriptContext(instruction.args, toSource, workdir);
-    switch (instruction.keyword) {
-      case "FROM":
-        workdir = "/";
-        break;
-      case "WORKDIR": {
-        const [word] = readShell(instruction.args)[0]?.words ?? [];
-        if (word) workdir = resolveDir(workdir, tracker.expand(word, context).value);
-        break;
-      }
-      case "ARG":
-      case "ENV":
-        dockerVariables(instruction.keyword, context, tracker);
-        break;
-      case "RUN":
-        tracker.run(context);
-        for (const heredoc of instruction.heredocs) {
-          tracker.run(new ScriptContext(heredoc.text, (offset) => heredoc.start + offset, workdir));
-        }
-        break;
-      case "ADD": {
-        const words = (readShell(instruction.args)[0]?.words ?? []).filter((w) => !w.value.startsWith("--"));
-        const destination = words.length > 1 ? words[words.length - 1]!.value : ".";
-        for (const word of words.slice(0, -1)) {
-          const url = tracker.expand(word, context);
-          const source = nodeSourceOf(url.value);
-          if (source?.kind === "repository") {
-            // `ADD <repo>.git#<ref> <dir>` is a checkout of that ref in <dir>.
-            const pin = source.ref ? { text: source.ref.text, ...url.span(source.ref.text) } : undefined;
-            tracker.addCheckout(resolveDir(workdir, destination), url.span(), pin);
-          } else tracker.addSourceUrl(url);
-        }
-        break;
-      }
-    }
-  }
-  return tracker.sites();
-}
-
-/** `ARG NAME=value`, `ENV NAME=value ...` and the legacy `ENV NAME value`. */
-function dockerVariables(keyword: string, context: ScriptContext, tracker: NodeCommandTracker): void {
-  const words = readShell(context.text)[0]?.words ?? [];
-  if (keyword === "ENV" && words.length >= 2 && !words[0]!.value.includes("=")) {
-    const [name, first] = words as [(typeof words)[number], (typeof words)[number]];
-    const last = words[words.length - 1]!;
-    const start = context.toSource(first.start);
-    tracker.setVariable(name.value, {
-      value: words.slice(1).map((w) => w.value).join(" "),
-      start,
-      raw: context.text.slice(first.start, last.end),
-    });
-    return;
-  }
-  for (const word of words) if (/^[A-Za-z_]\w*=/.test(word.value)) tracker.assign(word, context);
 }
 
 function yamlPins(text: string, sink: FindingSink): NodePinSite[] {

@@ -1,8 +1,9 @@
 /**
  * Recognising the node's repository in URLs: clone URLs (https, ssh, git@,
  * with or without `.git`, any case), archive downloads (github.com archive,
- * codeload, API tarballs) and git URLs carrying a ref (`.git#<ref>` for
- * Docker ADD, `.git@<ref>` for pip), and where in the URL the ref sits.
+ * codeload, API tarballs), git URLs carrying a ref (`.git#<ref>` for
+ * Docker ADD, `.git@<ref>` for pip) and the `owner/repo@ref` shorthand, and
+ * where in the text the ref sits.
  */
 import { NODE_COMPONENT } from "../../../knowledge/migration.js";
 
@@ -27,11 +28,16 @@ const ARCHIVE_PATH = /^\/archive\/((?:refs\/(?:tags|heads)\/)?[^?#]+?)\.(?:tar\.
 const CODELOAD_URL = new RegExp(`^(?:https?://)?codeload\\.github\\.com/${REPO}/(?:legacy\\.)?(?:tar\\.gz|zip)/([^?#\\s]+)`, "i");
 const API_TARBALL_URL = new RegExp(`^(?:https?://)?api\\.github\\.com/repos/${REPO}/(?:tarball|zipball)/([^?#\\s]+)`, "i");
 
+/** `owner/repo@ref`, the shorthand of comfy-cli and install lists (`bennykok/comfyui-deploy@7e640a0`). */
+const SHORTHAND = new RegExp(`^${REPO}(?:\\.git)?@([^\\s@/:#?]+)$`, "i");
+
 /** What a URL-looking text says about the node, or undefined when it is not the node's repository. */
 export function nodeSourceOf(url: string): NodeSource | undefined {
   const text = url.trim();
   const offset = url.indexOf(text);
   const at = (ref: string, from: number): UrlRef => ({ text: ref, index: offset + from });
+  const shorthand = SHORTHAND.exec(text);
+  if (shorthand?.[1]) return { kind: "repository", ref: at(shorthand[1], text.length - shorthand[1].length) };
   for (const pattern of [CODELOAD_URL, API_TARBALL_URL]) {
     const match = pattern.exec(text);
     if (match?.[1]) return { kind: "archive", ref: at(match[1], match[0].length - match[1].length) };

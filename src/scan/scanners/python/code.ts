@@ -14,6 +14,8 @@ import { unknownBaseMessage } from "../../messages.js";
 import { PyModule } from "../../../lang/python/module.js";
 import { projectPinFor } from "./project-pin.js";
 import { findPythonSdkUses } from "./sdk.js";
+import { moduleFile, vendoredClasses, vendoredUses } from "./vendored-client.js";
+import { pythonVendoredClassMessage, pythonVendoredUseMessage } from "./messages.js";
 import { isString, type PyStringToken, skipReplacementField, tokenizePython } from "../../../lang/python/tokens.js";
 import { PyValues } from "../../../lang/python/values.js";
 
@@ -38,7 +40,8 @@ export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Find
   reportHostMentions(module, hosts, add);
 
   const values = new PyValues(module);
-  for (const use of findPythonEndpoints(module, values, hosts, repo.legacyBaseHeld ?? false)) {
+  const endpoints = findPythonEndpoints(module, values, hosts, repo.legacyBaseHeld ?? false);
+  for (const use of endpoints) {
     const first = module.tokens[use.range.lo]!;
     const last = module.tokens[use.range.hi - 1]!;
     if (use.unknownBase && use.endpoint !== "run-ambiguous") {
@@ -52,7 +55,30 @@ export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Find
   for (const use of findPythonSdkUses(module, () => projectPinFor(repo, file))) {
     add(use.start, use.end, { ruleId: use.ruleId, message: use.message, ...(use.fix ? { fix: use.fix } : {}), facts: use.facts });
   }
+  for (const [name, at] of vendoredClasses(module, endpoints)) add(at.start, at.end, { ruleId: "vendored-v1-client", message: pythonVendoredClassMessage(name) });
+  for (const use of vendoredUses(module, (dotted, name) => importsVendoredClass(file, dotted, name, hosts, repo))) {
+    // Import and construction are edited by hand once the copy is replaced: fix leaves them to a person.
+    add(use.start, use.end, { ruleId: use.ruleId, message: pythonVendoredUseMessage(use.ruleId, use.name), fix: "manual" });
+  }
   return sink.findings;
+}
+
+const vendoredCache = new WeakMap<FileScanInput["repo"], Map<string, ReadonlySet<string>>>();
+
+/** Whether `from <dotted> import <name>` in `file` imports a copy of the V1 client defined in another file of the repository. */
+function importsVendoredClass(file: string, dotted: string, name: string, hosts: HostSet, repo: FileScanInput["repo"]): boolean {
+  const target = moduleFile(dotted, file, repo.files);
+  if (!target || target === file) return false;
+  let cache = vendoredCache.get(repo);
+  if (!cache) vendoredCache.set(repo, (cache = new Map()));
+  let classes = cache.get(target);
+  if (!classes) {
+    const text = repo.read(target) ?? "";
+    const module = new PyModule(text);
+    classes = /\bclass\b/.test(text) ? new Set(vendoredClasses(module, findPythonEndpoints(module, new PyValues(module), hosts, repo.legacyBaseHeld ?? false)).keys()) : new Set();
+    cache.set(target, classes);
+  }
+  return classes.has(name);
 }
 
 type Add = (start: number, end: number, input: Parameters<FindingSink["atOffset"]>[2]) => void;

@@ -24,6 +24,23 @@ export function pypiDependencyMessage(spec: string, judgement: PypiJudgement, lo
   return `${what} is for review: ${judgement.reason}. Releases below ${PYTHON_SDK.firstV2Version} talk to the V1 API; require ${TARGET} and update V1 calls (${PYTHON_CALL_CHANGES}).`;
 }
 
+/** A wheel or sdist of a V1 release named in a file: the file itself has to be replaced. */
+export function pypiReleaseFileMessage(file: string, version: string): string {
+  return `${file} is ${PKG} ${version}, the V1 Python SDK (below ${PYTHON_SDK.firstV2Version}), which talks to the V1 API: install ${TARGET} instead (a V2 release file or a requirement), and update the calls (${PYTHON_CALL_CHANGES}).`;
+}
+
+/** A local copy of the V1 client class. */
+export function pythonVendoredClassMessage(name: string): string {
+  return `${name} is a local copy of the V1 client (POST {base}/run, GET {base}/run?run_id=): replace it with the V2 SDK (${TARGET}, ${CLIENT}(${AUTH.v2}=…)) or move its requests to POST {base}/run/deployment/queue and GET {base}/run/{run_id}.`;
+}
+
+/** The app's import, construction or V1 method call of a local copy of the V1 client. */
+export function pythonVendoredUseMessage(ruleId: string, name: string): string {
+  if (ruleId === "v1-sdk-import") return `${name} holds a local copy of the V1 client: import ${CLIENT} from ${PKG} (${TARGET}) here once the calls are migrated, or migrate the copy.`;
+  if (ruleId === "v1-sdk-client") return `${name}(…) builds a local copy of the V1 client (V1 endpoints, usually the V1 base): use ${CLIENT}(${AUTH.v2}=…) from ${TARGET}.`;
+  return `.${name}() on a local copy of the V1 client talks to the V1 API: with ${TARGET} use ${CLIENT}(…).run.deployment.queue(…) / .run.get(run_id=…), or migrate the copy.`;
+}
+
 /** How a file's SDK use was judged: V1 code, or V1-only shapes left in a project on another version. */
 export interface SdkContext {
   pin: ProjectPin;

@@ -23,7 +23,8 @@ import type { PythonSdkFacts } from "../../../core/facts.js";
 import type { PyModule } from "../../../lang/python/module.js";
 import type { PyRange } from "../../../lang/python/syntax.js";
 import type { ProjectPin } from "./project-pin.js";
-import { isName, isOp } from "../../../lang/python/tokens.js";
+import { isName, isOp, type PyToken } from "../../../lang/python/tokens.js";
+import { fStringFields } from "../../../lang/python/fstring-fields.js";
 
 export interface SdkUse {
   start: number;
@@ -190,7 +191,7 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
         call = inner === undefined ? undefined : runCallAt(module, inner);
         matched = call !== undefined;
       } else {
-        const key = receiverKeyBefore(module, i - 1);
+        const key = receiverKeyBefore(t, i - 1);
         call = key !== undefined ? resultHeldBy(key, t[i]!.start) : undefined;
         matched = call !== undefined || (mode === "v1" && isOp(t[i + 1], ".") && isName(t[i + 2], "run_id"));
       }
@@ -212,6 +213,22 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
         message: pythonOutputListMessage(list, context),
         fix: "review",
         facts: { kind: "python-sdk", v1: `${OUTPUT_READ}.${list}`, v2: `${OUTPUT_READ}.get("${list}")`, ...pinData },
+      });
+    }
+  }
+  // The same reads inside f-string fields: `f"{res.object.live_status}"`.
+  for (const field of fStringFields(module.text, t)) {
+    for (let i = 2; i < field.length; i++) {
+      if (!isName(field[i], RESULT) || !isOp(field[i - 1], ".")) continue;
+      const key = receiverKeyBefore(field, i - 1);
+      const call = key !== undefined ? resultHeldBy(key, field[i]!.start) : undefined;
+      if (!call && !(key !== undefined && mode === "v1" && isOp(field[i + 1], ".") && isName(field[i + 2], "run_id"))) continue;
+      uses.push({
+        start: field[i]!.start,
+        end: field[i]!.end,
+        ruleId: "v1-sdk-call",
+        message: pythonResultMessage(call, context),
+        facts: { kind: "python-sdk", v1: RESULT, ...(call ? { call: call.v1 } : {}), ...pinData },
       });
     }
   }
@@ -311,8 +328,7 @@ function runCallAt(module: PyModule, open: number): PythonRunCall | undefined {
 }
 
 /** "NAME" or "self.NAME" for the name chain ending just before token `dot`. */
-function receiverKeyBefore(module: PyModule, dot: number): string | undefined {
-  const t = module.tokens;
+function receiverKeyBefore(t: readonly PyToken[], dot: number): string | undefined {
   const last = t[dot - 1];
   if (last?.kind !== "name") return undefined;
   if (isOp(t[dot - 2], ".")) {

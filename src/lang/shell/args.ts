@@ -4,7 +4,7 @@
  * directory, and where in the file a word (or part of one) is written.
  */
 import { posix } from "node:path";
-import type { ShellWord } from "../../../lang/shell/words.js";
+import type { ShellWord } from "./words.js";
 
 export interface Span {
   start: number;
