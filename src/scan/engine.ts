@@ -28,6 +28,7 @@ import { FILE_SCANNERS, GENERIC_URL_SCANNER } from "./scanners/index.js";
 import { findLegacyHostMentions, type HostSet } from "../core/urls.js";
 import { V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES } from "../knowledge/migration.js";
 import { importSpecifiers, mayReexport } from "../lang/js/module-syntax.js";
+import { loadGrammarsFor } from "../lang/tree/grammars.js";
 
 const READ_CONCURRENCY = 64;
 
@@ -150,7 +151,10 @@ async function scanWithPool(
   /** JS/TS candidates the parser did not need: counted once, though the importer follow-up may still take them. */
   const countedJs = new Set<string>();
   const withLegacyHost = hits.filter(({ content }) => hosts.legacy.some((host) => content.indexOf(host) !== -1));
-  const legacyBaseHeld = withLegacyHost.some(({ file, content }) => fileKind(file) !== "docs" && holdsLegacyApiBase(content, hosts));
+  const legacyBase = firstLegacyApiBase(withLegacyHost, hosts);
+  const legacyBaseHeld = legacyBase !== undefined;
+  // Requests built on a base held elsewhere, or on a vendor host, are what the grammars are loaded for.
+  const needsGrammars = legacyBaseHeld || hits.some(({ content }) => hosts.current.some((host) => content.indexOf(host) !== -1));
   // A candidate that imports a module holding the V1 host (`${BASE}/run`, `fetch(RUN_URL, …)` with BASE from ./config) needs the parser too.
   const importsHostModule = hostModuleImports(withLegacyHost.filter(({ file }) => isJsFile(file)).map((h) => h.file));
   let textOnly = 0;
@@ -205,7 +209,17 @@ async function scanWithPool(
     await run(importers);
   }
   const read = cachedReader(root, fileSet);
-  const repo: RepoFacts = { files: allFiles, root, sdkImportingPackages: packagesOf(sdkImporters, fileSet), read, legacyBaseHeld };
+  const candidates = textCandidates.map((c) => c.file);
+  if (needsGrammars) await loadGrammarsFor(candidates);
+  const repo: RepoFacts = {
+    files: allFiles,
+    root,
+    sdkImportingPackages: packagesOf(sdkImporters, fileSet),
+    read,
+    legacyBaseHeld,
+    ...(legacyBase ? { legacyBase } : {}),
+    candidates,
+  };
   for (const candidate of textCandidates) {
     findings.push(...scanTextFile(candidate, hosts, repo));
     progress.parsed++;
@@ -343,9 +357,15 @@ function packagesOf(files: readonly string[], fileSet: ReadonlySet<string>): Set
   return packages;
 }
 
-/** The content (which names a legacy host) holds the V1 API base, not only a link to the vendor's site. */
-function holdsLegacyApiBase(content: Buffer, hosts: HostSet): boolean {
-  return findLegacyHostMentions(decode(content), hosts).some((m) => m.kind === "api");
+/** The first file (by path, not docs) whose content holds the V1 API base, not only a link to the vendor's site, and the line. */
+function firstLegacyApiBase(withLegacyHost: ReadonlyArray<{ file: string; content: Buffer }>, hosts: HostSet): { file: string; line: number } | undefined {
+  const files = withLegacyHost.filter(({ file }) => fileKind(file) !== "docs").sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  for (const { file, content } of files) {
+    const text = decode(content);
+    const mention = findLegacyHostMentions(text, hosts).find((m) => m.kind === "api");
+    if (mention) return { file, line: text.slice(0, mention.start).split("\n").length };
+  }
+  return undefined;
 }
 
 function decode(content: Buffer): string {

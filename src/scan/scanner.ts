@@ -32,6 +32,10 @@ export interface RepoFacts {
    * is V1 when it carries V1's signature.
    */
   readonly legacyBaseHeld?: boolean;
+  /** Where that V1 base is set (the first such file, by path): the evidence a request on an unresolved base is reported with. */
+  readonly legacyBase?: { file: string; line: number };
+  /** The non-JS files the prefilter kept: the peers a file's names are resolved across. */
+  readonly candidates?: readonly string[];
   /** Reads another listed file's text (cached); undefined when it cannot be read. */
   read(file: string): string | undefined;
 }

@@ -1,0 +1,54 @@
+/**
+ * The parsed files of one scan, shared by every file that resolves a name
+ * across its package: each candidate file of a language is parsed once, the
+ * first time a file of that language asks. Only candidate files (those the
+ * prefilter kept: they hold a host, a `/run` path or a V1 key) are peers, so
+ * the cost grows with what the scan reads anyway, not with the repository.
+ */
+import { PackageScope, TreeSource } from "./declarations.js";
+import { parseTree } from "./grammars.js";
+import { treeLanguageOf } from "./languages.js";
+import { TreeValues } from "./values.js";
+
+export class PackageTrees {
+  private readonly sources = new Map<string, TreeSource | null>();
+  private readonly byLanguage = new Map<string, TreeSource[]>();
+  readonly values = new TreeValues(new PackageScope((from) => this.peersOf(from)));
+
+  constructor(
+    private readonly candidates: readonly string[],
+    private readonly read: (file: string) => string | undefined,
+  ) {}
+
+  /** The file's tree, parsed once; undefined when its grammar is not loaded or it cannot be read. */
+  source(file: string, text?: string): TreeSource | undefined {
+    const known = this.sources.get(file);
+    if (known !== undefined) return known ?? undefined;
+    const content = text ?? this.read(file);
+    const parsed = content === undefined ? undefined : parseTree(file, content);
+    const source = parsed && content !== undefined ? new TreeSource(file, content, parsed.tree, parsed.language) : undefined;
+    this.sources.set(file, source ?? null);
+    return source;
+  }
+
+  private peersOf(from: TreeSource): readonly TreeSource[] {
+    let peers = this.byLanguage.get(from.language);
+    if (!peers) {
+      peers = [];
+      for (const file of this.candidates) {
+        if (treeLanguageOf(file) !== from.language) continue;
+        const source = file === from.file ? from : this.source(file);
+        if (source) peers.push(source);
+      }
+      this.byLanguage.set(from.language, peers);
+    }
+    return peers;
+  }
+
+  /** Frees the trees (they live in WebAssembly memory, outside the garbage collector's reach). */
+  dispose(): void {
+    for (const source of this.sources.values()) source?.tree.delete();
+    this.sources.clear();
+    this.byLanguage.clear();
+  }
+}
