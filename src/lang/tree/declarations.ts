@@ -13,6 +13,8 @@ import { DECLARATION_NODES, FUNCTION_NODES, lastName, MEMBER_NODES, NAME_NODES, 
 
 export interface Binding {
   value: Node | string;
+  /** A declared value, or what a function returns. */
+  kind: "value" | "return";
   /** The class, object or module it is declared in, if any. */
   owner: string | undefined;
 }
@@ -29,9 +31,9 @@ export class TreeSource {
     this.collect(tree.rootNode);
   }
 
-  private bind(name: string, value: Node | string, at: Node): void {
+  private bind(name: string, value: Node | string, at: Node, kind: Binding["kind"] = "value"): void {
     const list = this.bindings.get(name) ?? [];
-    list.push({ value, owner: ownerOf(at) });
+    list.push({ value, kind, owner: ownerOf(at) });
     this.bindings.set(name, list);
   }
 
@@ -61,7 +63,7 @@ export class TreeSource {
   private collectReturn(node: Node): void {
     const value = node.namedChildren.find((c) => c !== null && c.type !== "comment");
     const name = functionNameOf(node);
-    if (value && name) this.bind(name, value, node);
+    if (value && name) this.bind(name, value, node, "return");
   }
 
   /** Ruby returns its last expression: `def base_url = @base_url || "https://…"`. */
@@ -70,7 +72,7 @@ export class TreeSource {
     const body = node.namedChildren.filter((c): c is Node => c !== null && c.type !== "method_parameters" && c !== name && c.type !== "comment");
     const last = body.at(-1);
     const expression = last?.type === "body_statement" ? last.namedChildren.at(-1) : last;
-    if (name && expression) this.bind(nameText(name), expression, node);
+    if (name && expression) this.bind(nameText(name), expression, node, "return");
   }
 
   /** PHP's `define('COMFY_API', 'https://…')`. */
@@ -97,12 +99,17 @@ function declaredName(node: Node): Node | undefined {
   const candidates = field ? [field] : node.namedChildren.filter((c): c is Node => c !== null);
   for (const candidate of candidates) {
     if (NAME_NODES.has(candidate.type)) return candidate;
+    // Map and hash keys: `base_url:` (Ruby), `'base_url' =>` (PHP), `"base_url":` (Python); a label (Dart).
+    if (/^(?:hash_key_symbol|simple_symbol|label|field_identifier)$/.test(candidate.type)) return findName(candidate) ?? candidate;
+    if (STRING_KEY.test(candidate.type) && /^["']\w+["']$/.test(candidate.text)) return candidate;
     if (candidate.type === "variable_declaration" || candidate.type === "expression_list" || candidate.type === "pattern_list") return declaredName(candidate);
     if (MEMBER_NODES.has(candidate.type)) return lastName(candidate);
     if (field) return undefined;
   }
   return undefined;
 }
+
+const STRING_KEY = /^(?:string|string_literal|encapsed_string|interpreted_string_literal)$/;
 
 /** The value a declaration binds: by field, or its last child after the name. */
 function declaredValue(node: Node, name: Node | undefined): Node | undefined {

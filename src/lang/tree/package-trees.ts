@@ -8,11 +8,15 @@
 import { PackageScope, TreeSource } from "./declarations.js";
 import { parseTree } from "./grammars.js";
 import { treeLanguageOf } from "./languages.js";
+import { isRunLiteral } from "./run-expressions.js";
+import type { Node } from "web-tree-sitter";
+import { STRING_NODES, STRING_TEXT_NODES } from "./syntax.js";
 import { TreeValues } from "./values.js";
 
 export class PackageTrees {
   private readonly sources = new Map<string, TreeSource | null>();
   private readonly byLanguage = new Map<string, TreeSource[]>();
+  private readonly runNames = new Map<string, Set<string>>();
   readonly values = new TreeValues(new PackageScope((from) => this.peersOf(from)));
 
   constructor(
@@ -29,6 +33,21 @@ export class PackageTrees {
     const source = parsed && content !== undefined ? new TreeSource(file, content, parsed.tree, parsed.language) : undefined;
     this.sources.set(file, source ?? null);
     return source;
+  }
+
+  /** Names bound to a `/run` literal anywhere in the file's package (`RUN_PATH = "/run"`): their reads are run paths too. */
+  runConstants(from: TreeSource): ReadonlySet<string> {
+    let names = this.runNames.get(from.language);
+    if (!names) {
+      names = new Set();
+      for (const peer of this.peersOf(from)) {
+        for (const [name, bindings] of peer.bindings) {
+          if (bindings.some((b) => b.kind === "value" && typeof b.value !== "string" && isPathConstant(b.value))) names.add(name);
+        }
+      }
+      this.runNames.set(from.language, names);
+    }
+    return names;
   }
 
   private peersOf(from: TreeSource): readonly TreeSource[] {
@@ -50,5 +69,11 @@ export class PackageTrees {
     for (const source of this.sources.values()) source?.tree.delete();
     this.sources.clear();
     this.byLanguage.clear();
+    this.runNames.clear();
   }
+}
+
+/** A literal that is the run path alone (`"/run"`, `'run'`, `"/api/run"`), not a URL built on a base. */
+function isPathConstant(node: Node): boolean {
+  return STRING_NODES.has(node.type) && node.namedChildren.every((c) => c === null || STRING_TEXT_NODES.has(c.type)) && isRunLiteral(node) && /^[A-Za-z]{0,2}["'`]\/?(?:api\/)?run\b/.test(node.text);
 }

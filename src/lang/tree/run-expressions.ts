@@ -16,6 +16,8 @@ import {
   FORMAT_FUNCTIONS,
   INTERPOLATION_NODES,
   lastName,
+  MEMBER_NODES,
+  NAME_NODES,
   nameText,
   STRING_KEEPING_METHODS,
   STRING_NODES,
@@ -49,21 +51,33 @@ const ROUTE_FUNCTIONS = /^(?:HandleFunc|Handle|HandlerFunc|Map(?:Get|Post|Put|De
 /** Receivers whose get/post calls declare routes: routers and app objects. */
 const ROUTER_RECEIVERS = /^(?:app|router|r|mux|e|g|group|engine|api|routes|Route|server|srv|v\d|rg|blueprint|bp)$/;
 
-export function runExpressionsOf(source: TreeSource, values: TreeValues): RunExpression[] {
+/**
+ * The `/run` expressions of a file: around each literal that writes the path,
+ * and around each read of a constant that holds it (`BASE_URL + RUN_PATH`,
+ * with `RUN_PATH = "/run"` in a constants class); `runConstants` names those.
+ */
+export function runExpressionsOf(source: TreeSource, values: TreeValues, runConstants: ReadonlySet<string>): RunExpression[] {
   const out: RunExpression[] = [];
   const seen = new Set<number>();
+  const add = (literal: Node): void => {
+    const outer = outermostValue(literal);
+    if (seen.has(outer.startIndex)) return;
+    seen.add(outer.startIndex);
+    out.push(describe(outer, literal, source, values));
+  };
   const stack: Node[] = [source.tree.rootNode];
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (STRING_NODES.has(node.type)) {
-      if (/\brun\b/.test(node.text) && RUN_LITERAL.test(literalText(node))) {
-        const outer = outermostValue(node);
-        if (!seen.has(outer.startIndex)) {
-          seen.add(outer.startIndex);
-          out.push(describe(outer, node, source, values));
-        }
-      }
+      if (isRunLiteral(node)) add(node);
       continue;
+    }
+    if (runConstants.size > 0 && (NAME_NODES.has(node.type) || MEMBER_NODES.has(node.type))) {
+      const name = lastName(node);
+      if (name && runConstants.has(nameText(name)) && !isDeclaredName(node)) {
+        add(node);
+        continue;
+      }
     }
     for (let i = node.namedChildCount - 1; i >= 0; i--) {
       const child = node.namedChild(i);
@@ -73,9 +87,15 @@ export function runExpressionsOf(source: TreeSource, values: TreeValues): RunExp
   return out;
 }
 
-/** A literal's written text up to where its value would go on (a following interpolation ends it). */
-function literalText(node: Node): string {
-  return node.text.replace(/\s+$/, "");
+export function isRunLiteral(node: Node): boolean {
+  return /\brun\b/.test(node.text) && RUN_LITERAL.test(node.text.replace(/\s+$/, ""));
+}
+
+/** The name a declaration binds, not a read of it. */
+function isDeclaredName(node: Node): boolean {
+  const parent = node.parent;
+  if (!parent || !DECLARATION_NODES.has(parent.type)) return false;
+  return parent.childForFieldName("value") !== node && parent.childForFieldName("right") !== node && parent.namedChildren.at(-1) !== node;
 }
 
 function describe(node: Node, literal: Node, source: TreeSource, values: TreeValues): RunExpression {

@@ -113,6 +113,11 @@ export const DECLARATION_NODES = new Set([
   "default_parameter",
   "typed_default_parameter",
   "enum_constant",
+  "keyed_element", // Go `Client{baseURL: DefaultBaseURL}`
+  "field_initializer", // Dart `: _base = base ?? _defaultBase`
+  "pair", // Ruby `base_url: "…"`, Python and PHP settings maps
+  "array_element_initializer",
+  "named_argument",
 ]);
 
 /** Wrappers around a declared value. */
@@ -167,7 +172,7 @@ export const SETTING_READS = /^(?:getenv|get_env|get|fetch|getOrDefault|GetValue
 
 /** The text of a name node, without the sigil some grammars keep (`$x`, `@x`, `@@x`). */
 export function nameText(node: Node): string {
-  return node.text.replace(/^(?:\$|@@?)/, "");
+  return node.text.replace(/^(?:\$|@@?|:)/, "").replace(/^(["'])(\w+)\1$/, "$2").replace(/:$/, "");
 }
 
 /** The last name in a member read or callee (`a.b.c` → c, `$this->base` → base, `Consts::B` → B). */

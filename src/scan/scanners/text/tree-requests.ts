@@ -16,13 +16,15 @@ import { HOLE, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1Endp
 import { ENDPOINTS, NOT_CLOUD_RUN_API } from "../../../knowledge/migration.js";
 import { PackageTrees } from "../../../lang/tree/package-trees.js";
 import { type RunExpression, runExpressionsOf } from "../../../lang/tree/run-expressions.js";
-import { STRING_NODES } from "../../../lang/tree/syntax.js";
+import { DECLARATION_NODES, STRING_NODES, VALUE_WRAPPERS } from "../../../lang/tree/syntax.js";
 import type { RepoFacts } from "../../scanner.js";
 import { methodInStatement } from "./http-methods.js";
 
 export interface TreeRunUse {
   start: number;
   end: number;
+  /** Where the URL is, when the finding is on its run_id line. */
+  urlStart: number;
   endpoint: V1Endpoint;
   methodKnown: boolean;
   /** Where the V1 base this request is taken to be on is set, when the request itself does not show it. */
@@ -50,7 +52,7 @@ export function treeRequestsOf(file: string, text: string, hosts: HostSet, repo:
   if (!source) return undefined;
   const uses: TreeRunUse[] = [];
   const quiet: TreeRequests["quiet"] = [];
-  for (const expression of runExpressionsOf(source, packageTrees.values)) {
+  for (const expression of runExpressionsOf(source, packageTrees.values, packageTrees.runConstants(source))) {
     const { position, value, literal } = expression;
     // A route, or a path constant (`RUN_PATH = "/run"`) whose uses are the requests.
     if (position === "route" || (position === "definition" && isRelative(value) && !value.startsWith(HOLE))) {
@@ -71,14 +73,14 @@ function judge(file: string, expression: RunExpression, text: string, hosts: Hos
   if (info.hostKind === "legacy" || info.hostKind === "current") {
     const endpoint = isVendorHost(info) ? v1EndpointOf(info, method) : undefined;
     if (!endpoint) return undefined;
-    return { ...refine(endpoint, at, expression, text), methodKnown: method !== undefined };
+    return { ...refine(endpoint, at, expression, text), urlStart: at.start, methodKnown: method !== undefined };
   }
   if (info.hostKind !== "unknown" && info.hostKind !== "relative") return undefined;
   if (!repo.legacyBase || !isV1Path(value) || namesAnotherService(file, expression)) return undefined;
   const use = refine(v1EndpointOf({ ...info, apiPath: ENDPOINTS.createRun.v1.path }, method) ?? "run-ambiguous", at, expression, text);
   // On a base this file does not show, only V1's signature counts.
   if (use.endpoint === "run-ambiguous") return undefined;
-  return { ...use, methodKnown: true, evidence: repo.legacyBase };
+  return { ...use, urlStart: at.start, methodKnown: true, evidence: repo.legacyBase };
 }
 
 /** `/run`, `run` or `/api/run`, after the unknown base, with or without a query. */
@@ -92,25 +94,45 @@ function isRelative(value: string): boolean {
 }
 
 /**
- * A request of unknown method whose run_id goes into the query in its
- * statement (`SetQueryParam("run_id", id).Get("/run")`) or on the lines after
- * it (`queryParameters: {'run_id': id}`): a GET, reported at the run_id when
- * that is on a later line, as the text rules do.
+ * A GET, or a request of unknown method, whose run_id goes into the query
+ * apart from the URL: reported where the run_id is when that is on another
+ * line (`query.Add("run_id", id)` before it, `queryParameters: {'run_id': id}`
+ * after it), as the text rules do; in the same builder chain before the URL
+ * (`SetQueryParam("run_id", id).Get("/run")`), at the URL.
  */
 function refine(endpoint: V1Endpoint, at: { start: number; end: number }, expression: RunExpression, text: string): { endpoint: V1Endpoint; start: number; end: number } {
-  if (endpoint !== "run-ambiguous") return { endpoint, ...at };
+  if (endpoint === "create-run" || /[?&]run_id=/.test(expression.value)) return { endpoint, ...at };
   const statement = expression.statement;
   if (RUN_ID.test(text.slice(statement.startIndex, at.start))) return { endpoint: "get-run", ...at };
-  const to = text.indexOf("\n", Math.min(text.length, Math.max(statement.endIndex, at.end)));
-  const windowEnd = nthLineEnd(text, at.end, 3, to < 0 ? text.length : to);
-  const match = RUN_ID.exec(text.slice(at.end, windowEnd));
-  if (!match) return { endpoint, ...at };
-  const start = at.end + match.index;
-  const laterLine = text.slice(at.end, start).includes("\n");
-  return laterLine ? { endpoint: "get-run", start, end: start + match[0].length } : { endpoint: "get-run", ...at };
+  const urlLineEnd = lineEndAt(text, at.start);
+  const to = lineEndAt(text, Math.max(statement.endIndex, at.end));
+  // Up to ten lines on, inside the block the request is in.
+  const blockEnd = statement.parent?.endIndex ?? text.length;
+  const after = RUN_ID.exec(text.slice(at.start, Math.min(blockEnd, nthLineEnd(text, at.end, 10, to))));
+  if (after) {
+    const start = at.start + after.index;
+    return start > urlLineEnd ? { endpoint: "get-run", start, end: start + after[0].length } : { endpoint: "get-run", ...at };
+  }
+  const windowStart = Math.max(statement.parent?.startIndex ?? 0, nthLineStart(text, statement.startIndex, 3));
+  const before = [...text.slice(windowStart, statement.startIndex).matchAll(new RegExp(RUN_ID.source, "g"))].at(-1);
+  if (before) return { endpoint: "get-run", start: windowStart + before.index!, end: windowStart + before.index! + before[0].length };
+  return { endpoint, ...at };
 }
 
-const RUN_ID = /run_?id/i;
+function lineEndAt(text: string, offset: number): number {
+  const end = text.indexOf("\n", offset);
+  return end < 0 ? text.length : end;
+}
+
+/** The start of the `count`-th line before the one holding `offset`. */
+function nthLineStart(text: string, offset: number, count: number): number {
+  let start = text.lastIndexOf("\n", offset - 1);
+  for (let i = 0; i < count && start > 0; i++) start = text.lastIndexOf("\n", start - 1);
+  return start + 1;
+}
+
+/** The query key, or a constant named after it (`RUN_ID_PARAM`); not a `runId` parameter. */
+const RUN_ID = /run_id|RUN_ID/;
 
 /** The end of the `count`-th line after `from`, but not before `atLeast`. */
 function nthLineEnd(text: string, from: number, count: number, atLeast: number): number {
@@ -128,10 +150,29 @@ function methodOf(expression: RunExpression, text: string): "GET" | "POST" | und
   const statement = expression.statement;
   const found = methodInStatement(text.slice(statement.startIndex, statement.endIndex), expression.node.startIndex - statement.startIndex);
   if (found) return found;
+  // `url = "#{base_url}/run"` and the request on a following line (`conn.post(url, …)`).
+  const variable = assignedVariable(expression);
+  if (variable) {
+    const pattern = new RegExp(`(?<![\\w$@])${variable.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`);
+    for (const line of text.slice(statement.endIndex).split("\n").slice(0, 6)) {
+      const use = pattern.exec(line);
+      const method = use ? methodInStatement(line, use.index) : undefined;
+      if (method) return method;
+    }
+  }
   // A request class that declares its method once (`protected Method $method = Method::POST`).
   const owner = expression.owner?.text ?? "";
   const declared = new Set([...owner.matchAll(/\b(?:Method|HttpMethod|RequestMethod)(?:::|\.)(GET|POST|Get|Post)\b/g)].map((m) => m[1]!.toUpperCase()));
   return declared.size === 1 ? ([...declared][0] as "GET" | "POST") : undefined;
+}
+
+/** The local variable a URL expression is assigned to (`url = …`, `var url = …`, `u, err := url.Parse(…)` aside). */
+function assignedVariable(expression: RunExpression): string | undefined {
+  let at = expression.node.parent;
+  while (at && VALUE_WRAPPERS.has(at.type)) at = at.parent;
+  if (!at || !DECLARATION_NODES.has(at.type)) return undefined;
+  const name = at.childForFieldName("name") ?? at.childForFieldName("left") ?? at.namedChild(0);
+  return name && /^[$@]?[A-Za-z_]\w*$/.test(name.text) ? name.text : undefined;
 }
 
 /**
