@@ -102,7 +102,9 @@ function declaredName(node: Node): Node | undefined {
     // Map and hash keys: `base_url:` (Ruby), `'base_url' =>` (PHP), `"base_url":` (Python); a label (Dart).
     if (/^(?:hash_key_symbol|simple_symbol|label|field_identifier)$/.test(candidate.type)) return findName(candidate) ?? candidate;
     if (STRING_KEY.test(candidate.type) && /^["']\w+["']$/.test(candidate.text)) return candidate;
-    if (candidate.type === "variable_declaration" || candidate.type === "expression_list" || candidate.type === "pattern_list") return declaredName(candidate);
+    if (candidate.type === "variable_declaration" || candidate.type === "expression_list" || candidate.type === "pattern_list" || candidate.type === "literal_element") {
+      return declaredName(candidate);
+    }
     if (MEMBER_NODES.has(candidate.type)) return lastName(candidate);
     if (field) return undefined;
   }

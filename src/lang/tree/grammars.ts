@@ -16,7 +16,16 @@ let runtime: Promise<void> | undefined;
 const loading = new Map<TreeLanguage, Promise<Parser | undefined>>();
 const loaded = new Map<TreeLanguage, Parser>();
 
-async function loadGrammar(language: TreeLanguage): Promise<Parser | undefined> {
+/** Grammars load one at a time: the runtime links each module's symbols as it loads, and parallel loads mix them up. */
+let queue: Promise<unknown> = Promise.resolve();
+
+function loadGrammar(language: TreeLanguage): Promise<Parser | undefined> {
+  const next = queue.then(() => loadNow(language));
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+async function loadNow(language: TreeLanguage): Promise<Parser | undefined> {
   runtime ??= Parser.init();
   await runtime;
   const grammar = await Language.load(require.resolve(grammarFileOf(language)));

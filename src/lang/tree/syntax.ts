@@ -128,6 +128,7 @@ export const VALUE_WRAPPERS = new Set([
   "parenthesized_expression",
   "argument",
   "value_argument",
+  "literal_element", // Go composite literal values
 ]);
 
 /** Functions and methods: a call with no arguments reads what they return. */

@@ -29,7 +29,7 @@ import { type StructuredRequests, structuredRequestsOf } from "./structured-requ
 import { TextFile } from "../../../lang/text/text-file.js";
 import { valueShapeAt } from "./whole-values.js";
 import { type TreeRequests, treeRequestsOf } from "./tree-requests.js";
-import { type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
+import { type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
 import type { EndpointFacts } from "../../../core/facts.js";
 
 export const legacyUrlScanner: FileScanner = {
@@ -106,6 +106,15 @@ function namesPartnerPlatform(statement: string): boolean {
   return /runpod/i.test(statement);
 }
 
+const currentAsLegacy = new WeakMap<HostSet, HostSet>();
+
+/** The host set with the V2 hosts in the legacy slot, to find their mentions with the legacy host search (compiled once per set). */
+function currentHostsAsLegacy(hosts: HostSet): HostSet {
+  let found = currentAsLegacy.get(hosts);
+  if (!found) currentAsLegacy.set(hosts, (found = { ...hosts, legacy: hosts.current }));
+  return found;
+}
+
 class TextScan {
   private readonly sink: FindingSink;
   private readonly reported = new Set<string>();
@@ -128,6 +137,7 @@ class TextScan {
   run(): Finding[] {
     this.reportTreeUses();
     const hasLegacyBase = this.scanLegacyHost();
+    this.scanV1PathsOnCurrentHost();
     if (hasLegacyBase) this.scanDetachedRunPaths();
     else if (isProgramSource(this.source.file)) this.scanBuiltRunPaths();
     this.scanOtherHosts();
@@ -214,6 +224,20 @@ class TextScan {
     this.legacyRunUrlSeen = runUrls.length > 0;
     for (const url of runUrls) this.reportRunUses(this.resolveRunUse(url.start, url.end, url.hasRunId, true));
     return true;
+  }
+
+  /**
+   * `POST https://api.comfydeploy.com/api/run`, `GET …/api/run?run_id=`: V1
+   * endpoints on the V2 host are V1 uses too (the host alone is not).
+   */
+  private scanV1PathsOnCurrentHost(): void {
+    const { source } = this;
+    for (const mention of legacyHostMentionsIn(source.text, currentHostsAsLegacy(source.hosts))) {
+      if (mention.kind !== "api" || this.settledByTree(mention.start)) continue;
+      const info = parseUrlText(mention.url, source.hosts);
+      if (!isVendorHost(info) || v1EndpointOf(info, undefined) === undefined) continue;
+      this.reportRunUses(this.resolveRunUse(mention.start, mention.end, info.queryKeys.has(ENDPOINTS.getRun.v1.query), true));
+    }
   }
 
   /**
