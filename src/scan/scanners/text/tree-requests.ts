@@ -16,7 +16,7 @@ import { HOLE, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1Endp
 import { ENDPOINTS, NOT_CLOUD_RUN_API } from "../../../knowledge/migration.js";
 import { PackageTrees } from "../../../lang/tree/package-trees.js";
 import { type RunExpression, runExpressionsOf } from "../../../lang/tree/run-expressions.js";
-import { DECLARATION_NODES, STRING_NODES, VALUE_WRAPPERS } from "../../../lang/tree/syntax.js";
+import { DECLARATION_NODES, FUNCTION_NODES, MEMBER_NODES, NAME_NODES, STRING_NODES, VALUE_WRAPPERS } from "../../../lang/tree/syntax.js";
 import type { RepoFacts } from "../../scanner.js";
 import { methodInStatement } from "./http-methods.js";
 
@@ -76,7 +76,7 @@ function judge(file: string, expression: RunExpression, text: string, hosts: Hos
     return { ...refine(endpoint, at, expression, text), urlStart: at.start, methodKnown: method !== undefined };
   }
   if (info.hostKind !== "unknown" && info.hostKind !== "relative") return undefined;
-  if (!repo.legacyBase || !isV1Path(value) || namesAnotherService(file, expression)) return undefined;
+  if (!repo.legacyBase || !isV1Path(value) || namesAnotherService(file, expression) || baseIsParameter(expression)) return undefined;
   const use = refine(v1EndpointOf({ ...info, apiPath: ENDPOINTS.createRun.v1.path }, method) ?? "run-ambiguous", at, expression, text);
   // On a base this file does not show, only V1's signature counts.
   if (use.endpoint === "run-ambiguous") return undefined;
@@ -164,6 +164,32 @@ function methodOf(expression: RunExpression, text: string): "GET" | "POST" | und
   const owner = expression.owner?.text ?? "";
   const declared = new Set([...owner.matchAll(/\b(?:Method|HttpMethod|RequestMethod)(?:::|\.)(GET|POST|Get|Post)\b/g)].map((m) => m[1]!.toUpperCase()));
   return declared.size === 1 ? ([...declared][0] as "GET" | "POST") : undefined;
+}
+
+/**
+ * The base is a parameter of the enclosing function (`def perform(base_url, run_id)`):
+ * the caller decides it, so the repository's V1 base is no evidence for it.
+ */
+function baseIsParameter(expression: RunExpression): boolean {
+  const base = firstName(expression.node);
+  if (!base || !NAME_NODES.has(base.type) || (base.parent && MEMBER_NODES.has(base.parent.type))) return false;
+  for (let at = expression.node.parent; at; at = at.parent) {
+    if (FUNCTION_NODES.has(at.type) || /lambda|function|method/.test(at.type)) {
+      const parameters = at.childForFieldName("parameters") ?? at.namedChildren.find((c) => c !== null && /parameter/.test(c.type));
+      return parameters !== null && parameters !== undefined && new RegExp(`(?<![\\w$@])${base.text.replace(/[$]/g, "\\$")}\\b`).test(parameters.text);
+    }
+  }
+  return false;
+}
+
+function firstName(node: Node): Node | undefined {
+  if (NAME_NODES.has(node.type)) return node;
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    const found = firstName(child);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** The local variable a URL expression is assigned to (`url = …`, `var url = …`, `u, err := url.Parse(…)` aside). */
