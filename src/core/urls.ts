@@ -182,6 +182,15 @@ function compileLegacyHostPattern(hosts: HostSet): RegExp {
   );
 }
 
+const currentAsLegacy = new WeakMap<HostSet, HostSet>();
+
+/** The host set with the V2 hosts in the legacy slot, to find their mentions with the legacy host search (compiled once per set). */
+export function currentHostsAsLegacy(hosts: HostSet): HostSet {
+  let found = currentAsLegacy.get(hosts);
+  if (!found) currentAsLegacy.set(hosts, (found = { ...hosts, legacy: hosts.current }));
+  return found;
+}
+
 /** Every mention of a legacy host in a text, classified. */
 export function findLegacyHostMentions(text: string, hosts: HostSet): HostMention[] {
   const mentions: HostMention[] = [];

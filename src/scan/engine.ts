@@ -25,7 +25,7 @@ import type { FileScanner, RepoFacts } from "./scanner.js";
 import { failureReason, FindingSink } from "./scanner-helpers.js";
 import { scanLegacyUrls } from "./scanners/text/legacy-urls.js";
 import { FILE_SCANNERS, GENERIC_URL_SCANNER } from "./scanners/index.js";
-import { findLegacyHostMentions, type HostSet } from "../core/urls.js";
+import { currentHostsAsLegacy, findLegacyHostMentions, type HostSet } from "../core/urls.js";
 import { V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES } from "../knowledge/migration.js";
 import { importSpecifiers, mayReexport } from "../lang/js/module-syntax.js";
 import { loadGrammarsFor } from "../lang/tree/grammars.js";
@@ -151,10 +151,12 @@ async function scanWithPool(
   /** JS/TS candidates the parser did not need: counted once, though the importer follow-up may still take them. */
   const countedJs = new Set<string>();
   const withLegacyHost = hits.filter(({ content }) => hosts.legacy.some((host) => content.indexOf(host) !== -1));
-  const legacyBase = firstLegacyApiBase(withLegacyHost, hosts);
+  // The V1 paths are V1 on any ComfyDeploy host: a V2 API base held in the repository is evidence too.
+  const withCurrentHost = hits.filter(({ content }) => hosts.current.some((host) => content.indexOf(host) !== -1));
+  const legacyBase = firstApiBase(withLegacyHost, hosts) ?? firstApiBase(withCurrentHost, currentHostsAsLegacy(hosts));
   const legacyBaseHeld = legacyBase !== undefined;
   // Requests built on a base held elsewhere, or on a vendor host, are what the grammars are loaded for.
-  const needsGrammars = legacyBaseHeld || hits.some(({ content }) => hosts.current.some((host) => content.indexOf(host) !== -1));
+  const needsGrammars = legacyBaseHeld || withCurrentHost.length > 0;
   // A candidate that imports a module holding the V1 host (`${BASE}/run`, `fetch(RUN_URL, …)` with BASE from ./config) needs the parser too.
   const importsHostModule = hostModuleImports(withLegacyHost.filter(({ file }) => isJsFile(file)).map((h) => h.file));
   let textOnly = 0;
@@ -357,8 +359,8 @@ function packagesOf(files: readonly string[], fileSet: ReadonlySet<string>): Set
   return packages;
 }
 
-/** The first file (by path, not docs) whose content holds the V1 API base, not only a link to the vendor's site, and the line. */
-function firstLegacyApiBase(withLegacyHost: ReadonlyArray<{ file: string; content: Buffer }>, hosts: HostSet): { file: string; line: number } | undefined {
+/** The first file (by path, not docs) whose content holds the API base on one of `hosts.legacy`, not only a link to the vendor's site, and the line. */
+function firstApiBase(withLegacyHost: ReadonlyArray<{ file: string; content: Buffer }>, hosts: HostSet): { file: string; line: number } | undefined {
   const files = withLegacyHost.filter(({ file }) => fileKind(file) !== "docs").sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   for (const { file, content } of files) {
     const text = decode(content);

@@ -81,5 +81,5 @@ export function vendoredCallMessage(method: string): string {
 
 /** What a request on a base its file does not show is reported on: where the repository sets the V1 base. */
 export function heldBaseMessage(endpoint: V1Endpoint, at: { file: string; line: number }): string {
-  return `${endpointMessage(endpoint, true)} The base is not in this file; the V1 base is set at ${at.file}:${at.line}.`;
+  return `${endpointMessage(endpoint, true)} The base is not in this file; the repository sets the ComfyDeploy API base at ${at.file}:${at.line}.`;
 }

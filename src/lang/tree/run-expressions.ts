@@ -167,7 +167,12 @@ function isDeclaredValue(node: Node): boolean {
   return at.type !== "keyword_argument" && at.type !== "assignment_expression" && at.type !== "assignment";
 }
 
+/** A route declared on a router in a builder chain or cascade (`Router()..post('/api/run', handler)`). */
+const ROUTER_CHAIN = /(?:\bRouter\s*\(\s*\)|\b(?:router|app|mux|routes)\b)[^;]*(?:\.\.|\.|->|::)\s*(?:get|post|put|delete|patch|all|any)\s*\(\s*$/i;
+
 function isRouteArgument(node: Node): boolean {
+  const statement = statementOf(node);
+  if (ROUTER_CHAIN.test(statement.text.slice(0, node.startIndex - statement.startIndex))) return true;
   let at: Node | null = node.parent;
   for (let hops = 0; at && hops < 4 && !CALL_NODES.has(at.type); hops++) at = at.parent;
   if (!at || !CALL_NODES.has(at.type)) return false;

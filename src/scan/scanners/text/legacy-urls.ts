@@ -29,7 +29,7 @@ import { type StructuredRequests, structuredRequestsOf } from "./structured-requ
 import { TextFile } from "../../../lang/text/text-file.js";
 import { valueShapeAt } from "./whole-values.js";
 import { type TreeRequests, treeRequestsOf } from "./tree-requests.js";
-import { type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
+import { currentHostsAsLegacy, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
 import type { EndpointFacts } from "../../../core/facts.js";
 
 export const legacyUrlScanner: FileScanner = {
@@ -104,15 +104,6 @@ function baseExpressionOf(text: string, path: RunPath): string | undefined {
 /** The partner platform's serverless API also ends in /run (`fmt.Sprintf("%s/run", runpodURL)`). */
 function namesPartnerPlatform(statement: string): boolean {
   return /runpod/i.test(statement);
-}
-
-const currentAsLegacy = new WeakMap<HostSet, HostSet>();
-
-/** The host set with the V2 hosts in the legacy slot, to find their mentions with the legacy host search (compiled once per set). */
-function currentHostsAsLegacy(hosts: HostSet): HostSet {
-  let found = currentAsLegacy.get(hosts);
-  if (!found) currentAsLegacy.set(hosts, (found = { ...hosts, legacy: hosts.current }));
-  return found;
 }
 
 class TextScan {
