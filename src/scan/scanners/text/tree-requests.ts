@@ -26,6 +26,8 @@ import { methodInStatement } from "./http-methods.js";
 export interface TreeRunUse {
   start: number;
   end: number;
+  /** The URL names the V2 host: the text transform cannot place a marker there yet, so it is left to the user. */
+  onCurrentHost?: boolean;
   /** Where the URL is, when the finding is on its run_id line. */
   urlStart: number;
   endpoint: V1Endpoint;
@@ -45,7 +47,7 @@ export function treeUseFinding(use: TreeRunUse): { ruleId: RuleId; message: stri
   return {
     ruleId: use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run",
     message: use.evidence ? heldBaseMessage(use.endpoint, use.evidence) : endpointMessage(use.endpoint, use.methodKnown),
-    fix: use.evidence || use.endpoint === "run-ambiguous" || !use.methodKnown ? "review" : undefined,
+    fix: use.onCurrentHost ? "manual" : use.evidence || use.endpoint === "run-ambiguous" || !use.methodKnown ? "review" : undefined,
     facts: { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.methodKnown },
   };
 }
@@ -86,7 +88,8 @@ function judge(file: string, expression: RunExpression, text: string, hosts: Hos
   if (info.hostKind === "legacy" || info.hostKind === "current") {
     const endpoint = isVendorHost(info) ? v1EndpointOf(info, method) : undefined;
     if (!endpoint) return undefined;
-    return { ...refine(endpoint, at, expression, text), urlStart: at.start, methodKnown: method !== undefined };
+    const onCurrentHost = info.hostKind === "current" ? { onCurrentHost: true } : {};
+    return { ...refine(endpoint, at, expression, text), urlStart: at.start, methodKnown: method !== undefined, ...onCurrentHost };
   }
   if (info.hostKind !== "unknown" && info.hostKind !== "relative") return undefined;
   if (!repo.legacyBase || !isV1Path(value) || namesAnotherService(file, expression) || baseIsParameter(expression)) return undefined;
