@@ -19,7 +19,7 @@ import { endpointMessage, legacyHostMessage, unknownBaseMessage } from "../../me
 import { FindingSink } from "../../scanner-helpers.js";
 import type { FileScanner } from "../../scanner.js";
 import { assignedName, usesOf } from "./assignments.js";
-import { legacyHostMentionsIn } from "./host-mentions.js";
+import { legacyHostMentionsIn, v1PathsOnCurrentHost } from "./host-mentions.js";
 import { type HttpMethod, methodFromName, methodInStatement } from "./http-methods.js";
 import { findOtherHostShapes, otherHostMessage, type RequestFacts } from "./other-host.js";
 import { findRunIdQueries, type RunIdQuery, runIdQueryMessage } from "./run-id-query.js";
@@ -28,17 +28,18 @@ import { statementAround } from "../../../lang/text/statements.js";
 import { type StructuredRequests, structuredRequestsOf } from "./structured-requests.js";
 import { TextFile } from "../../../lang/text/text-file.js";
 import { valueShapeAt } from "./whole-values.js";
+import { type TreeRequests, treeRequestsOf, treeUseFinding } from "./tree-requests.js";
 import { type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
 import type { EndpointFacts } from "../../../core/facts.js";
 
 export const legacyUrlScanner: FileScanner = {
   id: "legacy-urls",
   matches: (file) => !isJsFile(file),
-  scan: ({ file, text, kind, hosts, repo }) => scanLegacyUrls(file, text, kind, hosts, repo.legacyBaseHeld ?? false),
+  scan: ({ file, text, kind, hosts, repo }) => scanLegacyUrls(file, text, kind, hosts, repo.legacyBaseHeld ?? false, treeRequestsOf(file, text, hosts, repo)),
 };
 
-export function scanLegacyUrls(file: string, text: string, kind: FileKind, hosts: HostSet, legacyBaseHeldElsewhere = false): Finding[] {
-  return new TextScan(new TextFile(file, text, kind, hosts), legacyBaseHeldElsewhere).run();
+export function scanLegacyUrls(file: string, text: string, kind: FileKind, hosts: HostSet, legacyBaseHeldElsewhere = false, tree?: TreeRequests): Finding[] {
+  return new TextScan(new TextFile(file, text, kind, hosts), legacyBaseHeldElsewhere, tree).run();
 }
 
 /** Lines around a URL searched for a request body when no statement or request object bounds it. */
@@ -112,15 +113,24 @@ class TextScan {
   /** A full legacy URL ending in /run was seen (whatever it resolved to). */
   private legacyRunUrlSeen = false;
 
+  /** Lines the syntax tree reported a V1 request on: the text rules' weaker guesses there are dropped. */
+  private readonly treeLines = new Set<number>();
+
   constructor(
     private readonly source: TextFile,
     private readonly legacyBaseHeldElsewhere: boolean,
+    private readonly tree?: TreeRequests,
   ) {
     this.sink = new FindingSink(source.file, source.text);
   }
 
   run(): Finding[] {
+    this.reportTreeUses();
     const hasLegacyBase = this.scanLegacyHost();
+    // V1 endpoints on the V2 host (`POST https://api.comfydeploy.com/api/run`) are V1 uses too.
+    for (const url of v1PathsOnCurrentHost(this.source.text, this.source.hosts)) {
+      if (!this.settledByTree(url.start)) this.reportRunUses(this.resolveRunUse(url.start, url.end, url.hasRunId, true));
+    }
     if (hasLegacyBase) this.scanDetachedRunPaths();
     else if (isProgramSource(this.source.file)) this.scanBuiltRunPaths();
     this.scanOtherHosts();
@@ -140,7 +150,7 @@ class TextScan {
   private scanBuiltRunPaths(): void {
     const { source } = this;
     for (const path of findRunPaths(source.text)) {
-      if (path.relative) continue;
+      if (path.relative || this.settledByTree(path.start)) continue;
       const base = baseExpressionOf(source.text, path);
       if (base === undefined || namesPartnerPlatform(statementAround(source, path.start).text)) continue;
       const use = this.signatureAt(path);
@@ -154,6 +164,20 @@ class TextScan {
         this.reportOnce(use.start, use.end, "v1-shape-unknown-base", unknownBaseMessage(use.endpoint), undefined, "warning");
       }
     }
+  }
+
+  /** V1 requests the syntax tree resolved (through constants, members, settings and the repository's V1 base). */
+  private reportTreeUses(): void {
+    for (const use of this.tree?.uses ?? []) {
+      for (const at of [use.start, use.urlStart]) this.treeLines.add(this.source.lineOf(at));
+      const finding = treeUseFinding(use);
+      this.reportOnce(use.start, use.end, finding.ruleId, finding.message, finding.fix, undefined, finding.facts);
+    }
+  }
+
+  /** A `/run` the syntax tree showed is a route or a constant's definition, or whose line it already reported. */
+  private settledByTree(offset: number): boolean {
+    return this.treeLines.has(this.source.lineOf(offset)) || (this.tree?.quiet ?? []).some((range) => range.start <= offset && offset < range.end);
   }
 
   /** V1's signature around a `/run` path: where it is and which endpoint it names. */
@@ -218,7 +242,7 @@ class TextScan {
       this.reportRunUses([{ endpoint, start: op.start, end: op.end, methodKnown: true, fix: "review" }]);
     }
     const paths = findRunPaths(source.text).filter(
-      (p) => !claimed.has(p.start) && !claimed.has(p.start - 1) && !namesPartnerPlatform(statementAround(source, p.start).text),
+      (p) => !claimed.has(p.start) && !claimed.has(p.start - 1) && !this.settledByTree(p.start) && !namesPartnerPlatform(statementAround(source, p.start).text),
     );
     for (const path of paths) {
       const uses = this.resolveRunUse(path.start, path.end, path.hasRunIdQuery, !path.relative);
