@@ -21,7 +21,8 @@ import { MARKER_TAG } from "../core/marker.js";
 import type { RepoFacts } from "./scanner.js";
 import { findLegacyHostMentions, type HostSet } from "../core/urls.js";
 import { cachedReader, decode } from "./file-reading.js";
-import { findImporters, hostModuleImports } from "./importer-follow-up.js";
+import { ImportIndex } from "./import-index.js";
+import { findImporters, hostModuleImports, importerCandidates } from "./importer-follow-up.js";
 import { applyInSourceSuppressions, withoutMarkerLines } from "./suppression-pass.js";
 import { scannersFor, scanTextFile, type TextCandidate, textFallback } from "./text-pass.js";
 
@@ -190,10 +191,12 @@ async function scanWithPool(
     }
   };
   await run(jsCandidates.splice(0));
-  // Files that use a client module's exports without naming anything V1 themselves.
+  // Files that use a client module's exports without naming anything V1 themselves: one index of imports serves every round.
+  let importIndex: ImportIndex | undefined;
   while (clientModules.length > 0) {
     const modules = clientModules.splice(0);
-    const importers = await findImporters(root, filesToScan, fileSet, analysed, modules, ripgrep);
+    importIndex ??= await ImportIndex.build(root, importerCandidates(filesToScan, fileSet), ripgrep);
+    const importers = await findImporters(root, fileSet, analysed, modules, importIndex);
     if (importers.length === 0) break;
     progress.candidates += importers.filter((w) => !countedJs.has(w.file)).length;
     await run(importers);
