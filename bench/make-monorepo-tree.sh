@@ -66,7 +66,7 @@ for i, pkg in enumerate(owners):
     planted.append(module)
     if i % 2:
         barrel = f"{folder}/index.js"
-        open(barrel, "w").write(f'module.exports = require("./comfy-client-{i}");\n')
+        open(barrel, "w").write(f'export {{ renderClient{i} }} from "./comfy-client-{i}";\n')
         clients.append((i, pkg, barrel.rsplit("/", 1)[0]))  # imported by folder: ../render
     else:
         clients.append((i, pkg, module[:-3]))
@@ -75,8 +75,9 @@ for i, pkg in enumerate(owners):
 for n in range(16):
     i, pkg, target = clients[n % len(clients)]
     importer = random.choice([f for f in cjs if f.split("/")[1] != pkg and f not in planted])
-    append(importer, f'\nconst {{ renderClient{i} }} = require("{rel(importer, target)}");\n'
-                     f'module.exports.queueRender{n} = (deploymentId, inputs) => renderClient{i}.run({{ deployment_id: deploymentId, inputs }});\n')
+    # Through a barrel in ESM syntax: the analyser follows `export … from`, not `module.exports = require(…)`.
+    binding = f'import {{ renderClient{i} }} from "{rel(importer, target)}";\nexport const' if i % 2 else f'const {{ renderClient{i} }} = require("{rel(importer, target)}");\nmodule.exports.'
+    append(importer, f'\n{binding}{" " if i % 2 else ""}queueRender{n} = (deploymentId, inputs) => renderClient{i}.run({{ deployment_id: deploymentId, inputs }});\n')
 
 # 12 direct uses of the V1 API appended to package code.
 snips = [
