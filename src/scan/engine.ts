@@ -190,17 +190,21 @@ async function scanWithPool(
       if (result.error) findings.push(...textFallback(result.file, texts.get(result.file) ?? "", result.error, hosts));
     }
   };
-  await run(jsCandidates.splice(0));
   // Files that use a client module's exports without naming anything V1 themselves: one index of imports serves every round.
-  let importIndex: ImportIndex | undefined;
+  // It is built while the first candidates are parsed (rg beside the parser), since any of them may export a client.
+  const buildIndex = (): Promise<ImportIndex> => ImportIndex.build(root, importerCandidates(filesToScan, fileSet), ripgrep);
+  let importIndex = jsCandidates.length > 0 ? buildIndex() : undefined;
+  importIndex?.catch(() => undefined); // a failure surfaces where the index is awaited
+  await run(jsCandidates.splice(0));
   while (clientModules.length > 0) {
     const modules = clientModules.splice(0);
-    importIndex ??= await ImportIndex.build(root, importerCandidates(filesToScan, fileSet), ripgrep);
-    const importers = await findImporters(root, fileSet, analysed, modules, importIndex);
+    importIndex ??= buildIndex();
+    const importers = await findImporters(root, fileSet, analysed, modules, await importIndex);
     if (importers.length === 0) break;
     progress.candidates += importers.filter((w) => !countedJs.has(w.file)).length;
     await run(importers);
   }
+  await importIndex?.catch(() => undefined); // no rg left running when the scan returns
   const read = cachedReader(root, fileSet);
   const repo: RepoFacts = { files: allFiles, root, sdkImportingPackages: packagesOf(sdkImporters, fileSet), read, legacyBaseHeld };
   for (const candidate of textCandidates) {
