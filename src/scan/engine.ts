@@ -13,7 +13,7 @@ import { JsPool, type JsWork, preloadAnalyzer } from "./js-pool.js";
 import { looksGenerated } from "./js/generated-code.js";
 import { jsTextRules } from "./js/text-rules.js";
 import { JsSignals, prefilterNeedles } from "./needles.js";
-import { findRipgrep, prefilterPass } from "./prefilter-pass.js";
+import { findRipgrep, prefilterPass, RIPGREP_MIN_FILES } from "./prefilter-pass.js";
 import { assignFingerprints } from "../core/fingerprint.js";
 import { SUPPRESSION_KEYWORD } from "../core/suppression.js";
 import { findReviewMarkers } from "./review-markers.js";
@@ -191,9 +191,9 @@ async function scanWithPool(
     }
   };
   // Files that use a client module's exports without naming anything V1 themselves: one index of imports serves every round.
-  // It is built while the first candidates are parsed (rg beside the parser), since any of them may export a client.
+  // With rg it is built while the first candidates are parsed (rg beside the parser), since any of them may export a client.
   const buildIndex = (): Promise<ImportIndex> => ImportIndex.build(root, importerCandidates(filesToScan, fileSet), ripgrep);
-  let importIndex = jsCandidates.length > 0 ? buildIndex() : undefined;
+  let importIndex = jsCandidates.length > 0 && ripgrep && filesToScan.length >= RIPGREP_MIN_FILES ? buildIndex() : undefined;
   importIndex?.catch(() => undefined); // a failure surfaces where the index is awaited
   await run(jsCandidates.splice(0));
   while (clientModules.length > 0) {
@@ -205,6 +205,7 @@ async function scanWithPool(
     await run(importers);
   }
   await importIndex?.catch(() => undefined); // no rg left running when the scan returns
+  importIndex = undefined;
   const read = cachedReader(root, fileSet);
   const repo: RepoFacts = { files: allFiles, root, sdkImportingPackages: packagesOf(sdkImporters, fileSet), read, legacyBaseHeld };
   for (const candidate of textCandidates) {
