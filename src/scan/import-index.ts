@@ -24,7 +24,7 @@ const SPECIFIER = new RegExp(SPECIFIER_SOURCE, "g");
 
 export class ImportIndex {
   /** Segment key (a segment after a slash, or its part before a dot) → indexes into `files` of the files whose specifiers hold it. */
-  private readonly bySegment = new Map<string, Set<number>>();
+  private readonly bySegment = new Map<string, number[]>();
 
   private constructor(private readonly files: readonly string[]) {}
 
@@ -58,9 +58,10 @@ export class ImportIndex {
   }
 
   private keyOf(key: string, file: number): void {
-    let files = this.bySegment.get(key);
-    if (!files) this.bySegment.set(key, (files = new Set()));
-    files.add(file);
+    // Arrays, lighter than sets: a file's specifiers arrive together, so a repeat is mostly the last entry (importersOf drops the rest).
+    const files = this.bySegment.get(key);
+    if (!files) this.bySegment.set(key, [file]);
+    else if (files[files.length - 1] !== file) files.push(file);
   }
 
   private async addByReading(root: string): Promise<void> {
