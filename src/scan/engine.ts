@@ -13,7 +13,7 @@ import { JsPool, type JsWork, preloadAnalyzer } from "./js-pool.js";
 import { looksGenerated } from "./js/generated-code.js";
 import { jsTextRules } from "./js/text-rules.js";
 import { JsSignals, prefilterNeedles } from "./needles.js";
-import { findRipgrep, prefilterPass } from "./prefilter-pass.js";
+import { findRipgrep, prefilterPass, RIPGREP_MIN_FILES } from "./prefilter-pass.js";
 import { assignFingerprints } from "../core/fingerprint.js";
 import { SUPPRESSION_KEYWORD } from "../core/suppression.js";
 import { findReviewMarkers } from "./review-markers.js";
@@ -21,7 +21,8 @@ import { MARKER_TAG } from "../core/marker.js";
 import type { RepoFacts } from "./scanner.js";
 import { currentHostsAsLegacy, findLegacyHostMentions, type HostSet } from "../core/urls.js";
 import { cachedReader, contentDigest, decode } from "./file-reading.js";
-import { findImporters, hostModuleImports } from "./importer-follow-up.js";
+import { ImportIndex } from "./import-index.js";
+import { findImporters, hostModuleImports, importerCandidates } from "./importer-follow-up.js";
 import { applyInSourceSuppressions, withoutMarkerLines } from "./suppression-pass.js";
 import { scannersFor, scanTextFile, type TextCandidate, textFallback } from "./text-pass.js";
 import { loadGrammarsFor } from "../lang/tree/grammars.js";
@@ -199,15 +200,22 @@ async function scanWithPool(
       if (result.error) findings.push(...textFallback(result.file, texts.get(result.file) ?? "", result.error, hosts));
     }
   };
+  // Files that use a client module's exports without naming anything V1 themselves: one index of imports serves every round.
+  // With rg it is built while the first candidates are parsed (rg beside the parser), since any of them may export a client.
+  const buildIndex = (): Promise<ImportIndex> => ImportIndex.build(root, importerCandidates(filesToScan, fileSet), ripgrep);
+  let importIndex = jsCandidates.length > 0 && ripgrep && filesToScan.length >= RIPGREP_MIN_FILES ? buildIndex() : undefined;
+  importIndex?.catch(() => undefined); // a failure surfaces where the index is awaited
   await run(jsCandidates.splice(0));
-  // Files that use a client module's exports without naming anything V1 themselves.
   while (clientModules.length > 0) {
     const modules = clientModules.splice(0);
-    const importers = await findImporters(root, filesToScan, fileSet, analysed, modules, ripgrep, digests);
+    importIndex ??= buildIndex();
+    const importers = await findImporters(root, fileSet, analysed, modules, await importIndex, digests);
     if (importers.length === 0) break;
     progress.candidates += importers.filter((w) => !countedJs.has(w.file)).length;
     await run(importers);
   }
+  await importIndex?.catch(() => undefined); // no rg left running when the scan returns
+  importIndex = undefined;
   const read = cachedReader(root, fileSet);
   const candidates = textCandidates.map((c) => c.file);
   if (needsGrammars) await loadGrammarsFor(candidates);

@@ -3,7 +3,8 @@
  * that holds the V1 host or exports a V1 client, found by bytes before any
  * file is parsed. The engine asks two questions: `hostModuleImports` (does
  * this candidate import one of these modules?) and `findImporters` (which
- * files not yet analysed use one of these client modules?).
+ * files not yet analysed use one of these client modules?), the latter
+ * answered from one import index for every round.
  */
 import { readFile } from "node:fs/promises";
 import { posix } from "node:path";
@@ -16,7 +17,8 @@ import { contentDigest, decode } from "./file-reading.js";
 import type { JsWork } from "./js-pool.js";
 import { looksGenerated } from "./js/generated-code.js";
 import { looksBinary } from "./needles.js";
-import { MAX_FILE_BYTES, READ_CONCURRENCY, RIPGREP_MIN_FILES, ripgrepMatches } from "./prefilter-pass.js";
+import type { ImportIndex } from "./import-index.js";
+import { MAX_FILE_BYTES, READ_CONCURRENCY } from "./prefilter-pass.js";
 
 const JS_EXTENSION = /\.(?:[cm]?[jt]sx?)$/;
 
@@ -43,18 +45,22 @@ export function hostModuleImports(modules: readonly string[]): (file: string, te
   };
 }
 
-/**
- * Byte needles for an import of one of these modules: the module's name after
- * a slash and before a quote or an extension ("./comfy", '@/lib/comfy',
- * "../comfy.js"; an index file by its folder). A bare word would match far too much.
- */
-function importNeedles(modules: readonly string[]): Buffer[] {
-  const names = new Set(
+/** The names an import of these modules spells after its last slash: the file's name, an index file's folder. */
+function importedNames(modules: readonly string[]): Set<string> {
+  return new Set(
     modules.map((m) => {
       const base = posix.basename(m).replace(/\.[^.]+$/, "");
       return base === "index" ? posix.basename(posix.dirname(m)) : base;
     }),
   );
+}
+
+/**
+ * Byte needles for an import of one of these modules: the module's name after
+ * a slash and before a quote or an extension ("./comfy", '@/lib/comfy',
+ * "../comfy.js"; an index file by its folder). A bare word would match far too much.
+ */
+function importNeedles(names: ReadonlySet<string>): Buffer[] {
   return [...names].flatMap((n) => [`/${n}"`, `/${n}'`, `/${n}.`, `/${n}\``].map((needle) => Buffer.from(needle)));
 }
 
@@ -70,20 +76,26 @@ const USES_A_CLIENT = [
 ];
 const usesAClient = (text: string): boolean => USES_A_CLIENT.some((pattern) => pattern.test(text)) || mayReexport(text);
 
+/** The files whose importers the follow-up may look for: JS/TS code, not declaration files (they hold no calls). */
+export function importerCandidates(files: readonly string[], fileSet: ReadonlySet<string>): string[] {
+  return files.filter((f) => isJsFile(f) && !/\.d\.[cm]?ts$/.test(f) && fileSet.has(f));
+}
+
 /**
- * JS/TS files not yet analysed whose text names one of the client modules
- * (by file or folder name), so that the import can be checked by the parser.
+ * JS/TS files not yet analysed that import one of the client modules by name
+ * (by file or folder name, answered by the import index), so that the import
+ * can be checked by the parser.
  */
 export async function findImporters(
   root: string,
-  allFiles: readonly string[],
   fileSet: ReadonlySet<string>,
   analysed: ReadonlySet<string>,
   modules: readonly string[],
-  ripgrep: string | undefined,
+  index: ImportIndex,
   digests: Map<string, string>,
 ): Promise<JsWork[]> {
-  const needles = importNeedles(modules);
+  const names = importedNames(modules);
+  const needles = importNeedles(names);
   const importers: JsWork[] = [];
   // For a module in third-party code, its importers are looked for in its own package and in the repository's own code:
   // other libraries import a library by name, which resolves to their own dependencies, not to this copy.
@@ -98,12 +110,7 @@ export async function findImporters(
     const pkg = thirdPartyPackage(file);
     return pkg === undefined || modulePackages.has(pkg);
   };
-  // Declaration files hold no calls: an importer that matters is code.
-  let candidates = allFiles.filter((f) => isJsFile(f) && !/\.d\.[cm]?ts$/.test(f) && !analysed.has(f) && fileSet.has(f) && inScope(f));
-  if (ripgrep && candidates.length >= RIPGREP_MIN_FILES) {
-    const matched = await ripgrepMatches(ripgrep, root, candidates, needles.map((n) => ({ literal: n.toString() })));
-    candidates = candidates.filter((f) => matched.has(f));
-  }
+  const candidates = [...index.importersOf(names)].filter((f) => !analysed.has(f) && inScope(f)).sort();
   await forEachLimit(candidates, READ_CONCURRENCY, async (file) => {
     const content = await readFile(posix.join(root, file)).catch(() => undefined);
     if (!content || content.length > MAX_FILE_BYTES || looksBinary(content)) return;

@@ -101,21 +101,8 @@ export async function ripgrepMatches(rg: string, root: string, files: readonly s
   const base = ["--files-with-matches", "--null", "--no-messages", "--no-config", "--hidden", "--no-ignore", "--binary", "--no-unicode"];
   for (const needle of needles) base.push("-e", needlePattern(needle));
   base.push("--");
-  const chunks: string[][] = [];
-  let current: string[] = [];
-  let size = 0;
-  for (const file of files) {
-    if (size + file.length + 1 > RG_ARGS_BYTES && current.length > 0) {
-      chunks.push(current);
-      current = [];
-      size = 0;
-    }
-    current.push(file);
-    size += file.length + 1;
-  }
-  if (current.length > 0) chunks.push(current);
   const matched = Object.assign(new Set<string>(), { complete: true });
-  await forEachLimit(chunks, 2, async (chunk) => {
+  await forEachLimit(chunkArguments(files), 2, async (chunk) => {
     const stdout = await new Promise<string>((resolve, reject) => {
       execFile(rg, [...base, ...chunk], { cwd: root, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, out) => {
         // Exit 1 means "no match"; 2 means some file could not be read, which the Node side reports.
@@ -130,6 +117,24 @@ export async function ripgrepMatches(rg: string, root: string, files: readonly s
     for (const path of stdout.split("\0")) if (path) matched.add(path.replace(/^\.\//, ""));
   });
   return matched;
+}
+
+/** Paths split into rg command lines of at most RG_ARGS_BYTES each. */
+export function chunkArguments(files: readonly string[]): string[][] {
+  const chunks: string[][] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const file of files) {
+    if (size + file.length + 1 > RG_ARGS_BYTES && current.length > 0) {
+      chunks.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(file);
+    size += file.length + 1;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
 }
 
 /** Stats files; synchronous lstat is about three times faster here than thousands of promises. */

@@ -1,0 +1,112 @@
+/**
+ * Who imports which module, by name: every path-like import specifier
+ * (`from "…/x"`, `require("…/x")`, `import("…/x")`) of a set of JS/TS files,
+ * collected in one pass (one ripgrep run, or one read of each file without
+ * it) and kept as an inverted index from a path segment to the files naming
+ * it. Each round of the importer follow-up asks the index instead of searching
+ * the tree again, so following imports costs one pass whatever the tree's
+ * shape. Only names are kept, not texts: the follow-up reads the few files the
+ * index answers.
+ */
+import { spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { posix } from "node:path";
+import { forEachLimit } from "../platform/concurrency.js";
+import { MAX_FILE_BYTES, READ_CONCURRENCY, RIPGREP_MIN_FILES, chunkArguments } from "./prefilter-pass.js";
+
+/**
+ * A quoted specifier with a slash after an import keyword. The slash is what
+ * the follow-up's names need (`/client"`, `/client.js"`); a bare package name
+ * can never be one of them.
+ */
+const SPECIFIER_SOURCE = String.raw`(?:\bfrom|\brequire\s*\(|\bimport\s*\()\s*["'\x60][^"'\x60\n]*/[^"'\x60\n]*["'\x60]`;
+const SPECIFIER = new RegExp(SPECIFIER_SOURCE, "g");
+
+export class ImportIndex {
+  /** Segment key (a segment after a slash, or its part before a dot) → indexes into `files` of the files whose specifiers hold it. */
+  private readonly bySegment = new Map<string, number[]>();
+
+  private constructor(private readonly files: readonly string[]) {}
+
+  /** Indexes the files' import specifiers with rg when given and the set is big enough, else by reading them. */
+  static async build(root: string, files: readonly string[], ripgrep: string | undefined): Promise<ImportIndex> {
+    const index = new ImportIndex(files);
+    if (ripgrep && files.length >= RIPGREP_MIN_FILES) await index.addWithRipgrep(ripgrep, root);
+    else await index.addByReading(root);
+    return index;
+  }
+
+  /**
+   * Files with a specifier naming one of these modules the way an import does:
+   * a segment after a slash that is the name, or the name followed by a dot
+   * (`./comfy`, `../comfy.js`, `@/lib/comfy`).
+   */
+  importersOf(names: Iterable<string>): Set<string> {
+    const files = new Set<string>();
+    for (const name of names) for (const id of this.bySegment.get(name) ?? []) files.add(this.files[id]!);
+    return files;
+  }
+
+  /** Records one quoted specifier (`"../lib/comfy.js"`, quotes included) of the file with this index. */
+  private add(file: number, quoted: string): void {
+    // The follow-up's needles: `/name` then the closing quote (the last segment), or `/name.` (any segment).
+    const segments = quoted.slice(1, -1).split("/").slice(1);
+    this.keyOf(segments[segments.length - 1]!, file);
+    for (const segment of segments) {
+      for (let dot = segment.indexOf("."); dot > 0; dot = segment.indexOf(".", dot + 1)) this.keyOf(segment.slice(0, dot), file);
+    }
+  }
+
+  private keyOf(key: string, file: number): void {
+    // Arrays, lighter than sets: a file's specifiers arrive together, so a repeat is mostly the last entry (importersOf drops the rest).
+    const files = this.bySegment.get(key);
+    if (!files) this.bySegment.set(key, [file]);
+    else if (files[files.length - 1] !== file) files.push(file);
+  }
+
+  private async addByReading(root: string): Promise<void> {
+    await forEachLimit([...this.files.keys()], READ_CONCURRENCY, async (id) => {
+      const content = await readFile(posix.join(root, this.files[id]!)).catch(() => undefined);
+      if (!content || content.length > MAX_FILE_BYTES) return;
+      for (const match of content.toString("utf8").matchAll(SPECIFIER)) this.add(id, quotedPart(match[0]));
+    });
+  }
+
+  /** One rg run a chunk of paths, matches only (`path\0match` a line), read as it streams. */
+  private async addWithRipgrep(rg: string, root: string): Promise<void> {
+    const ids = new Map(this.files.map((file, id) => [file, id]));
+    const base = ["--only-matching", "--with-filename", "--null", "--no-line-number", "--no-heading", "--no-messages", "--no-config", "--hidden", "--no-ignore", "--binary", "--no-unicode", "--color=never", "-e", SPECIFIER_SOURCE, "--"];
+    await forEachLimit(chunkArguments(this.files), 2, (chunk) => this.streamRipgrep(rg, root, [...base, ...chunk], ids));
+  }
+
+  private streamRipgrep(rg: string, root: string, args: string[], ids: ReadonlyMap<string, number>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(rg, args, { cwd: root, stdio: ["ignore", "pipe", "ignore"] });
+      let rest = "";
+      child.stdout.setEncoding("utf8");
+      child.stdout.on("data", (chunk: string) => {
+        const lines = (rest + chunk).split("\n");
+        rest = lines.pop()!;
+        for (const line of lines) this.addLine(line, ids);
+      });
+      child.on("error", reject);
+      // Exit 1: no match; 2: some file could not be read, which only loses its names (the prefilter reports it).
+      child.on("close", (code) => {
+        if (rest) this.addLine(rest, ids);
+        if (code === 0 || code === 1 || code === 2) resolve();
+        else reject(new Error(`rg exited with ${code}`));
+      });
+    });
+  }
+
+  private addLine(line: string, ids: ReadonlyMap<string, number>): void {
+    const nul = line.indexOf("\0");
+    const id = nul > 0 ? ids.get(line.slice(0, nul)) : undefined;
+    if (id !== undefined) this.add(id, quotedPart(line.slice(nul + 1)));
+  }
+}
+
+/** The quoted specifier of a match: from its first quote to the end. */
+function quotedPart(match: string): string {
+  return match.slice(match.search(/["'`]/));
+}

@@ -1,0 +1,47 @@
+/**
+ * The importer follow-up on a tree where every package is the repository's
+ * own code: however many rounds a client takes to reach its user (module,
+ * barrel, barrel, importer), the tree is searched for imports once.
+ */
+import * as childProcess from "node:child_process";
+import { describe, expect, it, vi } from "vitest";
+import { DEFAULT_HOSTS } from "../../src/core/urls.js";
+import { scan } from "../../src/scan/engine.js";
+import { findRipgrep, RIPGREP_MIN_FILES } from "../../src/scan/prefilter-pass.js";
+import { tempRepo } from "../helpers/temp-repo.js";
+
+const rgRuns: string[][] = [];
+vi.mock("node:child_process", async (importOriginal) => {
+  const original = await importOriginal<typeof childProcess>();
+  const counted =
+    <F extends (...args: never[]) => unknown>(fn: F): F =>
+    ((command: string, args: string[], ...rest: unknown[]) => {
+      if (command === findRipgrep()) rgRuns.push(args);
+      return (fn as unknown as (...a: unknown[]) => unknown)(command, args, ...rest);
+    }) as unknown as F;
+  return { ...original, execFile: counted(original.execFile), spawn: counted(original.spawn) };
+});
+
+const rg = findRipgrep();
+
+describe("the importer follow-up", () => {
+  it.skipIf(!rg)("searches the tree for imports once across three rounds, and finds the client's user", async () => {
+    const files: Record<string, string> = {
+      "packages/a/package.json": '{ "name": "a" }\n',
+      "packages/a/render/comfy.js": 'import { ComfyDeployClient } from "comfydeploy";\nexport const client = new ComfyDeployClient({ apiToken: process.env.T });\n',
+      "packages/a/render/index.js": 'export { client } from "./comfy";\n',
+      "packages/a/index.js": 'export { client } from "./render";\n',
+      "packages/b/package.json": '{ "name": "b" }\n',
+      "packages/b/use.js": 'import { client } from "../a";\nexport const queue = (id) => client.run({ deployment_id: id });\n',
+    };
+    for (let i = 0; Object.keys(files).length < RIPGREP_MIN_FILES + 10; i++) {
+      files[`packages/p${i % 40}/lib/m${i}.js`] = `import { h } from "../util/h${i % 7}";\nexport const v${i} = h(${i});\n`;
+    }
+    const root = tempRepo(files);
+    rgRuns.length = 0;
+    const result = await scan({ root, hosts: DEFAULT_HOSTS, workers: false });
+    expect(result.findings.filter((f) => f.file === "packages/b/use.js").map((f) => f.ruleId)).toContain("v1-sdk-call");
+    // One run for the prefilter's needles (the paths fit one command line), one for the import index.
+    expect(rgRuns).toHaveLength(2);
+  });
+});
