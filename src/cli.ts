@@ -4,6 +4,7 @@ import yargs, { type Argv, type CommandModule } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { EXIT, RuntimeFailure, UsageError } from "./core/errors.js";
 import { redactSecrets } from "./core/redact.js";
+import { terminalSafeLine } from "./core/terminal-safe.js";
 import { TOOL, versionText } from "./platform/tool-info.js";
 import { checkNumbers, explainYargsFailure, type KnownOptions, TOP_LEVEL_OPTIONS } from "./commands/usage-message.js";
 
@@ -140,7 +141,7 @@ async function main(argv: string[]): Promise<number> {
     .strict()
     .recommendCommands()
     .option("color", {
-      describe: "Colour terminal output; --no-color turns it off (default: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)",
+      describe: "Colour terminal output; --no-color turns it off (default: on a terminal, unless NO_COLOR is set or FORCE_COLOR=0; FORCE_COLOR=1 forces it)",
       type: "boolean",
       global: true,
     })
@@ -172,7 +173,8 @@ main(hideBin(process.argv)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    const message = redactSecrets(error instanceof Error ? error.message : String(error)).split("\n")[0];
+    // The first line only, its control characters escaped: messages quote file names and server answers.
+    const message = terminalSafeLine(redactSecrets(error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "");
     if (error instanceof UsageError) {
       process.stderr.write(`${NAME}: ${message}\nRun '${NAME} --help' for usage.\n`);
       process.exitCode = EXIT.usage;

@@ -3,6 +3,8 @@ import { relative } from "node:path";
 import type { Argv } from "yargs";
 import { CONFIG_OPTION_HELP, FAIL_ON_CHOICES, type FailOn, hostSetFor, isCi, loadConfig, meetsThreshold, normalizeHost } from "../platform/config.js";
 import { EXIT, UsageError } from "../core/errors.js";
+import { plural } from "../core/plural.js";
+import { terminalSafeLine } from "../core/terminal-safe.js";
 import { changedSince } from "../files/changed-files.js";
 import { findRepoRoot, fromRepoRoot } from "../files/repo-root.js";
 import { resolveTargets, selectedFiles } from "../files/scan-targets.js";
@@ -146,7 +148,7 @@ export async function runScan(args: ScanArgs): Promise<number> {
   const since = args.since ? await changedSince(root, args.since) : undefined;
   const selection = await selectedFiles(targets, { include, exclude, ...(args["all-files"] ? { respectIgnore: false } : {}) }, since);
   const repoRoot = await findRepoRoot(root);
-  for (const file of selection.ignored) process.stderr.write(`comfydeploy-migrate: ${fromRepoRoot(repoRoot, file)} is ignored (.gitignore, --include or --exclude): not scanned\n`);
+  for (const file of selection.ignored) process.stderr.write(`comfydeploy-migrate: ${terminalSafeLine(fromRepoRoot(repoRoot, file))} is ignored (.gitignore, --include or --exclude): not scanned\n`);
   const onlyFiles = selection.only;
   const showProgress = args.progress ?? Boolean(process.stderr.isTTY);
   const reportUnusedIgnores = args["report-unused-ignores"] ?? config.reportUnusedIgnores ?? isCi(process.env);
@@ -168,7 +170,7 @@ export async function runScan(args: ScanArgs): Promise<number> {
     const apiUrl = args["github-api-url"] ?? process.env.GITHUB_API_URL;
     const online = await resolveUnknownNodePins(result.findings, apiUrl ? { apiUrl } : {});
     result.findings = online.findings;
-    for (const problem of online.problems) process.stderr.write(`comfydeploy-migrate: --online: ${problem}\n`);
+    for (const problem of online.problems) process.stderr.write(`comfydeploy-migrate: --online: ${terminalSafeLine(problem)}\n`);
   }
   if (args.rule) result.findings = result.findings.filter((f) => args.rule!.includes(f.ruleId));
   const repo = repoLinkFrom(args["repo-url"], process.env);
@@ -194,7 +196,7 @@ export async function runScan(args: ScanArgs): Promise<number> {
 
   const warnings = full.findings.filter((f) => f.severity === "warning").length;
   const tooManyWarnings = maxWarnings !== undefined && warnings > maxWarnings;
-  if (tooManyWarnings) process.stderr.write(`comfydeploy-migrate: ${warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
+  if (tooManyWarnings) process.stderr.write(`comfydeploy-migrate: ${plural(warnings, "warning")}, more than --max-warnings ${maxWarnings}\n`);
   const failing = report.findings.some((f) => meetsThreshold(f.severity, failOn));
   return failing || tooManyWarnings ? EXIT.findings : EXIT.ok;
 }
