@@ -126,7 +126,31 @@ function knownOptions(y: Argv): KnownOptions {
   return { keys: Object.keys(options.key), aliases: options.alias, booleans: options.boolean, numbers: options.number };
 }
 
-async function main(argv: string[]): Promise<number> {
+/** `help` alone or `help <command>`, as git and npm take it: the same as `--help` / `<command> --help`. */
+function helpAsFlag(argv: string[]): string[] {
+  if (argv[0] !== "help") return argv;
+  const [, command, ...rest] = argv;
+  if (command === undefined) return ["--help"];
+  if (rest.length > 0 || !COMMANDS.some((entry) => entry.name === command)) {
+    throw new UsageError(`help takes one command name (${COMMANDS.map((entry) => entry.name).join(", ")}), got '${[command, ...rest].join(" ")}'`);
+  }
+  return [command, "--help"];
+}
+
+/**
+ * A lone `-` (stdin or stdout to other tools): yargs drops it without a word,
+ * so `scan -` would scan the working directory. No command reads stdin.
+ */
+function refuseDash(argv: readonly string[]): void {
+  const end = argv.indexOf("--");
+  if ((end === -1 ? argv : argv.slice(0, end)).includes("-")) {
+    throw new UsageError("'-' is not read as stdin or stdout: name files and directories as arguments, and omit --output for stdout");
+  }
+}
+
+async function main(given: string[]): Promise<number> {
+  const argv = helpAsFlag(given);
+  refuseDash(argv);
   if (asksForVersion(argv)) {
     process.stdout.write(await versionText());
     return EXIT.ok;
@@ -137,6 +161,8 @@ async function main(argv: string[]): Promise<number> {
     .scriptName(NAME)
     .usage(`${NAME} <command> [options]\n\nFind and migrate ComfyDeploy V1 API usage to V2.`)
     .command(await commandModules(argv, (code) => (exitCode = code), known))
+    // Listed for --help only: helpAsFlag turns `help <command>` into `<command> --help` before parsing.
+    .command("help [command]", "Show the help of a command, as --help after it does", () => {}, () => {})
     .demandCommand(1, "Name a command; see --help.")
     .strict()
     .recommendCommands()

@@ -43,3 +43,64 @@ describe("counts", () => {
     expect(run.stdout).not.toMatch(/\b1 (errors|warnings|files|candidates)\b/);
   });
 });
+
+describe("a lone '-'", () => {
+  it("is a usage error, not a scan of the working directory", () => {
+    const dir = tempRepo({ "a.ts": ERROR_LINE });
+    const run = runCli(["scan", "-"], { cwd: dir });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr.split("\n")[0]).toMatch(/^comfydeploy-migrate: '-' is not read as stdin/);
+  });
+});
+
+describe("help <command>", () => {
+  it("prints what <command> --help prints, and refuses an unknown command with exit 2", () => {
+    const viaHelp = runCli(["help", "scan"]);
+    expect(viaHelp.status).toBe(0);
+    expect(viaHelp.stdout).toBe(runCli(["scan", "--help"]).stdout);
+    expect(viaHelp.stdout).toContain("--print-config");
+    expect(runCli(["help"]).stdout).toBe(runCli(["--help"]).stdout);
+    const unknown = runCli(["help", "scna"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr.split("\n")[0]).toContain("help takes one command name (scan, fix");
+  });
+});
+
+describe("scan --print-config", () => {
+  it("prints each resolved value with where it came from, and scans nothing", () => {
+    const dir = tempRepo({
+      ".comfydeploy-migrate.json": JSON.stringify({ failOn: "warning", exclude: ["docs/**"], legacyHosts: ["comfy.corp.example"] }),
+      "a.ts": ERROR_LINE,
+    });
+    const run = runCli(["scan", ".", "--print-config", "--exclude", "vendor/**", "--max-warnings", "3"], { cwd: dir, env: { CI: undefined } });
+    expect(run.status, run.stderr).toBe(0);
+    const config = JSON.parse(run.stdout) as Record<string, any>;
+    expect(config.configFile).toBe(".comfydeploy-migrate.json");
+    expect(config.failOn).toEqual({ value: "warning", from: ".comfydeploy-migrate.json" });
+    expect(config.maxWarnings).toEqual({ value: 3, from: "--max-warnings" });
+    expect(config.quiet).toEqual({ value: false, from: "default" });
+    expect(config.exclude).toEqual([
+      { value: "docs/**", from: ".comfydeploy-migrate.json" },
+      { value: "vendor/**", from: "--exclude" },
+    ]);
+    expect(config.legacyHosts).toContainEqual({ value: "comfy.corp.example", from: ".comfydeploy-migrate.json" });
+    expect(config.legacyHosts.some((h: { from: string }) => h.from === "default")).toBe(true);
+    const flagWins = JSON.parse(runCli(["scan", ".", "--print-config", "--fail-on", "none"], { cwd: dir }).stdout) as Record<string, any>;
+    expect(flagWins.failOn).toEqual({ value: "none", from: "--fail-on" });
+  });
+});
+
+describe("scan --format compact", () => {
+  it("prints one file:line:col: severity rule message line per finding", () => {
+    const dir = tempRepo({ "src/a.ts": `// x\n${ERROR_LINE}`, "b.md": "See https://www.comfydeploy.com/api for the old API.\n" });
+    const run = runCli(["scan", dir, "--format", "compact", "--fail-on", "none"]);
+    expect(run.status, run.stderr).toBe(0);
+    const json = JSON.parse(runCli(["scan", dir, "--format", "json", "--fail-on", "none"]).stdout) as {
+      findings: Array<{ file: string; line: number; column: number; severity: string; ruleId: string; message: string }>;
+    };
+    expect(json.findings.length).toBeGreaterThan(1);
+    expect(run.stdout).toBe(json.findings.map((f) => `${f.file}:${f.line}:${f.column}: ${f.severity} ${f.ruleId} ${f.message}\n`).join(""));
+    expect(run.stdout).toMatch(/^src\/a\.ts:2:\d+: error legacy-base-url /m);
+  });
+});
