@@ -5,6 +5,7 @@ import { hideBin } from "yargs/helpers";
 import { EXIT, RuntimeFailure, UsageError } from "./core/errors.js";
 import { redactSecrets } from "./core/redact.js";
 import { terminalSafeLine } from "./core/terminal-safe.js";
+import { invocation } from "./platform/command-line.js";
 import { TOOL, versionText } from "./platform/tool-info.js";
 import { checkNumbers, explainYargsFailure, type KnownOptions, TOP_LEVEL_OPTIONS } from "./commands/usage-message.js";
 
@@ -158,8 +159,8 @@ async function main(given: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
   const known = { options: TOP_LEVEL_OPTIONS };
   await yargs(argv)
-    .scriptName(NAME)
-    .usage(`${NAME} <command> [options]\n\nFind and migrate ComfyDeploy V1 API usage to V2.`)
+    .scriptName(invocation())
+    .usage(`${invocation()} <command> [options]\n\nFind and migrate ComfyDeploy V1 API usage to V2.`)
     .command(await commandModules(argv, (code) => (exitCode = code), known))
     // Listed for --help only: helpAsFlag turns `help <command>` into `<command> --help` before parsing.
     .command("help [command]", "Show the help of a command, as --help after it does", () => {}, () => {})
@@ -176,7 +177,7 @@ async function main(given: string[]): Promise<number> {
     .help()
     .alias("help", "h")
     .epilogue(
-      "Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage error, 3 runtime failure.\nDocs: https://www.npmjs.com/package/comfydeploy-migrate",
+      `Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage error, 3 runtime failure.\nDocs: ${TOOL.repository}#readme`,
     )
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((message, error) => {
@@ -202,7 +203,7 @@ main(hideBin(process.argv)).then(
     // The first line only, its control characters escaped: messages quote file names and server answers.
     const message = terminalSafeLine(redactSecrets(error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "");
     if (error instanceof UsageError) {
-      process.stderr.write(`${NAME}: ${message}\nRun '${NAME} --help' for usage.\n`);
+      process.stderr.write(`${NAME}: ${message}\nRun '${invocation()} --help' for usage.\n`);
       process.exitCode = EXIT.usage;
       return;
     }
