@@ -14,7 +14,7 @@ if (!parsed) {
   process.exit(2);
 }
 // No lib or @types files: nothing is checked, so only the emit matters.
-const options = { ...parsed.options, noCheck: true, noLib: true, types: [], noEmitOnError: false };
+const options = { ...parsed.options, noCheck: true, noLib: true, types: [], noEmitOnError: false, declaration: false };
 const program = ts.createProgram({ rootNames: parsed.fileNames, options });
 const result = program.emit();
 const written = program.getSourceFiles().filter((file) => !file.isDeclarationFile).length;

@@ -5,7 +5,7 @@
  * and never name a registry package that may not exist or be someone else's.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { basename, delimiter, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { TOOL } from "./tool-info.js";
 
 export function shellQuote(arg: string): string {
@@ -25,12 +25,13 @@ function npxSpec(script: string, cwd: string): string | undefined {
   const at = parts.lastIndexOf("_npx");
   if (at === -1 || at + 1 >= parts.length) return undefined;
   try {
-    const manifest = JSON.parse(readFileSync(join(parts.slice(0, at + 2).join(sep), "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+    const home = parts.slice(0, at + 2).join(sep);
+    const manifest = JSON.parse(readFileSync(join(home, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
     const spec = manifest.dependencies?.[TOOL.name];
     if (!spec) return undefined;
     if (spec.startsWith("file:")) {
-      const file = spec.slice("file:".length);
-      if (!isAbsolute(file)) return file.startsWith(".") ? file : `./${file}`;
+      // npx records a relative path from its own directory: shown from the user's.
+      const file = resolve(home, spec.slice("file:".length));
       const shown = relative(cwd, file);
       return shown === "" || shown.startsWith("..") || isAbsolute(shown) ? file : `./${shown}`;
     }

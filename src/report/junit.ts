@@ -3,6 +3,7 @@
  * reporters): one test suite per file with findings, one failing test case
  * per finding; a scan with none is one passing case, so the tab shows a run.
  */
+import { plural } from "../core/plural.js";
 import { getRule } from "../rules/catalog.js";
 import type { Finding } from "../core/finding.js";
 import type { Report } from "./model.js";
@@ -33,7 +34,7 @@ export function renderJunit(report: Report): string {
     groups.length === 0
       ? [
           `  <testsuite name="comfydeploy-migrate" tests="1" failures="0" errors="0" skipped="0" time="0">`,
-          `    <testcase classname="comfydeploy-migrate" name="${xml(`no V1 usage in ${report.stats.listed} files`)}" time="0"/>`,
+          `    <testcase classname="comfydeploy-migrate" name="${xml(`no V1 usage in ${plural(report.stats.listed, "file")}`)}" time="0"/>`,
           "  </testsuite>",
         ]
       : groups.map(([file, findings]) =>

@@ -18,11 +18,14 @@ describe("invocation: commands printed as the tool was started", () => {
     const cache = tempRepo({
       "_npx/abc123/package.json": JSON.stringify({ dependencies: { "comfydeploy-migrate": "file:/home/u/app/comfydeploy-migrate-0.1.0.tgz" } }),
       "_npx/def456/package.json": JSON.stringify({ dependencies: { "comfydeploy-migrate": "github:acme/comfydeploy-migrate#v1" } }),
+      "_npx/0a1b2c/package.json": JSON.stringify({ dependencies: { "comfydeploy-migrate": "file:../../app/comfydeploy-migrate-0.1.0.tgz" } }),
     });
     const bin = (hash: string): string => join(cache, "_npx", hash, "node_modules", ".bin", "comfydeploy-migrate");
     const cwd = "/home/u/app";
     expect(invocation({ script: bin("abc123"), cwd, path: "" })).toBe("npx ./comfydeploy-migrate-0.1.0.tgz");
     expect(invocation({ script: bin("def456"), cwd, path: "" })).toBe("npx 'github:acme/comfydeploy-migrate#v1'");
+    // npx writes a relative tarball path from its own directory.
+    expect(invocation({ script: bin("0a1b2c"), cwd: join(cache, "app"), path: "" })).toBe("npx ./comfydeploy-migrate-0.1.0.tgz");
   });
 
   it("node and a script path is that, relative to the working directory when below it", () => {
