@@ -1,4 +1,5 @@
 /** `serve`: run the local V2 service emulator until interrupted. */
+import { terminalSafeLine } from "../core/terminal-safe.js";
 import type { Argv } from "yargs";
 import { UsageError } from "../core/errors.js";
 import { DEFAULT_FAULTS, DEFAULT_MAX_RUNS, type EmulatorOptions, parseDeployment } from "../serve/options.js";
@@ -7,6 +8,7 @@ import { startEmulator } from "../serve/server.js";
 export interface ServeArgs {
   port: number;
   host: string;
+  log?: boolean;
   token?: string;
   deployment?: string[];
   legacy?: boolean;
@@ -46,6 +48,7 @@ export function serveCommand(yargs: Argv): Argv<ServeArgs> {
       type: "number",
       default: DEFAULT_MAX_RUNS,
     })
+    .option("log", { describe: "Print one line per request answered (method, path, status, milliseconds); --no-log turns it off", type: "boolean", default: true })
     .example("$0 serve --port 0", "Start on a free port and print the base URL")
     .example("$0 serve -d 0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11:A100 -d 6f1b…:failed --legacy", "Two deployments, V1 endpoints too")
     .example("$0 serve --rate-429 0.2 --latency 300", "Exercise a client's retry and time-out handling") as Argv<ServeArgs>;
@@ -66,6 +69,7 @@ export async function runServe(args: ServeArgs): Promise<number> {
     maxBodyBytes: args["max-body"],
     webhookAttempts: 4,
     maxRuns: args["max-runs"],
+    ...(args.log === false ? {} : { onResponse: (r) => void process.stdout.write(`${r.method} ${terminalSafeLine(r.path)} ${r.status} ${r.ms}ms\n`) }),
   };
   const emulator = await startEmulator(options, { host: args.host, port: args.port }).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot listen on ${args.host}:${args.port}: ${error.code ?? error.message}`);

@@ -44,6 +44,8 @@ export interface EmulatorOptions {
   webhookAttempts: number;
   /** Most run records kept (default DEFAULT_MAX_RUNS); finished runs are dropped first. */
   maxRuns?: number;
+  /** Called once per answered request, as a dev server logs it: method, path, status and time taken. */
+  onResponse?: (entry: { method: string; path: string; status: number; ms: number }) => void;
 }
 
 /** Enough for any test session, small enough to keep a long-running emulator's memory flat. */

@@ -30,6 +30,11 @@ export async function startEmulator(options: EmulatorOptions, listen: { host: st
   const server: Server = createServer((req, res) => {
     keepLast(requests, { method: req.method ?? "GET", path: req.url ?? "/" });
     const index = served++;
+    const onResponse = options.onResponse;
+    if (onResponse) {
+      const started = performance.now();
+      res.on("finish", () => onResponse({ method: req.method ?? "GET", path: req.url ?? "/", status: res.statusCode, ms: Math.round(performance.now() - started) }));
+    }
     handle(req, res, index).catch((error: unknown) => {
       if (error instanceof HttpError) send(res, error.status, error.body, error.headers);
       else send(res, 500, { detail: "Internal Server Error" });
