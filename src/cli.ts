@@ -4,6 +4,8 @@ import yargs, { type Argv, type CommandModule } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { EXIT, RuntimeFailure, UsageError } from "./core/errors.js";
 import { redactSecrets } from "./core/redact.js";
+import { terminalSafeLine } from "./core/terminal-safe.js";
+import { invocation } from "./platform/command-line.js";
 import { TOOL, versionText } from "./platform/tool-info.js";
 import { checkNumbers, explainYargsFailure, type KnownOptions, TOP_LEVEL_OPTIONS } from "./commands/usage-message.js";
 
@@ -125,7 +127,31 @@ function knownOptions(y: Argv): KnownOptions {
   return { keys: Object.keys(options.key), aliases: options.alias, booleans: options.boolean, numbers: options.number };
 }
 
-async function main(argv: string[]): Promise<number> {
+/** `help` alone or `help <command>`, as git and npm take it: the same as `--help` / `<command> --help`. */
+function helpAsFlag(argv: string[]): string[] {
+  if (argv[0] !== "help") return argv;
+  const [, command, ...rest] = argv;
+  if (command === undefined) return ["--help"];
+  if (rest.length > 0 || !COMMANDS.some((entry) => entry.name === command)) {
+    throw new UsageError(`help takes one command name (${COMMANDS.map((entry) => entry.name).join(", ")}), got '${[command, ...rest].join(" ")}'`);
+  }
+  return [command, "--help"];
+}
+
+/**
+ * A lone `-` (stdin or stdout to other tools): yargs drops it without a word,
+ * so `scan -` would scan the working directory. No command reads stdin.
+ */
+function refuseDash(argv: readonly string[]): void {
+  const end = argv.indexOf("--");
+  if ((end === -1 ? argv : argv.slice(0, end)).includes("-")) {
+    throw new UsageError("'-' is not read as stdin or stdout: name files and directories as arguments, and omit --output for stdout");
+  }
+}
+
+async function main(given: string[]): Promise<number> {
+  const argv = helpAsFlag(given);
+  refuseDash(argv);
   if (asksForVersion(argv)) {
     process.stdout.write(await versionText());
     return EXIT.ok;
@@ -133,14 +159,16 @@ async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
   const known = { options: TOP_LEVEL_OPTIONS };
   await yargs(argv)
-    .scriptName(NAME)
-    .usage(`${NAME} <command> [options]\n\nFind and migrate ComfyDeploy V1 API usage to V2.`)
+    .scriptName(invocation())
+    .usage(`${invocation()} <command> [options]\n\nFind and migrate ComfyDeploy V1 API usage to V2.`)
     .command(await commandModules(argv, (code) => (exitCode = code), known))
+    // Listed for --help only: helpAsFlag turns `help <command>` into `<command> --help` before parsing.
+    .command("help [command]", "Show the help of a command, as --help after it does", () => {}, () => {})
     .demandCommand(1, "Name a command; see --help.")
     .strict()
     .recommendCommands()
     .option("color", {
-      describe: "Colour terminal output; --no-color turns it off (default: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)",
+      describe: "Colour terminal output; --no-color turns it off (default: on a terminal, unless NO_COLOR is set or FORCE_COLOR=0; FORCE_COLOR=1 forces it)",
       type: "boolean",
       global: true,
     })
@@ -149,7 +177,7 @@ async function main(argv: string[]): Promise<number> {
     .help()
     .alias("help", "h")
     .epilogue(
-      "Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage error, 3 runtime failure.\nDocs: https://www.npmjs.com/package/comfydeploy-migrate",
+      `Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage error, 3 runtime failure.\nDocs: ${TOOL.repository}#readme`,
     )
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((message, error) => {
@@ -172,9 +200,10 @@ main(hideBin(process.argv)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    const message = redactSecrets(error instanceof Error ? error.message : String(error)).split("\n")[0];
+    // The first line only, its control characters escaped: messages quote file names and server answers.
+    const message = terminalSafeLine(redactSecrets(error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "");
     if (error instanceof UsageError) {
-      process.stderr.write(`${NAME}: ${message}\nRun '${NAME} --help' for usage.\n`);
+      process.stderr.write(`${NAME}: ${message}\nRun '${invocation()} --help' for usage.\n`);
       process.exitCode = EXIT.usage;
       return;
     }

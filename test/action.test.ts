@@ -193,6 +193,34 @@ describe("run: scan and fix", () => {
   });
 });
 
+describe("run: the args input", () => {
+  it("passes more options to scan, split as a shell would, with nothing expanded or run", async () => {
+    const { work } = demoCheckout();
+    mkdirSync(join(work, "with space"));
+    writeFileSync(join(work, "with space", "old.ts"), 'export const BASE = "https://www.comfydeploy.com/api";\n');
+    const args = `--rule legacy-create-run --rule "legacy-base-url" --exclude 'with space/**' --exclude '$(touch pwned)' --exclude \`touch pwned2\``;
+    const run = await runStep("run", { cwd: work, inputs: { "fail-on": "none", args } });
+    expect(run.status, run.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(run.outputs["report-path"]!, "utf8")) as { findings: Array<{ ruleId: string; file: string }> };
+    expect(report.findings.length).toBeGreaterThan(0);
+    expect(new Set(report.findings.map((f) => f.ruleId))).toEqual(new Set(["legacy-create-run", "legacy-base-url"]));
+    expect(report.findings.filter((f) => f.file.startsWith("with space/"))).toEqual([]);
+    expect(existsSync(join(work, "pwned"))).toBe(false);
+    expect(existsSync(join(work, "pwned2"))).toBe(false);
+  });
+
+  it("passes more options to fix (--dry-run leaves the checkout as it was), and refuses an unmatched quote", async () => {
+    const { work } = demoCheckout();
+    const run = await runStep("run", { cwd: work, inputs: { mode: "fix", "fail-on": "none", args: "--dry-run" } });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("(dry run)");
+    expect(git(work, "status", "--porcelain")).toBe("");
+    const broken = await runStep("run", { cwd: work, inputs: { args: "--since 'main" } });
+    expect(broken.status).toBe(2);
+    expect(broken.stdout).toContain("::error::args: unmatched quote");
+  });
+});
+
 describe("run: pr, with create-pull-request's inputs", () => {
   const github = new FakeGitHub(TOKEN);
   github.addRepository({ owner: "acme", name: "demo", defaultBranch: "main" });

@@ -31,6 +31,7 @@ const RANKS: Record<string, number> = {
   "src/docs": 12,
   "src/commands": 12,
   "src/cli.ts": 13,
+  "src/index.ts": 13,
 };
 
 function areaOf(file: string): string {

@@ -1,4 +1,5 @@
 /** "Did you mean": edit distance, the nearest spelling, and yargs messages made one helpful line. */
+import { invocation } from "../src/platform/command-line.js";
 import { describe, expect, it } from "vitest";
 import { closest, editDistance } from "../src/platform/did-you-mean.js";
 import { explainYargsFailure, type KnownOptions, TOP_LEVEL_OPTIONS } from "../src/commands/usage-message.js";
@@ -50,8 +51,9 @@ describe("yargs failures", () => {
 
 describe("next steps", () => {
   it("quote each path, and leave out the current directory", () => {
-    expect(toolCommand("scan", ["src/a.ts", "my lib"], "--rule review-marker")).toBe("comfydeploy-migrate scan src/a.ts 'my lib' --rule review-marker");
-    expect(toolCommand("fix", ".", "--dry-run")).toBe("comfydeploy-migrate fix --dry-run");
-    expect(toolCommand("fix", "it's")).toBe("comfydeploy-migrate fix 'it'\\''s'");
+    const tool = invocation();
+    expect(toolCommand("scan", ["src/a.ts", "my lib"], "--rule review-marker")).toBe(`${tool} scan src/a.ts 'my lib' --rule review-marker`);
+    expect(toolCommand("fix", ".", "--dry-run")).toBe(`${tool} fix --dry-run`);
+    expect(toolCommand("fix", "it's")).toBe(`${tool} fix 'it'\\''s'`);
   });
 });

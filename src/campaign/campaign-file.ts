@@ -70,7 +70,7 @@ export type RepositoryEntry = z.infer<typeof repositorySchema>;
 export function campaignFileJsonSchema(): Record<string, unknown> {
   return {
     ...z.toJSONSchema(campaignFileSchema, { target: "draft-2020-12", io: "input" }),
-    $id: "https://www.npmjs.com/package/comfydeploy-migrate/schema/campaign-file.schema.json",
+    $id: "https://github.com/comfydeploy-migrate/comfydeploy-migrate/raw/main/schema/campaign-file.schema.json",
     title: "comfydeploy-migrate campaign file",
   };
 }

@@ -76,7 +76,7 @@ export type Counts = z.infer<typeof counts>;
 export function campaignJsonSchema(): Record<string, unknown> {
   return {
     ...z.toJSONSchema(campaignSchema, { target: "draft-2020-12" }),
-    $id: "https://www.npmjs.com/package/comfydeploy-migrate/schema/campaign.schema.json",
+    $id: "https://github.com/comfydeploy-migrate/comfydeploy-migrate/raw/main/schema/campaign.schema.json",
     title: "comfydeploy-migrate campaign (campaign.json)",
   };
 }

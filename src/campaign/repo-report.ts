@@ -94,7 +94,7 @@ export type CheckRecord = z.infer<typeof checkSchema>;
 export function repoReportJsonSchema(): Record<string, unknown> {
   return {
     ...z.toJSONSchema(repoReportSchema, { target: "draft-2020-12" }),
-    $id: "https://www.npmjs.com/package/comfydeploy-migrate/schema/campaign-repo-report.schema.json",
+    $id: "https://github.com/comfydeploy-migrate/comfydeploy-migrate/raw/main/schema/campaign-repo-report.schema.json",
     title: "comfydeploy-migrate campaign: one repository",
   };
 }

@@ -1,13 +1,15 @@
 /** The check's verdict as text, JSON or Markdown. */
+import { terminalSafeLine } from "../core/terminal-safe.js";
 import type { CheckResult, Verdict } from "./live-check.js";
 
 export const VERDICT_EXIT: Record<Verdict, number> = { READY: 0, NOT_READY: 1, ERROR: 3, UNKNOWN: 4 };
 
 const LABEL: Record<Verdict, string> = { READY: "READY", NOT_READY: "NOT READY", UNKNOWN: "UNKNOWN", ERROR: "ERROR" };
 
+/** Text for the terminal: the reason and details quote the server, so their control characters are escaped. */
 export function renderCheckText(result: CheckResult): string {
-  const lines = [`${LABEL[result.verdict]}: ${result.reason}`];
-  if (result.detail?.length) for (const d of result.detail) lines.push(`  - ${d.loc.join(".")}: ${d.msg} (${d.type})`);
+  const lines = [`${LABEL[result.verdict]}: ${terminalSafeLine(result.reason)}`];
+  if (result.detail?.length) for (const d of result.detail) lines.push(terminalSafeLine(`  - ${d.loc.join(".")}: ${d.msg} (${d.type})`));
   lines.push(`deployment ${result.deploymentId}, flag ${result.flag}, API ${result.baseUrl}${result.runId ? `, run ${result.runId}` : ""}`);
   lines.push(result.cutoff.summary);
   return `${lines.join("\n")}\n`;

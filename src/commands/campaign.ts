@@ -1,4 +1,5 @@
 /** `campaign <plan|run|merge|status>`: one migration across many repositories, CI's matrix, one dashboard. */
+import { terminalSafeLine } from "../core/terminal-safe.js";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
@@ -151,7 +152,7 @@ async function run(args: CampaignArgs, token: string | undefined): Promise<numbe
   const failOn: FailOn = args["fail-on"] ?? campaign.file.failOn ?? "error";
   const outDir = resolve(args.out ?? DEFAULT_OUT);
   const reportsDir = resolve(outDir, REPOS_DIR);
-  const log = (line: string): void => void process.stderr.write(`campaign: ${redactSecrets(maskKnownSecrets(line, [token]))}\n`);
+  const log = (line: string): void => void process.stderr.write(`campaign: ${terminalSafeLine(redactSecrets(maskKnownSecrets(line, [token])))}\n`);
 
   let check: RunSettings["check"];
   if (args.check) {

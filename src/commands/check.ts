@@ -1,4 +1,5 @@
 /** `check`: queue a test run with the migration flag on V2 and report readiness. */
+import { terminalSafeLine } from "../core/terminal-safe.js";
 import type { Argv } from "yargs";
 import { UsageError } from "../core/errors.js";
 import { queueRequestOf, runCheck, TOKEN_ENV } from "../check/live-check.js";
@@ -91,7 +92,7 @@ export async function runCheckCommand(args: CheckArgs): Promise<number> {
     pollIntervalMs: 1000,
     maxBackoffMs: 30_000,
     cutoff: args.cutoff,
-    ...(showStatus ? { onStatus: (s: string, live: string | null) => process.stderr.write(`\r\x1b[K${s}${live ? `: ${live}` : ""}`) } : {}),
+    ...(showStatus ? { onStatus: (s: string, live: string | null) => process.stderr.write(`\r\x1b[K${terminalSafeLine(`${s}${live ? `: ${live}` : ""}`)}`) } : {}),
   });
   if (showStatus) process.stderr.write("\r\x1b[K");
   // A base URL that serves no queue endpoint is the user's mistake, not the deployment's state.

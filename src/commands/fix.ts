@@ -1,4 +1,5 @@
 /** `fix`: rewrite V1 uses to V2 where it is safe, leave review markers where it is not. */
+import { terminalSafeLine } from "../core/terminal-safe.js";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { createTwoFilesPatch } from "diff";
@@ -213,6 +214,7 @@ function renderDiff(plan: FixPlan, color: boolean): string {
       const body = patch.split("\n").slice(1).join("\n"); // drop the "=====" header line
       return body
         .split("\n")
+        .map(terminalSafeLine)
         .map((line) =>
           line.startsWith("+") && !line.startsWith("+++")
             ? c.green(line)
@@ -233,9 +235,9 @@ function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean, path: str
   const markers = plan.changes.reduce((n, ch) => n + ch.events.filter((e) => e.kind === "marker").length, 0);
   const out: string[] = [""];
   for (const change of plan.changes) {
-    out.push(c.underline(change.file));
+    out.push(c.underline(terminalSafeLine(change.file)));
     for (const e of change.events) {
-      out.push(`  ${String(e.line).padStart(5)}  ${e.kind === "rewrite" ? c.green("rewrite") : c.yellow("marker ")}  ${c.bold(e.ruleId)}  ${e.message}`);
+      out.push(`  ${String(e.line).padStart(5)}  ${e.kind === "rewrite" ? c.green("rewrite") : c.yellow("marker ")}  ${c.bold(e.ruleId)}  ${terminalSafeLine(e.message)}`);
     }
   }
   const verb = dryRun ? "would change" : "changed";
@@ -249,14 +251,14 @@ function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean, path: str
   );
   if (plan.skipped.length > 0) {
     out.push(c.yellow(`Skipped ${plan.skipped.length} file${plan.skipped.length === 1 ? "" : "s"}:`));
-    for (const s of plan.skipped) out.push(s.ruleId ? `  ${c.yellow("warning")}  ${c.bold(s.ruleId)}  ${s.file}: ${s.reason}` : `  ${s.file}: ${s.reason}`);
+    for (const s of plan.skipped) out.push(s.ruleId ? `  ${c.yellow("warning")}  ${c.bold(s.ruleId)}  ${terminalSafeLine(s.file)}: ${terminalSafeLine(s.reason)}` : `  ${terminalSafeLine(s.file)}: ${terminalSafeLine(s.reason)}`);
   }
   if (plan.removedTemps.length > 0) {
     out.push(`Removed ${plan.removedTemps.length} temp file${plan.removedTemps.length === 1 ? "" : "s"} an interrupted fix had left: ${plan.removedTemps.join(", ")}`);
   }
   if (plan.notes.length > 0) {
     out.push(c.yellow("Left as it is, on purpose:"));
-    for (const n of plan.notes) out.push(`  ${n.file}:${n.line}: ${n.reason}`);
+    for (const n of plan.notes) out.push(`  ${terminalSafeLine(n.file)}:${n.line}: ${terminalSafeLine(n.reason)}`);
   }
   const envChanges = envChangesOf(plan);
   if (envChanges.length > 0) {

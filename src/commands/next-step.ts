@@ -1,5 +1,5 @@
 /** The last line of a command's output: what to do next, as a command to copy. */
-import { TOOL } from "../platform/tool-info.js";
+import { invocation } from "../platform/command-line.js";
 import type { Finding } from "../core/finding.js";
 
 const quote = (arg: string): string => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
@@ -8,7 +8,7 @@ const quote = (arg: string): string => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'$
 export function toolCommand(command: string, paths: string | readonly string[] = ".", options = ""): string {
   const list = (typeof paths === "string" ? [paths] : [...paths]).filter((p) => p !== "");
   const shown = list.length === 1 && list[0] === "." ? [] : list.map(quote);
-  return [TOOL.name, command, ...shown, ...(options ? [options] : [])].join(" ");
+  return [invocation(), command, ...shown, ...(options ? [options] : [])].join(" ");
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;

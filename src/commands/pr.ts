@@ -1,4 +1,5 @@
 /** `pr`: run fix, commit it to a branch, push it, and create or update one pull request. */
+import { terminalSafeLine } from "../core/terminal-safe.js";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
@@ -196,7 +197,7 @@ async function settingsFrom(
     command: commandLine(),
     scanCommand: commandLine(["scan", args.path]),
     env,
-    log: (line) => process.stderr.write(`comfydeploy-migrate pr: ${maskKnownSecrets(line, secrets)}\n`),
+    log: (line) => process.stderr.write(`comfydeploy-migrate pr: ${terminalSafeLine(maskKnownSecrets(line, secrets))}\n`),
   };
 }
 

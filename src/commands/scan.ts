@@ -3,6 +3,8 @@ import { relative } from "node:path";
 import type { Argv } from "yargs";
 import { CONFIG_OPTION_HELP, FAIL_ON_CHOICES, type FailOn, hostSetFor, isCi, loadConfig, meetsThreshold, normalizeHost } from "../platform/config.js";
 import { EXIT, UsageError } from "../core/errors.js";
+import { plural } from "../core/plural.js";
+import { terminalSafeLine } from "../core/terminal-safe.js";
 import { changedSince } from "../files/changed-files.js";
 import { findRepoRoot, fromRepoRoot } from "../files/repo-root.js";
 import { resolveTargets, selectedFiles } from "../files/scan-targets.js";
@@ -16,11 +18,14 @@ import { renderJson } from "../report/json.js";
 import { renderMarkdown } from "../report/markdown.js";
 import { buildReport, repoLinkFrom, type Report } from "../report/model.js";
 import { renderSarif } from "../report/sarif.js";
+import { renderCompact } from "../report/compact.js";
+import { renderJunit } from "../report/junit.js";
+import { renderResolvedConfig } from "./print-config.js";
 import { renderText } from "../report/text.js";
 import { type ScanProgress, scan } from "../scan/engine.js";
 import { commandLine } from "../platform/command-line.js";
 
-export const SCAN_FORMATS = ["text", "json", "markdown", "sarif", "github"] as const;
+export const SCAN_FORMATS = ["text", "json", "markdown", "sarif", "github", "junit", "compact"] as const;
 type ScanFormat = (typeof SCAN_FORMATS)[number];
 
 export interface ScanArgs {
@@ -30,6 +35,8 @@ export interface ScanArgs {
   json?: string;
   markdown?: string;
   sarif?: string;
+  junit?: string;
+  "print-config"?: boolean;
   "fail-on"?: FailOn;
   baseline?: string;
   since?: string;
@@ -56,13 +63,15 @@ export function scanCommand(yargs: Argv): Argv<ScanArgs> {
     .option("format", {
       alias: "f",
       describe:
-        "Format of the report on stdout (or --output): text, json (stable contract, see schema/), markdown, sarif, github (workflow commands: annotations on the PR diff). Default: github on stdout when GITHUB_ACTIONS=true, else text",
+        "Format of the report on stdout (or --output): text, json (stable contract, see schema/), markdown, sarif, github (workflow commands: annotations on the PR diff), junit (JUnit XML for CI test tabs), compact (one `file:line:col: severity rule message` line per finding). Default: github on stdout when GITHUB_ACTIONS=true, else text",
       choices: SCAN_FORMATS,
     })
     .option("output", { alias: "o", describe: "Write the --format report to this file instead of stdout", type: "string" })
     .option("json", { describe: "Also write a JSON report to this file", type: "string" })
     .option("markdown", { describe: "Also write a Markdown report (fits a GitHub PR/issue body) to this file", type: "string" })
     .option("sarif", { describe: "Also write a SARIF 2.1.0 report (for code scanning) to this file", type: "string" })
+    .option("junit", { describe: "Also write a JUnit XML report (for CI test tabs) to this file", type: "string" })
+    .option("print-config", { describe: "Print the resolved configuration as JSON, with where each value came from (default, config file or flag), and scan nothing", type: "boolean" })
     .option("fail-on", {
       describe: "Exit 1 when a finding has this severity or higher; 'none' never fails on findings (default: error)",
       choices: FAIL_ON_CHOICES,
@@ -107,6 +116,8 @@ export function scanCommand(yargs: Argv): Argv<ScanArgs> {
     .example("$0 scan", "Scan the current directory, text report")
     .example("$0 scan ./app --format json -o v1-report.json", "Write the JSON report to a file")
     .example("$0 scan src/client.ts lib/", "Only these files and directories")
+    .example("$0 scan --format compact | grep legacy-create-run", "One line per finding, for editors and grep")
+    .example("$0 scan --junit v1-findings.xml", "JUnit XML for a CI test tab, text on stdout")
     .example("$0 scan --sarif results.sarif --markdown report.md --json report.json", "Several reports in one run, text on stdout")
     .example("$0 scan --baseline v1-report.json --since origin/main", "PR check: only changed files, only new findings")
     .example("$0 scan --online", "Also settle ComfyUI node pins at commits the tag table does not know")
@@ -122,10 +133,12 @@ const RENDERERS: Record<ScanFormat, (report: Report, color: boolean) => string> 
   markdown: (report) => renderMarkdown(report),
   sarif: (report) => renderSarif(report),
   github: (report) => renderGithub(report),
+  junit: (report) => renderJunit(report),
+  compact: (report) => renderCompact(report),
 };
 
 export async function runScan(args: ScanArgs): Promise<number> {
-  for (const option of ["output", "json", "markdown", "sarif"] as const) {
+  for (const option of ["output", "json", "markdown", "sarif", "junit"] as const) {
     if (args[option] === "") {
       throw new UsageError(`--${option} needs a file name; for the report on stdout use --format ${option === "output" ? "<format> without --output" : option}`);
     }
@@ -137,7 +150,11 @@ export async function runScan(args: ScanArgs): Promise<number> {
   const targets = await resolveTargets(args.paths ?? []);
   const root = targets.root;
 
-  const { config } = await loadConfig(root, args.config);
+  const { config, source } = await loadConfig(root, args.config);
+  if (args["print-config"]) {
+    await writeOutput(renderResolvedConfig(config, source, args), args.output);
+    return EXIT.ok;
+  }
   config.legacyHosts.push(...(args["legacy-host"] ?? []).map(normalizeHost));
   const failOn: FailOn = args["fail-on"] ?? config.failOn ?? "error";
   const baseline = args.baseline ? await loadBaseline(args.baseline) : undefined;
@@ -146,7 +163,7 @@ export async function runScan(args: ScanArgs): Promise<number> {
   const since = args.since ? await changedSince(root, args.since) : undefined;
   const selection = await selectedFiles(targets, { include, exclude, ...(args["all-files"] ? { respectIgnore: false } : {}) }, since);
   const repoRoot = await findRepoRoot(root);
-  for (const file of selection.ignored) process.stderr.write(`comfydeploy-migrate: ${fromRepoRoot(repoRoot, file)} is ignored (.gitignore, --include or --exclude): not scanned\n`);
+  for (const file of selection.ignored) process.stderr.write(`comfydeploy-migrate: ${terminalSafeLine(fromRepoRoot(repoRoot, file))} is ignored (.gitignore, --include or --exclude): not scanned\n`);
   const onlyFiles = selection.only;
   const showProgress = args.progress ?? Boolean(process.stderr.isTTY);
   const reportUnusedIgnores = args["report-unused-ignores"] ?? config.reportUnusedIgnores ?? isCi(process.env);
@@ -168,7 +185,7 @@ export async function runScan(args: ScanArgs): Promise<number> {
     const apiUrl = args["github-api-url"] ?? process.env.GITHUB_API_URL;
     const online = await resolveUnknownNodePins(result.findings, apiUrl ? { apiUrl } : {});
     result.findings = online.findings;
-    for (const problem of online.problems) process.stderr.write(`comfydeploy-migrate: --online: ${problem}\n`);
+    for (const problem of online.problems) process.stderr.write(`comfydeploy-migrate: --online: ${terminalSafeLine(problem)}\n`);
   }
   if (args.rule) result.findings = result.findings.filter((f) => args.rule!.includes(f.ruleId));
   const repo = repoLinkFrom(args["repo-url"], process.env);
@@ -188,13 +205,14 @@ export async function runScan(args: ScanArgs): Promise<number> {
     ["json", args.json],
     ["markdown", args.markdown],
     ["sarif", args.sarif],
+    ["junit", args.junit],
   ];
   for (const [extraFormat, file] of extra) if (file) await writeOutput(RENDERERS[extraFormat](report, false), file);
   await appendStepSummary(renderMarkdown(report));
 
   const warnings = full.findings.filter((f) => f.severity === "warning").length;
   const tooManyWarnings = maxWarnings !== undefined && warnings > maxWarnings;
-  if (tooManyWarnings) process.stderr.write(`comfydeploy-migrate: ${warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
+  if (tooManyWarnings) process.stderr.write(`comfydeploy-migrate: ${plural(warnings, "warning")}, more than --max-warnings ${maxWarnings}\n`);
   const failing = report.findings.some((f) => meetsThreshold(f.severity, failOn));
   return failing || tooManyWarnings ? EXIT.findings : EXIT.ok;
 }

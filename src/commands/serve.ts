@@ -8,6 +8,7 @@ import { startEmulator } from "../serve/server.js";
 export interface ServeArgs {
   port: number;
   host: string;
+  log?: boolean;
   token?: string;
   deployment?: string[];
   legacy?: boolean;

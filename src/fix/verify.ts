@@ -13,6 +13,7 @@ import { existsSync } from "node:fs";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { posix } from "node:path";
+import { fileURLToPath } from "node:url";
 import { repositoryCodeEnv } from "../platform/child-env.js";
 import semver from "semver";
 import { type Finding, makeFinding } from "../core/finding.js";
@@ -141,7 +142,7 @@ async function checkTypeScript(root: string, config: string, files: readonly str
     out.checks.push({ command, status: "not-run", reason: `node_modules does not match the package.json fix changed: ${stale.join("; ")}. Install, then run it` });
     return;
   }
-  const tsc = options.projectTypeScript ? projectTsc : createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  const tsc = options.projectTypeScript ? projectTsc : fileURLToPath(new URL("../platform/tsc-cli.js", import.meta.url));
   const run = await runProcess(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", config], root);
   if (run.timedOut) return void out.checks.push({ command, status: "not-run", reason: `it did not finish within ${CHECK_TIMEOUT_MS / 1000} s` });
   const changed = new Set(files);

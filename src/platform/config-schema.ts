@@ -59,7 +59,7 @@ export function configJsonSchema(): Record<string, unknown> {
       // The rule setting is written once, under $defs/ruleSetting; its id is a name there, not a keyword.
       override: (ctx) => void delete (ctx.jsonSchema as { id?: unknown }).id,
     }),
-    $id: "https://www.npmjs.com/package/comfydeploy-migrate/schema/config.schema.json",
+    $id: "https://github.com/comfydeploy-migrate/comfydeploy-migrate/raw/main/schema/config.schema.json",
     title: "comfydeploy-migrate config",
   };
 }

@@ -92,7 +92,11 @@ export async function appendStepSummary(markdown: string, env: NodeJS.ProcessEnv
  * Whether output to the terminal is coloured: `--color` / `--no-color` when
  * given, else picocolors' own detection (stdout a terminal and TERM not dumb,
  * or CI or FORCE_COLOR set; never when NO_COLOR is set to any non-empty value).
+ * FORCE_COLOR=0 (or "false") means off, as chalk and Node read it; picocolors
+ * would take any value as on.
  */
-export function colorEnabled(flag: boolean | undefined): boolean {
-  return flag ?? pc.isColorSupported;
+export function colorEnabled(flag: boolean | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (flag !== undefined) return flag;
+  if (env.FORCE_COLOR === "0" || env.FORCE_COLOR === "false") return false;
+  return pc.isColorSupported;
 }

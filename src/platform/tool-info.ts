@@ -5,17 +5,32 @@ import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 
-function readPackageJson(): { name: string; version: string } {
+interface ToolInfo {
+  name: string;
+  version: string;
+  /** The repository's web address (package.json `repository.url`), for links and schema ids: the package may not be on a registry. */
+  repository: string;
+}
+
+const REPOSITORY_FALLBACK = "https://github.com/comfydeploy-migrate/comfydeploy-migrate";
+
+/** `git+https://github.com/o/r.git` → `https://github.com/o/r`. */
+export function repositoryWebUrl(url: string | undefined): string {
+  const web = (url ?? "").replace(/^git\+/, "").replace(/\.git$/, "");
+  return /^https:\/\//.test(web) ? web : REPOSITORY_FALLBACK;
+}
+
+function readPackageJson(): ToolInfo {
   // dist/src/platform/tool-info.js sits three levels below the package root, src/platform/tool-info.ts two.
   for (const candidate of ["../../../package.json", "../../package.json"]) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "comfydeploy-migrate" && pkg.version) return { name: pkg.name, version: pkg.version };
+      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), "utf8")) as { name?: string; version?: string; repository?: { url?: string } };
+      if (pkg.name === "comfydeploy-migrate" && pkg.version) return { name: pkg.name, version: pkg.version, repository: repositoryWebUrl(pkg.repository?.url) };
     } catch {
       // try the next location
     }
   }
-  return { name: "comfydeploy-migrate", version: "0.0.0" };
+  return { name: "comfydeploy-migrate", version: "0.0.0", repository: REPOSITORY_FALLBACK };
 }
 
 export const TOOL = readPackageJson();

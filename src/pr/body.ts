@@ -105,7 +105,7 @@ function reviewSection(inputs: BodyInputs): string {
   if (inputs.reviewItems.length === 0) return `${head}No review markers: every change is a rewrite. Review the diff as usual.\n\n`;
   const items = inputs.reviewItems.map((m) => `- [ ] ${lineLink(inputs.remaining, m.file, m.line)}: ${text(m.text)}`);
   const intro = `Resolve each marker, then delete it (\`scan --fail-on warning\` stays red while any is left):\n\n`;
-  return `${head}${intro}${within(items, REVIEW_BUDGET, (n) => `- [ ] … and ${plural(n, "more marker")}: run \`npx comfydeploy-migrate scan --fail-on warning\` on this branch to list them`)}\n\n`;
+  return `${head}${intro}${within(items, REVIEW_BUDGET, (n) => `- [ ] … and ${plural(n, "more marker")}: run \`${inputs.remaining.command} --fail-on warning\` on this branch to list them`)}\n\n`;
 }
 
 function verificationSection(inputs: BodyInputs): string {

@@ -5,6 +5,7 @@
  * in a property, also `:` and `,`, which would end the property early.
  */
 import type { Finding } from "../core/finding.js";
+import { plural, severityCounts } from "../core/plural.js";
 import { getRule, type Severity } from "../rules/catalog.js";
 import type { Report } from "./model.js";
 import { summarize } from "./summary.js";
@@ -39,8 +40,8 @@ export function renderGithub(report: Report): string {
   const s = summarize(report.findings);
   lines.push(
     s.total === 0
-      ? `No V1 usage found in ${report.stats.listed} files.`
-      : `${s.total} finding${s.total === 1 ? "" : "s"} in ${s.files} file${s.files === 1 ? "" : "s"} (${s.bySeverity.error} errors, ${s.bySeverity.warning} warnings, ${s.bySeverity.info} info). ${report.cutoff.summary}`,
+      ? `No V1 usage found in ${plural(report.stats.listed, "file")}.`
+      : `${plural(s.total, "finding")} in ${plural(s.files, "file")} (${severityCounts(s.bySeverity)}). ${report.cutoff.summary}`,
   );
   return `${lines.join("\n")}\n`;
 }

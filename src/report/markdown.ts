@@ -4,6 +4,7 @@
  * fits GitHub's body limit: past a budget, details are summarised.
  */
 import type { Finding } from "../core/finding.js";
+import { plural, severityCounts } from "../core/plural.js";
 import { cellMarkdown, codeSpan, fencedBlock, htmlCode, inlineText } from "../core/markdown-escape.js";
 import { getRule, type RuleId } from "../rules/catalog.js";
 import { lineLink, type Report } from "./model.js";
@@ -25,11 +26,11 @@ function headSection(report: Report, title: string): string {
   const summary = summarize(report.findings);
   const lines = [`## ${inlineText(title)}`, "", `> ${report.cutoff.summary}`, ""];
   if (summary.total === 0) {
-    lines.push(`**No V1 usage found** in ${report.stats.listed} files.`, "");
+    lines.push(`**No V1 usage found** in ${plural(report.stats.listed, "file")}.`, "");
   } else {
     lines.push(
       `**${summary.total} finding${summary.total === 1 ? "" : "s"}** in ${summary.files} file${summary.files === 1 ? "" : "s"}: ` +
-        `${summary.bySeverity.error} errors, ${summary.bySeverity.warning} warnings, ${summary.bySeverity.info} info.`,
+        `${severityCounts(summary.bySeverity)}.`,
       "",
       "| rule | findings | fix | what it means |",
       "|---|---:|---|---|",
@@ -52,7 +53,7 @@ function headSection(report: Report, title: string): string {
   const notes: string[] = [];
   if (report.suppressed.length > 0) notes.push(`${report.suppressed.length} suppressed in source`);
   if (report.baselined.length > 0) notes.push(`${report.baselined.length} already in the baseline`);
-  if (report.skipped.length > 0) notes.push(`${report.skipped.length} files skipped`);
+  if (report.skipped.length > 0) notes.push(`${plural(report.skipped.length, "file")} skipped`);
   if (notes.length > 0) lines.push(`_Not shown: ${notes.join(", ")}._`, "");
   return `${lines.join("\n")}\n`;
 }

@@ -1,6 +1,8 @@
 /** The terminal report: findings grouped by file with excerpts, counts by rule and fix class, the cutoff. */
 import pc from "picocolors";
 import type { Finding } from "../core/finding.js";
+import { plural, severityCounts } from "../core/plural.js";
+import { terminalSafe, terminalSafeLine } from "../core/terminal-safe.js";
 import { getRule, type RuleId, type Severity } from "../rules/catalog.js";
 import type { Report } from "./model.js";
 import { FIX_CLASS_MEANING, groupByFile, summarize } from "./summary.js";
@@ -11,19 +13,19 @@ export function renderText(report: Report, options: { color: boolean }): string 
   const c = pc.createColors(options.color);
   const out: string[] = [];
   for (const [file, findings] of groupByFile(report.findings)) {
-    out.push(c.underline(file));
+    out.push(c.underline(terminalSafeLine(file)));
     for (const f of findings) out.push(...findingLines(f, c));
     out.push("");
   }
 
   const summary = summarize(report.findings);
   if (summary.total === 0) {
-    out.push(c.green(`No V1 usage found in ${report.stats.listed} files.`));
+    out.push(c.green(`No V1 usage found in ${plural(report.stats.listed, "file")}.`));
   } else {
     out.push(
       c.bold(
         `${plural(summary.total, "finding")} in ${plural(summary.files, "file")}` +
-          ` (${summary.bySeverity.error} errors, ${summary.bySeverity.warning} warnings, ${summary.bySeverity.info} info)`,
+          ` (${severityCounts(summary.bySeverity)})`,
       ),
       "",
       "By rule:",
@@ -40,25 +42,21 @@ export function renderText(report: Report, options: { color: boolean }): string 
   if (report.baselined.length > 0) out.push(c.dim(`${plural(report.baselined.length, "finding")} already in the baseline, not shown.`));
   if (report.skipped.length > 0) {
     out.push("", c.yellow(`Skipped ${plural(report.skipped.length, "file")}:`));
-    for (const s of report.skipped.slice(0, 20)) out.push(`  ${s.file}: ${s.reason}`);
+    for (const s of report.skipped.slice(0, 20)) out.push(`  ${terminalSafeLine(s.file)}: ${terminalSafeLine(s.reason)}`);
     if (report.skipped.length > 20) out.push(`  … and ${report.skipped.length - 20} more (see --format json)`);
   }
   out.push("", (report.cutoff.passed ? c.red : c.yellow)(report.cutoff.summary));
-  out.push(c.dim(`Scanned ${report.stats.listed} files, ${report.stats.candidates} candidates.`));
+  out.push(c.dim(`Scanned ${plural(report.stats.listed, "file")}, ${plural(report.stats.candidates, "candidate")}.`));
   return `${out.join("\n")}\n`;
 }
 
 function findingLines(f: Finding, c: Colors): string[] {
   const lines = [
     `  ${c.dim(`${f.line}:${f.column}`.padEnd(8))} ${severityLabel(f.severity, c)} ${c.bold(f.ruleId)} ${c.dim(`[${f.fix}]`)}`,
-    `    ${f.message}`,
+    `    ${terminalSafe(f.message).replace(/\n/g, "\n    ")}`,
   ];
-  if (f.excerpt) lines.push(`    ${c.dim(`> ${f.excerpt}`)}`);
+  if (f.excerpt) lines.push(`    ${c.dim(`> ${terminalSafeLine(f.excerpt)}`)}`);
   return lines;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 function severityLabel(severity: Severity, c: Colors): string {

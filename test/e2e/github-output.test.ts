@@ -39,7 +39,7 @@ describe("--format github", () => {
       "::error file=src/a%2Cb%3Ac.ts,line=1,col=18,endLine=1,endColumn=51,title=legacy-base-url%3A V1 API host::V1 API host in https://www.comfydeploy.com/api: use https://api.comfydeploy.com/api. [fix: auto]",
     );
     expect(lines.filter((l) => l.startsWith("::warning file=docs/notes.md,")).length).toBeGreaterThan(0);
-    expect(lines.at(-1)).toMatch(/^\d+ findings in 2 files \(1 errors, \d+ warnings, 0 info\)\./);
+    expect(lines.at(-1)).toMatch(/^\d+ findings in 2 files \(1 error, \d+ warnings?, 0 info\)\./);
   });
 
   it("is the default when GITHUB_ACTIONS=true and no --format is given", () => {

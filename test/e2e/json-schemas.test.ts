@@ -17,7 +17,7 @@ const TOKEN = "cd_live_schema_token_5e4d";
 const schema = (name: string): Record<string, unknown> => JSON.parse(readFileSync(join(REPO_ROOT, "schema", name), "utf8"));
 const ajv = new Ajv({ allErrors: true, strict: false });
 ajv.addSchema(schema("check-result.schema.json"));
-const validateCheck = ajv.getSchema("https://www.npmjs.com/package/comfydeploy-migrate/schema/check-result.schema.json")!;
+const validateCheck = ajv.getSchema("https://github.com/comfydeploy-migrate/comfydeploy-migrate/raw/main/schema/check-result.schema.json")!;
 const validateReport = ajv.compile(schema("readiness-report.schema.json"));
 
 let server: ServeProcess;

@@ -7,7 +7,7 @@
  * runs never rewrites the dist/ other tests are running at the same time.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/cli.js";
@@ -107,5 +107,48 @@ describe("npm pack", () => {
     });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain("legacy-create-run");
+    // The next step is a command that works here: the tarball, not a registry name.
+    expect(run.stdout.trimEnd().split("\n").pop()).toMatch(new RegExp(`\`npx \\./${name.replace(/\./g, "\\.")} fix --dry-run\`$`));
+  }, 240_000);
+
+  it("is a typed library: imported in ESM, and type-checked by tsc against the shipped declarations", () => {
+    const app = join(work, "lib-app");
+    mkdirSync(app);
+    writeFileSync(join(app, "package.json"), `${JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" })}\n`);
+    const install = npm(["install", "--prefer-offline", "--omit=dev", tarball], app);
+    expect(install.status, install.stderr).toBe(0);
+    cpSync(join(REPO_ROOT, "fixtures", "demo-app"), join(app, "demo"), { recursive: true });
+    const program = [
+      'import { scan, buildReport, renderCompact, renderJunit, summarize, planFix, RULE_IDS, campaignTools } from "comfydeploy-migrate";',
+      "const report = buildReport(await scan({ root: \"demo\" }));",
+      "const plan = await planFix({ root: \"demo\" });",
+      "const counts: { total: number } = summarize(report.findings);",
+      "const first: string = renderCompact(report).split(\"\\n\")[0] ?? \"\";",
+      'console.log(JSON.stringify({ total: counts.total, first, junit: renderJunit(report).startsWith("<?xml"), changes: plan.changes.length, rules: RULE_IDS.length, door: typeof campaignTools.scan }));',
+      "",
+    ].join("\n");
+    writeFileSync(join(app, "use.ts"), program);
+    writeFileSync(join(app, "use.mjs"), program.replace(/: \{ total: number \}|: string/g, ""));
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: false,
+          types: ["node"], typeRoots: [join(REPO_ROOT, "node_modules", "@types")],
+        },
+        files: ["use.ts"],
+      }),
+    );
+    const tsc = spawnSync(process.execPath, [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: app, encoding: "utf8" });
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+    const run = spawnSync(process.execPath, ["use.mjs"], { cwd: app, encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout) as { total: number; first: string; junit: boolean; changes: number; rules: number; door: string };
+    expect(out.total).toBeGreaterThan(10);
+    expect(out.first).toMatch(/^[^:]+:\d+:\d+: (error|warning|info) [a-z0-9-]+ /);
+    expect(out).toMatchObject({ junit: true, door: "function" });
+    expect(out.changes).toBeGreaterThan(0);
+    // A production install holds one TypeScript, the one ts-morph bundles.
+    expect(existsSync(join(app, "node_modules", "typescript"))).toBe(false);
   }, 240_000);
 });

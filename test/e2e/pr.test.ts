@@ -155,7 +155,8 @@ describe("pr: created, updated, unchanged", () => {
     // The demo app has no node_modules: the body says its type check did not run, and which command runs it.
     expect(created.body).toContain("## Verification");
     expect(created.body).toContain("- ⚠️ not run: `npx tsc --noEmit -p tsconfig.json` — the project's dependencies are not installed");
-    expect(created.body).toContain("npx comfydeploy-migrate pr . --repo acme/demo");
+    // "Reproduce with" names the tool as it was started: here `node <path to cli.js>` from outside the repository.
+    expect(created.body).toContain(`node ${CLI} pr . --repo acme/demo`);
     expect(created.body).toMatch(/Created by comfydeploy-migrate \d+\.\d+\.\d+/);
     expect(created.body.length).toBeLessThan(65_536);
     expect(created.body).not.toMatch(/\b(AI|assistant|session)\b/i);

@@ -91,7 +91,8 @@ describe("usage errors: the whole yargs message, a suggestion, exit 2", () => {
     const [first, ...rest] = run.stderr.trimEnd().split("\n");
     if (typeof message === "string") expect(first).toContain(message);
     else expect(first).toMatch(message);
-    expect(rest).toEqual(["Run 'comfydeploy-migrate --help' for usage."]);
+    // Commands are printed as the tool was started: here `node dist/src/cli.js` from the repository.
+    expect(rest).toEqual(["Run 'node dist/src/cli.js --help' for usage."]);
   });
 });
 
@@ -166,7 +167,7 @@ describe("commands end with the next step", () => {
   it("scan: preview the fix", () => {
     const dir = tree({ "a.ts": ERROR_LINE });
     // The command names the directory as briefly as it can from where the user stands.
-    expect(runCli(["scan", dir], { cwd: dirname(dir) }).stdout.trimEnd().split("\n").pop()).toBe(`Next: preview the rewrite of 1 finding with \`comfydeploy-migrate fix ${basename(dir)} --dry-run\``);
+    expect(runCli(["scan", dir], { cwd: dirname(dir) }).stdout.trimEnd().split("\n").pop()).toBe(`Next: preview the rewrite of 1 finding with \`node ${CLI} fix ${basename(dir)} --dry-run\``);
     expect(runCli(["scan", dir, "--format", "json"]).stdout).not.toContain("Next:");
   });
 
@@ -175,10 +176,10 @@ describe("commands end with the next step", () => {
       "a.ts": 'import { ComfyDeployClient } from "comfydeploy";\nconst client = new ComfyDeployClient({ apiToken: "t" });\nexport const run = () => client.runSync({ deployment_id: "d" });\n',
     });
     const dry = runCli(["fix", dir, "--dry-run"]);
-    expect(dry.stdout.trimEnd().split("\n").pop()).toBe(`Next: apply it with \`comfydeploy-migrate fix ${dir}\``);
+    expect(dry.stdout.trimEnd().split("\n").pop()).toBe(`Next: apply it with \`node dist/src/cli.js fix ${dir}\``);
     const fixed = runCli(["fix", dir, "--allow-dirty"]);
     const next = fixed.stdout.trimEnd().split("\n").pop()!;
-    const match = /^Next: review the (\d+) markers?: `comfydeploy-migrate (scan .* --rule review-marker)`$/.exec(next);
+    const match = /^Next: review the (\d+) markers?: `node dist\/src\/cli\.js (scan .* --rule review-marker)`$/.exec(next);
     expect(match, next).not.toBeNull();
     const listed = runCli([...match![2]!.split(" "), "--format", "json"]);
     const findings = JSON.parse(listed.stdout).findings as Array<{ ruleId: string }>;

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { createReadStream, lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { writeOutput } from "../../src/platform/output.js";
+import { colorEnabled, writeOutput } from "../../src/platform/output.js";
 import { CLI } from "../helpers/cli.js";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 
@@ -46,5 +46,18 @@ describe("writeOutput to something other than a regular file", () => {
     const result = spawnSync("bash", ["-c", script, process.execPath, CLI, repo, out], { encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "" } });
     expect(result.stderr).toBe("");
     expect(JSON.parse(readFileSync(out, "utf8")).summary.total).toBeGreaterThan(0);
+  });
+});
+
+
+describe("colorEnabled", () => {
+  it("takes FORCE_COLOR=0 and FORCE_COLOR=false as off, as chalk and Node do", () => {
+    expect(colorEnabled(undefined, { FORCE_COLOR: "0" })).toBe(false);
+    expect(colorEnabled(undefined, { FORCE_COLOR: "false" })).toBe(false);
+  });
+
+  it("lets --color and --no-color decide over the environment", () => {
+    expect(colorEnabled(true, { FORCE_COLOR: "0" })).toBe(true);
+    expect(colorEnabled(false, { FORCE_COLOR: "1" })).toBe(false);
   });
 });

@@ -48,7 +48,7 @@ const RetryingOctokit = Octokit.plugin(budgetGuard, retry, throttling);
 
 export class GitHubClient {
   readonly apiUrl: string;
-  readonly octokit: InstanceType<typeof RetryingOctokit>;
+  readonly octokit: Octokit;
   readonly budget: ApiBudget;
   readonly maxRetries: number;
   private readonly token: string | undefined;
