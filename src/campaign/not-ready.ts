@@ -18,7 +18,7 @@ const NODE_PIN_RULE = "node-component-pin";
 
 export function reasonsOf(report: RepoReport): Reason[] {
   const reasons: Reason[] = [];
-  if (report.status === "failed" && report.failure) reasons.push({ kind: "run-failed", text: `the run failed at ${report.failure.stage}: ${report.failure.reason}` });
+  if (report.status === "failed" && report.failure) reasons.push({ kind: "run-failed", text: `${report.failure.stage} failed: ${report.failure.reason}` });
   const summary = report.scan?.summary;
   const markers = summary?.byRule[MARKER_RULE] ?? 0;
   if (markers > 0) reasons.push({ kind: "markers", text: `${count(markers, "review marker")} left` });

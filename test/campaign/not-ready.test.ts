@@ -32,7 +32,7 @@ describe("why a repository is not ready", () => {
     });
     expect(reasonsOf(reports[2]!).map((r) => r.text)).toEqual(["1 review marker left", "3 V1 findings left"]);
     expect(reasonsOf(reports[3]!)[0]!.text).toBe("live check NOT READY: the run used V1 nodes");
-    expect(reasonsOf(reports[5]!)[0]!.text).toBe("the run failed at clone: fatal: repository not found");
+    expect(reasonsOf(reports[5]!)[0]!.text).toBe("clone failed: fatal: repository not found");
   });
 
   it("every row that is not ready carries its reasons into the JSON, the Markdown and the HTML; a ready row none", () => {
