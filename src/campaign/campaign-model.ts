@@ -8,7 +8,8 @@
 import { z } from "zod/v4";
 import { cutoffStatus } from "../knowledge/cutoff.js";
 import { TOOL } from "../platform/tool-info.js";
-import { PR_STATES, REPOS_DIR, type RepoReport, STAGES } from "./repo-report.js";
+import { reasonSchema, reasonsOf } from "./not-ready.js";
+import { CHECKS_STATES, NODE_PIN_STATES, PR_STATES, REPOS_DIR, type RepoReport, REVIEW_STATES, STAGES } from "./repo-report.js";
 import { type FailOn, FAIL_ON_CHOICES, meetsThreshold, RULE_IDS, type Severity } from "./tool-api.js";
 
 export const CAMPAIGN_VERSION = 1;
@@ -24,14 +25,23 @@ const rowSchema = z.strictObject({
   path: z.string().optional(),
   github: z.string().optional(),
   readiness: z.enum(READINESS).describe("ready: no finding and no failed live check; not-ready: findings or a live check that did not pass; failed: the run failed."),
+  reasons: z.array(reasonSchema).describe("Why the repository is not ready (empty when it is): the run failed, markers left, an outdated node pin, findings left, a live check or pull request check that failed."),
   branch: z.string().optional(),
   head: z.string().optional(),
   scannedAt: z.string(),
   scanned: z.boolean().describe("false when the run failed before the scan: the counts are then unknown, not zero."),
   findings: counts,
   byRule: z.record(z.string(), z.number().int()),
-  nodePins: z.enum(["outdated", "unknown", "none"]).optional(),
-  pullRequest: z.strictObject({ state: z.enum(PR_STATES), number: z.number().int().optional(), url: z.string().optional() }).optional(),
+  nodePins: z.enum(NODE_PIN_STATES).optional(),
+  pullRequest: z
+    .strictObject({
+      state: z.enum(PR_STATES),
+      number: z.number().int().optional(),
+      url: z.string().optional(),
+      checks: z.enum(CHECKS_STATES).optional(),
+      review: z.enum(REVIEW_STATES).optional(),
+    })
+    .optional(),
   check: z.strictObject({ verdict: z.string(), reason: z.string(), checkedAt: z.string() }).optional(),
   failure: z.strictObject({ stage: z.enum(STAGES), reason: z.string() }).optional(),
   report: z.string().describe("The repository's own report, relative to campaign.json."),
@@ -43,7 +53,10 @@ export const historyPointSchema = z.strictObject({
   repositories: z.number().int(),
   ready: z.number().int(),
   failed: z.number().int(),
-  findings: counts,
+  findings: counts.describe("Every repository's findings; a repository whose run failed counts with its last known findings."),
+  byRepository: z.record(z.string(), counts).optional().describe("Each repository's findings at this point, so a later failed run can keep them."),
+  partial: z.array(z.string()).optional().describe("Repositories whose run failed before their scan: their findings are the last known ones (none when never scanned)."),
+  pullRequests: z.record(z.string(), z.number().int()).optional().describe("Pull requests by state at this point."),
 });
 
 export const campaignSchema = z
@@ -98,6 +111,7 @@ export function rowOf(report: RepoReport): CampaignRow {
     ...(report.path ? { path: report.path } : {}),
     ...(report.github ? { github: report.github } : {}),
     readiness,
+    reasons: readiness === "ready" ? [] : reasonsOf(report),
     ...(report.branch ? { branch: report.branch } : {}),
     ...(report.head ? { head: report.head } : {}),
     scannedAt: report.startedAt,
@@ -105,10 +119,21 @@ export function rowOf(report: RepoReport): CampaignRow {
     findings,
     byRule: { ...(summary?.byRule ?? {}) },
     ...(report.nodePins ? { nodePins: report.nodePins } : {}),
-    ...(pr ? { pullRequest: { state: pr.state, ...(pr.number !== undefined ? { number: pr.number } : {}), ...(pr.url ? { url: pr.url } : {}) } } : {}),
+    ...(pr ? { pullRequest: pullRequestOf(pr) } : {}),
     ...(report.check ? { check: { verdict: report.check.verdict, reason: report.check.reason, checkedAt: report.check.checkedAt } } : {}),
     ...(report.failure ? { failure: report.failure } : {}),
     report: `${REPOS_DIR}/${report.name}.json`,
+  };
+}
+
+function pullRequestOf(pr: NonNullable<RepoReport["pullRequest"]>): NonNullable<CampaignRow["pullRequest"]> {
+  const open = pr.state === "open";
+  return {
+    state: pr.state,
+    ...(pr.number !== undefined ? { number: pr.number } : {}),
+    ...(pr.url ? { url: pr.url } : {}),
+    ...(open && pr.checks ? { checks: pr.checks } : {}),
+    ...(open && pr.review ? { review: pr.review } : {}),
   };
 }
 

@@ -1,12 +1,14 @@
 /**
  * The GitHub calls a campaign makes beyond `pr`'s: list an organisation's
  * repositories (optionally by topic) and read a pull request's state, on the
- * shared client (retries, rate limits waited for, time-outs). A refused token
+ * shared client (retries, rate limits waited for, time-outs), and where an
+ * open one stands: its checks and its review state. A refused token
  * or an unknown organisation is a usage error; a rate limit that outlasts
  * the retries, and anything else, a runtime failure.
  */
 import { GitHubClient } from "../platform/github/client.js";
 import { cliErrorOf, GitHubFailure, rateLimitAdvice } from "../platform/github/failure.js";
+import { type ChecksState, checksOf, type ReviewState, reviewStateOf } from "../platform/github/pull-review.js";
 import { getPull, pullsFrom } from "../platform/github/pulls.js";
 import { type OrgRepository, orgRepositories } from "../platform/github/repos.js";
 
@@ -44,6 +46,13 @@ export class CampaignGitHub {
   async latestPullFrom(owner: string, name: string, branch: string): Promise<PullState | undefined> {
     const [latest] = await this.advised(pullsFrom(this.client, { owner, name }, branch, "all", 1));
     return latest ? stateOf(latest) : undefined;
+  }
+
+  /** An open pull request's checks (at its head branch) and review state, as Batch Changes tracks them. */
+  async progress(owner: string, name: string, pull: { number: number; branch: string }): Promise<{ checks: ChecksState; review: ReviewState }> {
+    const repo = { owner, name };
+    const [checks, review] = await Promise.all([this.advised(checksOf(this.client, repo, pull.branch)), this.advised(reviewStateOf(this.client, repo, pull.number))]);
+    return { checks, review };
   }
 
   private async advised<T>(step: Promise<T>): Promise<T> {

@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod/v4";
 import { UsageError } from "../core/errors.js";
 import { writeOutput } from "../platform/output.js";
-import { type Campaign, type HistoryPoint, historyPointSchema } from "./campaign-model.js";
+import { type Campaign, type Counts, type HistoryPoint, historyPointSchema } from "./campaign-model.js";
 import type { RepoReport } from "./repo-report.js";
 
 /** Enough for years of daily runs; older points drop off the front. */
@@ -45,17 +45,37 @@ export function reportsDigest(reports: readonly RepoReport[]): string {
   return createHash("sha256").update(parts.join("\n")).digest("hex").slice(0, 24);
 }
 
-/** The history with this merge's point added (or the identical last one replaced), oldest first. */
+/**
+ * The history with this merge's point added (or the identical last one replaced), oldest first.
+ * A repository whose run failed before its scan keeps its last known findings and marks the
+ * point partial: a failed clone is not progress, and its return is not a regression.
+ */
 export function withPoint(points: readonly HistoryPoint[], campaign: Omit<Campaign, "history">, reports: readonly RepoReport[]): HistoryPoint[] {
   const newest = reports.reduce((at, r) => (r.startedAt > at ? r.startedAt : at), "");
+  const digest = reportsDigest(reports);
+  const kept = points.filter((p) => p.digest !== digest);
+  const known = kept.findLast((p) => p.byRepository !== undefined)?.byRepository ?? {};
+  const byRepository: Record<string, Counts> = {};
+  const partial: string[] = [];
+  for (const row of campaign.repositories) {
+    if (row.scanned) byRepository[row.name] = row.findings;
+    else {
+      partial.push(row.name);
+      byRepository[row.name] = known[row.name] ?? { total: 0, error: 0, warning: 0, info: 0 };
+    }
+  }
+  const findings: Counts = { total: 0, error: 0, warning: 0, info: 0 };
+  for (const c of Object.values(byRepository)) for (const key of ["total", "error", "warning", "info"] as const) findings[key] += c[key];
   const point: HistoryPoint = {
     at: newest || campaign.generatedAt,
-    digest: reportsDigest(reports),
+    digest,
     repositories: campaign.totals.repositories,
     ready: campaign.totals.ready,
     failed: campaign.totals.failed,
-    findings: campaign.totals.findings,
+    findings,
+    byRepository,
+    ...(partial.length > 0 ? { partial } : {}),
+    pullRequests: { ...campaign.totals.pullRequests },
   };
-  const kept = points.filter((p) => p.digest !== point.digest);
   return [...kept, point].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)).slice(-MAX_POINTS);
 }

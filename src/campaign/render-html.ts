@@ -1,14 +1,18 @@
 /**
- * campaign.html: the dashboard as one self-contained file. Styles and charts
- * are inline and there is no script; a Content-Security-Policy that allows
- * nothing else makes sure opening it sends no request (links only lead away
- * when clicked).
+ * campaign.html: the dashboard as one self-contained file. Styles, charts
+ * and the filters' script are inline; a Content-Security-Policy that allows
+ * nothing else (the script only by its hash) makes sure opening it sends no
+ * request (links only lead away when clicked).
  */
 import type { Campaign, CampaignRow } from "./campaign-model.js";
+import { filterBar, filterScript, rowAttributes } from "./dashboard-filters.js";
+import { CHECKS_LABEL, nodePinLabel, READINESS_LABEL, REVIEW_LABEL } from "./labels.js";
 import { barChart, escapeXml as esc, lineChart } from "./svg-charts.js";
 import { getRule, type RuleId, RULE_IDS } from "./tool-api.js";
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+function csp(scriptSource: string | undefined): string {
+  return `default-src 'none'; style-src 'unsafe-inline'; img-src data:;${scriptSource ? ` script-src ${scriptSource};` : ""} base-uri 'none'; form-action 'none'`;
+}
 
 const STYLE = `
 :root { color-scheme: light; --ink:#1d2330; --muted:#5b6475; --line:#d9dee7; --bg:#f6f7fa; --ok:#1f7a3f; --bad:#b3261e; --warn:#8a5a00; --accent:#2f5fd0; }
@@ -35,30 +39,41 @@ a { color:var(--accent); }
 svg text { font:13px system-ui, sans-serif; fill:var(--ink); } svg .detail, svg .tick { fill:var(--muted); font-size:11.5px; }
 svg rect { fill:var(--accent); } svg .value { font-weight:600; }
 svg .axis { stroke:#9aa2b1; stroke-width:1; } svg .line { fill:none; stroke:var(--bad); stroke-width:2.5; } svg circle { fill:var(--bad); }
+svg .partial circle { fill:#fff; stroke:var(--bad); stroke-width:2; }
+#merged-chart svg .line { stroke:var(--ok); } #merged-chart svg circle { fill:var(--ok); }
 .empty { color:var(--muted); font-style:italic; }
+.filters { display:flex; flex-wrap:wrap; gap:8px 18px; align-items:center; margin:0 0 10px; font-size:13.5px; color:var(--muted); }
+.filters select { font:inherit; color:var(--ink); padding:2px 4px; } tr[hidden] { display:none; }
+.checks-passed, .approved { background:#e3f4e8; color:var(--ok); } .checks-failed, .changes-requested { background:#fdecea; color:var(--bad); }
+.checks-pending, .checks-none, .review-required { background:#eef0f5; color:var(--muted); }
+.reasons { margin:3px 0 0; padding-left:16px; }
 footer { color:var(--muted); font-size:12.5px; margin-top:36px; }
 `;
 
 export function renderCampaignHtml(campaign: Campaign): string {
   const t = campaign.totals;
+  const script = campaign.repositories.length > 0 ? filterScript() : undefined;
   const body = [
     `<h1>ComfyDeploy V2 migration campaign</h1>`,
     `<p class="sub">${t.repositories} ${plural(t.repositories, "repository", "repositories")} · generated ${esc(stamp(campaign.generatedAt))} by ${esc(campaign.tool.name)} ${esc(campaign.tool.version)}</p>`,
     cutoffBanner(campaign),
     tiles(campaign),
     `<h2 id="readiness">Readiness by repository</h2>`,
+    filterBar(campaign.repositories),
     readinessTable(campaign.repositories),
     `<h2 id="by-rule">V1 findings by rule, across the estate</h2>`,
     `<div class="chart" id="rule-chart">${ruleChart(campaign)}</div>`,
     `<h2 id="burn-down">Burn-down</h2>`,
     `<div class="chart" id="burn-down-chart">${burnDown(campaign)}</div>`,
+    `<h2 id="pull-requests-merged">Pull requests merged</h2>`,
+    `<div class="chart" id="merged-chart">${mergedPulls(campaign)}</div>`,
     `<footer>Each repository's full report is in <code>repos/&lt;name&gt;.json</code> next to this file; the merged data is <code>campaign.json</code>. Fail threshold: ${esc(campaign.failOn)}.</footer>`,
   ].join("\n");
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta http-equiv="Content-Security-Policy" content="${csp(script?.cspSource)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>ComfyDeploy V2 migration campaign</title>
 <link rel="icon" href="data:,">
@@ -68,6 +83,7 @@ export function renderCampaignHtml(campaign: Campaign): string {
 <main>
 ${body}
 </main>
+${script?.tag ?? ""}
 </body>
 </html>
 `;
@@ -98,22 +114,20 @@ function tiles(campaign: Campaign): string {
   ].join("")}</div>`;
 }
 
-const READINESS_LABEL = { ready: "ready", "not-ready": "not ready", failed: "failed" } as const;
-
 function readinessTable(rows: readonly CampaignRow[]): string {
   if (rows.length === 0) return `<p class="empty">No repository reports yet.</p>`;
   const head = ["Repository", "Readiness", "Errors", "Warnings", "Info", "Node pin", "Pull request", "Live check", "Scanned"];
   const body = rows.map((row) => {
-    const failed = row.failure ? `<div class="why">${esc(`${row.failure.stage}: ${row.failure.reason}`)}</div>` : "";
+    const why = row.reasons.length > 0 ? `<ul class="why reasons">${row.reasons.map((r) => `<li data-reason="${r.kind}">${esc(r.text)}</li>`).join("")}</ul>` : "";
     const count = (n: number, scanned: boolean): string => (scanned ? `<td class="n${n === 0 ? " zero" : ""}">${n}</td>` : `<td class="n zero">–</td>`);
     return [
-      `<tr data-repo="${esc(row.name)}">`,
+      `<tr data-repo="${esc(row.name)}"${rowAttributes(row)}>`,
       `<td>${repoCell(row)}</td>`,
-      `<td><span class="badge ${row.readiness}">${READINESS_LABEL[row.readiness]}</span>${failed}</td>`,
+      `<td><span class="badge ${row.readiness}">${READINESS_LABEL[row.readiness]}</span>${why}</td>`,
       count(row.findings.error, row.scanned),
       count(row.findings.warning, row.scanned),
       count(row.findings.info, row.scanned),
-      `<td>${row.nodePins ? esc(row.nodePins === "none" ? "ok" : row.nodePins) : "–"}</td>`,
+      `<td class="node-pin">${esc(nodePinLabel(row.nodePins))}</td>`,
       `<td>${pullCell(row)}</td>`,
       `<td>${row.check ? `${esc(row.check.verdict.replace("_", " "))}<div class="why">${esc(row.check.checkedAt.slice(0, 10))}</div>` : "–"}</td>`,
       `<td class="nowrap">${esc(row.scannedAt.slice(0, 10))}${row.head ? `<div class="why"><code>${esc(row.head.slice(0, 8))}</code>${row.branch ? ` on ${esc(row.branch)}` : ""}</div>` : ""}</td>`,
@@ -135,7 +149,9 @@ function pullCell(row: CampaignRow): string {
   if (!pr || pr.state === "none") return "–";
   const label = pr.number !== undefined ? `#${pr.number}` : "";
   const link = pr.url && label ? `<a href="${esc(pr.url)}">${esc(label)}</a> ` : label ? `${esc(label)} ` : "";
-  return `${link}${esc(pr.state)}`;
+  const checks = pr.checks ? `<span class="badge checks-${pr.checks}">${esc(CHECKS_LABEL[pr.checks])}</span>` : "";
+  const review = pr.review ? `<span class="badge ${pr.review}">${esc(REVIEW_LABEL[pr.review])}</span>` : "";
+  return `${link}${esc(pr.state)}${checks || review ? `<div class="why">${[checks, review].filter(Boolean).join(" ")}</div>` : ""}`;
 }
 
 function ruleChart(campaign: Campaign): string {
@@ -153,13 +169,28 @@ function ruleChart(campaign: Campaign): string {
 }
 
 function burnDown(campaign: Campaign): string {
-  const points = campaign.history.map((p) => ({ at: p.at, value: p.findings.total }));
+  const points = campaign.history.map((p) => ({
+    at: p.at,
+    value: p.findings.total,
+    ...(p.partial?.length ? { partial: `${p.partial.join(", ")} failed, last known findings kept` } : {}),
+  }));
   if (points.length === 0) return `<p class="empty">No merged runs yet.</p>`;
+  const partial = points.filter((p) => p.partial).length;
   const note =
-    points.length === 1
+    (points.length === 1
       ? `<p class="empty">One merged run so far; each later merge adds a point.</p>`
-      : `<p class="sub">${points.length} merged runs: ${points[0]!.value} → ${points[points.length - 1]!.value} V1 findings.</p>`;
+      : `<p class="sub">${points.length} merged runs: ${points[0]!.value} → ${points[points.length - 1]!.value} V1 findings.</p>`) +
+    (partial > 0 ? `<p class="sub">Hollow points are partial: a repository's run failed there, so its last known findings are counted.</p>` : "");
   return lineChart(points, { title: "V1 findings over time across merged runs" }) + note;
+}
+
+/** Pull requests merged over time, from the points that recorded them (older history files did not). */
+function mergedPulls(campaign: Campaign): string {
+  const points = campaign.history.filter((p) => p.pullRequests !== undefined).map((p) => ({ at: p.at, value: p.pullRequests!.merged ?? 0 }));
+  if (points.length === 0) return `<p class="empty">No merged runs with pull requests yet.</p>`;
+  const open = campaign.totals.pullRequests.open ?? 0;
+  const note = `<p class="sub">${points[points.length - 1]!.value} merged, ${open} open.</p>`;
+  return lineChart(points, { title: "Pull requests merged over time across merged runs" }) + note;
 }
 
 function titleOf(rule: string): string {

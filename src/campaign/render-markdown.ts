@@ -4,10 +4,10 @@
  * table row per repository, and the findings by rule.
  */
 import type { Campaign, CampaignRow } from "./campaign-model.js";
+import { CHECKS_LABEL, nodePinLabel, READINESS_LABEL as LABEL, REVIEW_LABEL } from "./labels.js";
 import { getRule, type RuleId, RULE_IDS } from "./tool-api.js";
 
 const ICON = { ready: "✅", "not-ready": "❌", failed: "⚠️" } as const;
-const LABEL = { ready: "ready", "not-ready": "not ready", failed: "failed" } as const;
 
 export function renderCampaignMarkdown(campaign: Campaign): string {
   const t = campaign.totals;
@@ -41,12 +41,15 @@ export function renderCampaignMarkdown(campaign: Campaign): string {
 
 function tableRow(row: CampaignRow): string {
   const name = /^https?:\/\/[^\s<>()]+$/.test(row.url) ? `[${cell(row.name)}](${row.url.replace(/\.git$/, "")})` : cell(row.name);
-  const readiness = `${ICON[row.readiness]} ${LABEL[row.readiness]}${row.failure ? ` (${cell(`${row.failure.stage}: ${row.failure.reason}`)})` : ""}`;
+  const why = row.reasons.map((r) => r.text).join("; ");
+  const readiness = `${ICON[row.readiness]} ${LABEL[row.readiness]}${why ? ` (${cell(why)})` : ""}`;
   const count = (n: number): string => (row.scanned ? String(n) : "–");
-  const pr = row.pullRequest && row.pullRequest.state !== "none"
-    ? `${row.pullRequest.number !== undefined ? (row.pullRequest.url ? `[#${row.pullRequest.number}](${row.pullRequest.url})` : `#${row.pullRequest.number}`) + " " : ""}${row.pullRequest.state}`
+  const p = row.pullRequest;
+  const progress = p ? [p.checks ? CHECKS_LABEL[p.checks] : "", p.review ? REVIEW_LABEL[p.review] : ""].filter(Boolean).join(", ") : "";
+  const pr = p && p.state !== "none"
+    ? `${p.number !== undefined ? (p.url ? `[#${p.number}](${p.url})` : `#${p.number}`) + " " : ""}${p.state}${progress ? ` (${progress})` : ""}`
     : "–";
-  const pin = row.nodePins ? (row.nodePins === "none" ? "–" : row.nodePins) : "–";
+  const pin = nodePinLabel(row.nodePins);
   const check = row.check ? row.check.verdict.replace("_", " ") : "–";
   return `| ${name}${row.path ? ` \`${cell(row.path)}\`` : ""} | ${readiness} | ${count(row.findings.error)} | ${count(row.findings.warning)} | ${count(row.findings.info)} | ${pin} | ${pr} | ${check} |`;
 }
@@ -54,8 +57,10 @@ function tableRow(row: CampaignRow): string {
 function sincePrevious(campaign: Campaign): string {
   const history = campaign.history;
   if (history.length < 2) return "";
-  const delta = history[history.length - 1]!.findings.total - history[history.length - 2]!.findings.total;
-  return delta === 0 ? ", unchanged since the previous run" : `, ${delta < 0 ? "−" : "+"}${Math.abs(delta)} since the previous run`;
+  const last = history[history.length - 1]!;
+  const delta = last.findings.total - history[history.length - 2]!.findings.total;
+  const partial = last.partial?.length ? ` (partial: ${last.partial.length} failed, last known findings kept)` : "";
+  return (delta === 0 ? ", unchanged since the previous run" : `, ${delta < 0 ? "−" : "+"}${Math.abs(delta)} since the previous run`) + partial;
 }
 
 /** Table cells: one line, no pipes, no HTML. */

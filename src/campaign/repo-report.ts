@@ -12,6 +12,7 @@ import { RuntimeFailure, UsageError } from "../core/errors.js";
 import { writeOutput } from "../platform/output.js";
 import { REPO_NAME } from "./campaign-file.js";
 import { redactDeep } from "../core/redact.js";
+import type { ChecksState, ReviewState } from "../platform/github/pull-review.js";
 
 export const REPO_REPORT_VERSION = 1;
 export const REPOS_DIR = "repos";
@@ -23,6 +24,13 @@ export type Stage = (typeof STAGES)[number];
 
 export const PR_STATES = ["open", "merged", "closed", "planned", "none"] as const;
 export type PrState = (typeof PR_STATES)[number];
+
+export const NODE_PIN_STATES = ["outdated", "unknown", "none"] as const;
+export type NodePinState = (typeof NODE_PIN_STATES)[number];
+
+export const CHECKS_STATES = ["passed", "failed", "pending", "none"] as const satisfies readonly ChecksState[];
+export const REVIEW_STATES = ["approved", "changes-requested", "review-required"] as const satisfies readonly ReviewState[];
+export type { ChecksState, ReviewState };
 
 const pullRequestSchema = z
   .strictObject({
@@ -38,6 +46,8 @@ const pullRequestSchema = z
     runKey: z.string().optional().describe("The runKey of the scan this step ran on."),
     dryRun: z.boolean().optional().describe("Whether the step was a dry run (fix planned, nothing pushed)."),
     error: z.string().optional().describe("Why the state could not be refreshed."),
+    checks: z.enum(CHECKS_STATES).optional().describe("An open pull request's checks (commit statuses and check runs): failed outranks pending, pending outranks passed; none when it has none."),
+    review: z.enum(REVIEW_STATES).optional().describe("An open pull request's review state, from each reviewer's latest decision."),
   })
   .describe("The repository's migration pull request.");
 
@@ -80,7 +90,7 @@ export const repoReportSchema = z
     runKey: z.string().describe("Digest of HEAD, tool version and settings: an equal key means the repository needs no new run."),
     startedAt: z.iso.datetime({ offset: true }),
     durationMs: z.number(),
-    nodePins: z.enum(["outdated", "unknown", "none"]).optional().describe("outdated: a ComfyUI node pin before the minimum; unknown: a pin to settle; none: no pin to change."),
+    nodePins: z.enum(NODE_PIN_STATES).optional().describe("outdated: a ComfyUI node pin before the minimum; unknown: a pin to settle; none: no pin to change."),
     scan: embeddedScanSchema.optional(),
     pullRequest: pullRequestSchema.optional(),
     check: checkSchema.optional(),

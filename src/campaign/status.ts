@@ -1,6 +1,7 @@
 /**
  * `campaign status`: ask GitHub where each repository's migration pull
- * request stands (open, merged, closed) and write that into the reports,
+ * request stands (open, merged, closed; an open one's checks and review
+ * state) and write that into the reports,
  * without cloning or scanning anything. A pull request the campaign did not
  * open itself (say, from the `pr` action in the repository's own CI) is
  * found by its branch.
@@ -9,6 +10,7 @@ import { join } from "node:path";
 import { maskKnownSecrets } from "../core/redact.js";
 import { type CampaignGitHub, httpStatusOf } from "./github-api.js";
 import { mapLimit } from "../platform/concurrency.js";
+import { CHECKS_LABEL, REVIEW_LABEL } from "./labels.js";
 import { type PullRequestState, readAllReports, REPOS_DIR, type RepoReport, writeRepoReport } from "./repo-report.js";
 
 export interface StatusOptions {
@@ -42,9 +44,12 @@ export async function refreshPullRequests(options: StatusOptions): Promise<{ lin
         known?.number !== undefined
           ? await options.github.pullRequest(owner, name, known.number)
           : await options.github.latestPullFrom(owner, name, known?.branch ?? options.defaultBranch);
+      const branch = known?.branch ?? options.defaultBranch;
+      // Checks and reviews matter while the pull request is open; a merged or closed one's would be stale.
+      const progress = pull?.state === "open" ? await options.github.progress(owner, name, { number: pull.number, branch }) : {};
       const next: PullRequestState = pull
-        ? { ...withoutError(known), state: pull.state, number: pull.number, url: pull.url, checkedAt }
-        : { ...withoutError(known), state: known?.state === "planned" ? "planned" : "none", checkedAt };
+        ? { ...withoutProgress(known), state: pull.state, number: pull.number, url: pull.url, branch, ...progress, checkedAt }
+        : { ...withoutProgress(known), state: known?.state === "planned" ? "planned" : "none", checkedAt };
       report.pullRequest = next;
       await writeRepoReport(dir, report);
       return { name: report.name, pullRequest: next };
@@ -60,9 +65,10 @@ export async function refreshPullRequests(options: StatusOptions): Promise<{ lin
   return { lines, reports };
 }
 
-function withoutError(state: PullRequestState | undefined): Partial<PullRequestState> {
+/** The last state without what each refresh reads anew. */
+function withoutProgress(state: PullRequestState | undefined): Partial<PullRequestState> {
   if (!state) return {};
-  const { error: _error, ...rest } = state;
+  const { error: _error, checks: _checks, review: _review, ...rest } = state;
   return rest;
 }
 
@@ -73,9 +79,13 @@ export function renderStatusText(lines: readonly StatusLine[]): string {
     const state = line.notOnGitHub
       ? "not on GitHub (add github: owner/name to its entry)"
       : pr && pr.state !== "none"
-        ? `${pr.number !== undefined ? `#${pr.number} ` : ""}${pr.state}${pr.url ? `  ${pr.url}` : ""}`
+        ? `${pr.number !== undefined ? `#${pr.number} ` : ""}${pr.state}${progressText(pr)}${pr.url ? `  ${pr.url}` : ""}`
         : "no pull request";
     return `${line.name.padEnd(width)}  ${state}${line.problem ? `  (not refreshed: ${line.problem})` : ""}`;
   });
   return `${out.join("\n")}\n`;
+}
+
+function progressText(pr: PullRequestState): string {
+  return `${pr.checks ? `, ${CHECKS_LABEL[pr.checks]}` : ""}${pr.review ? `, ${REVIEW_LABEL[pr.review]}` : ""}`;
 }

@@ -43,6 +43,8 @@ export interface Point {
   /** ISO 8601. */
   at: string;
   value: number;
+  /** Drawn hollow and named partial: some of its value is carried over, not measured. */
+  partial?: string;
 }
 
 /** A line over time, with a dot and its number at every point. */
@@ -74,7 +76,8 @@ export function lineChart(points: readonly Point[], options: { title: string; wi
   const dots = coordinates
     .map(
       ([cx, cy], i) =>
-        `<g class="point"><title>${escapeXml(`${day(points[i]!.at)}: ${points[i]!.value}`)}</title><circle cx="${round(cx)}" cy="${round(cy)}" r="4"></circle>` +
+        `<g class="point${points[i]!.partial ? " partial" : ""}"><title>${escapeXml(`${day(points[i]!.at)}: ${points[i]!.value}${points[i]!.partial ? ` (partial: ${points[i]!.partial})` : ""}`)}</title>` +
+        `<circle cx="${round(cx)}" cy="${round(cy)}" r="4"></circle>` +
         `<text class="value" x="${round(cx)}" y="${round(cy) - 9}" text-anchor="middle">${points[i]!.value}</text></g>`,
     )
     .join("");

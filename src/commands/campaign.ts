@@ -71,7 +71,7 @@ const OPTION_ACTIONS: Record<string, readonly Action[]> = {
 
 export function campaignCommand(yargs: Argv): Argv<CampaignArgs> {
   return yargs
-    .positional("action", { describe: "plan (CI matrix), run (scan a shard or everything), merge (dashboard), status (refresh pull request states)", choices: CAMPAIGN_ACTIONS })
+    .positional("action", { describe: "plan (CI matrix), run (scan a shard or everything), merge (dashboard), status (refresh pull requests: state, checks, review)", choices: CAMPAIGN_ACTIONS })
     .positional("target", { describe: `plan, run: the campaign file (default ${DEFAULT_CAMPAIGN_FILE}); merge, status: the output directory (default ${DEFAULT_OUT})`, type: "string" })
     .option("out", { alias: "o", describe: `run: output directory; reports go to <out>/${REPOS_DIR}/ (default ${DEFAULT_OUT})`, type: "string" })
     .option("shards", { describe: "plan: split the repositories into this many shards", type: "number" })
@@ -103,7 +103,7 @@ export function campaignCommand(yargs: Argv): Argv<CampaignArgs> {
     .example("$0 campaign merge campaign-out", "campaign.json, campaign.md and campaign.html from the reports in campaign-out/repos/")
     .example("$0 campaign run --github-org acme --github-topic comfy", "Every repository of an organisation with a topic")
     .example("$0 campaign run campaign.yml --open-prs --dry-run", "Count what fix would change before opening pull requests")
-    .example("$0 campaign status campaign-out", "Refresh the pull requests' states without scanning")
+    .example("$0 campaign status campaign-out", "Refresh the pull requests' states, checks and reviews without scanning")
     .epilogue(
       "Exit codes: 0 all clean, 1 findings at or above --fail-on in some repository, 2 bad campaign file or usage, " +
         "3 a repository could not be processed (its report says why) or another runtime failure.",

@@ -199,8 +199,8 @@ describe("a campaign over an estate", () => {
     expect(merged.repositories.find((r) => r.name === "clean-api")?.readiness).toBe("ready");
     expect(merged.repositories.find((r) => r.name === "ghost")).toMatchObject({ readiness: "failed", scanned: false });
     const md = readFileSync(join(out, "campaign.md"), "utf8");
-    expect(md).toContain("| ghost | ⚠️ failed (clone: git ls-remote failed:");
-    expect(md).toMatch(/\| web-app \| ❌ not ready \| \d+ \| \d+ \| 0 \| – \| – \| READY \|/);
+    expect(md).toContain("| ghost | ⚠️ failed (clone failed: git ls-remote failed:");
+    expect(md).toMatch(/\| web-app \| ❌ not ready \(\d+ V1 findings left\) \| \d+ \| \d+ \| 0 \| none \| – \| READY \|/);
   });
 
   it("skips repositories whose HEAD and tool version are unchanged, and redoes only the one with a new commit", async () => {
