@@ -38,6 +38,8 @@ export class SupportModules {
   private readonly used = new Set<string>();
   /** Each file's package directory, looked up once (anchors are chosen among every file with findings, for every package). */
   private readonly packages = new Map<string, string>();
+  /** Each package directory's `type` field ("module", "commonjs" or ""). */
+  private readonly packageTypes = new Map<string, string>();
 
   constructor(
     private readonly root: string,
@@ -51,7 +53,8 @@ export class SupportModules {
   use(module: SupportModule, file: string): SupportImport {
     const placement = this.place(module, file);
     this.used.add(placementKey(module, this.packageOf(file)));
-    return { specifier: specifierFor(this.root, file, placement), syntax: importSyntaxOf(this.read(file), file) };
+    const nodeEsm = this.isNodeEsm(file);
+    return { specifier: specifierFor(this.root, file, placement, nodeEsm), syntax: nodeEsm ? "esm" : importSyntaxOf(this.read(file), file) };
   }
 
   /** The modules that were used and are not in their package yet. */
@@ -81,7 +84,7 @@ export class SupportModules {
       placement = { module, file: inPackage[0], flavor: flavorOf(inPackage[0], ""), anchor: inPackage[0], exists: true };
     } else {
       const anchor = this.anchorFor(module, pkg) ?? file;
-      const flavor = flavorOf(anchor, this.read(anchor));
+      const flavor = flavorOf(anchor, this.read(anchor), this.isNodeEsm(anchor));
       const dir = posix.dirname(anchor);
       const name = `${module.name}${extensionFor(anchor, flavor)}`;
       placement = { module, file: dir === "." ? name : `${dir}/${name}`, flavor, anchor, exists: false };
@@ -96,6 +99,20 @@ export class SupportModules {
       .filter((f) => isJsFile(f) && !f.endsWith(".d.ts") && this.packageOf(f) === pkg)
       .filter((f) => this.findings.get(f)!.some((finding) => module.anchorRules.includes(finding.ruleId)))
       .sort()[0];
+  }
+
+  /** Node runs the file as an ES module: `.mjs`/`.mts`, or `.js`/`.ts` in a package whose package.json says `"type": "module"`. */
+  private isNodeEsm(file: string): boolean {
+    const ext = posix.extname(file).toLowerCase();
+    if (ext === ".mjs" || ext === ".mts") return true;
+    if (![".js", ".jsx", ".ts", ".tsx"].includes(ext)) return false;
+    const pkg = this.packageOf(file);
+    let type = this.packageTypes.get(pkg);
+    if (type === undefined) {
+      type = packageTypeOf(posix.join(this.root, pkg, "package.json"));
+      this.packageTypes.set(pkg, type);
+    }
+    return type === "module";
   }
 
   private packageOf(file: string): string {
@@ -122,11 +139,11 @@ function placementKey(module: SupportModule, pkg: string): string {
   return `${pkg}\u0000${module.name}`;
 }
 
-/** TypeScript files get a TypeScript module; JavaScript ones an ES module or CommonJS, as the file itself is written. */
-function flavorOf(file: string, text: string): ModuleFlavor {
+/** TypeScript files get a TypeScript module; JavaScript ones an ES module or CommonJS, as Node runs the file or as it is written. */
+function flavorOf(file: string, text: string, nodeEsm = false): ModuleFlavor {
   const ext = posix.extname(file).toLowerCase();
   if ([".ts", ".tsx", ".mts", ".cts"].includes(ext)) return "ts";
-  if (ext === ".mjs") return "esm";
+  if (ext === ".mjs" || nodeEsm) return "esm";
   if (ext === ".cjs") return "cjs";
   return /^\s*(import\s[^(]|export\s)/m.test(text) ? "esm" : "cjs";
 }
@@ -147,11 +164,13 @@ function runtimeExtension(file: string): string {
  * A specifier in the asking file's own style. Through a path alias
  * (`@/lib/…`) when the file imports other modules with that alias and the
  * nearest tsconfig maps it over the module; else a relative path. With an
- * extension when the file's relative imports carry one, when it is Node ESM
- * (`.mjs`), or when the module's extension is not one resolvers try by
- * themselves.
+ * extension when the file's relative imports carry one, when the file is a
+ * `.mjs`/`.cjs` (or their TypeScript forms), or when the module's extension
+ * is not one resolvers try by themselves. A file with no relative imports
+ * takes the rule of its module system: explicit in Node ESM (`nodeEsm`) and
+ * NodeNext, none where the nearest tsconfig resolves as a bundler does.
  */
-function specifierFor(root: string, file: string, placement: Placement): string {
+function specifierFor(root: string, file: string, placement: Placement, nodeEsm: boolean): string {
   let text = "";
   try {
     text = readFileSync(posix.join(root, file), "utf8");
@@ -168,9 +187,9 @@ function specifierFor(root: string, file: string, placement: Placement): string 
   const explicit = relativeImports.some((s) => /\.(m|c)?[jt]s$/.test(s));
   const needsExtension =
     explicit ||
-    file.endsWith(".mjs") ||
+    [".mjs", ".cjs", ".mts", ".cts"].includes(posix.extname(file)) ||
     [".mjs", ".cjs", ".mts", ".cts"].includes(posix.extname(placement.file)) ||
-    (relativeImports.length === 0 && nodeResolution(root, file));
+    (relativeImports.length === 0 && explicitByResolution(root, file, nodeEsm));
   return needsExtension ? `${bare}${runtimeExtension(placement.file)}` : bare;
 }
 
@@ -217,10 +236,27 @@ function nearestConfig(root: string, file: string): { dir: string; options: Conf
   }
 }
 
-/** The nearest tsconfig.json or jsconfig.json above a file resolves modules as Node does (node16, nodenext): explicit extensions. */
-function nodeResolution(root: string, file: string): boolean {
+/**
+ * Relative imports need an extension: the nearest tsconfig.json or
+ * jsconfig.json resolves as Node does (node16, nodenext), or it says nothing
+ * of bundlers and Node runs the file as an ES module.
+ */
+function explicitByResolution(root: string, file: string, nodeEsm: boolean): boolean {
   const options = nearestConfig(root, file)?.options;
-  return /^node(16|next)$/i.test(options?.moduleResolution ?? options?.module ?? "");
+  const resolution = options?.moduleResolution ?? options?.module ?? "";
+  if (/^node(16|next)$/i.test(resolution)) return true;
+  if (/^bundler$/i.test(options?.moduleResolution ?? "")) return false;
+  return nodeEsm;
+}
+
+/** The `type` field of a package.json ("" when absent or unreadable). */
+function packageTypeOf(path: string): string {
+  try {
+    const type = (JSON.parse(readFileSync(path, "utf8")) as { type?: unknown }).type;
+    return typeof type === "string" ? type : "";
+  } catch {
+    return "";
+  }
 }
 
 /** A config's compilerOptions, merged over those of a relative `extends`. */
