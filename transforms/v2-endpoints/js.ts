@@ -252,20 +252,23 @@ class EndpointMigration {
 
   /**
    * A part reached through constants may be edited when each constant is
-   * used once, or only by requests the scan reported the same way.
+   * used once, or only by requests the scan reported the same way and by
+   * code that only shows the URL (a log line, an error message), which then
+   * shows the V2 URL.
    */
   private editableThrough(via: readonly ConstBinding[], ruleId: RuleId): boolean {
     for (const binding of via) {
       const uses = usesOf(binding, this.all);
       if (!uses) return false;
       if (uses.length <= 1) continue;
-      const covered = uses.every((use) =>
-        this.findings.some((f) => {
-          if (f.ruleId !== ruleId || f.fix !== "auto") return false;
+      const covered = uses.every((use) => {
+        const at = this.findings.filter((f) => {
           const [start, end] = this.index.rangeOf(f);
           return start <= startOf(use.node) && startOf(use.node) < end;
-        }),
-      );
+        });
+        if (at.length > 0) return at.every((f) => f.ruleId === ruleId && f.fix === "auto");
+        return onlyShows(use);
+      });
       if (!covered) return false;
     }
     return true;
@@ -289,6 +292,26 @@ class EndpointMigration {
     }
     return true;
   }
+}
+
+/**
+ * The value only reaches a person: an argument of a `console` method or of
+ * `new …Error(…)`, itself or inside a message built around it.
+ */
+function onlyShows(use: ASTPath): boolean {
+  let path = use;
+  let parent = path.parent as ASTPath | undefined;
+  const message = new Set(["TemplateLiteral", "ParenthesizedExpression", "TSAsExpression", "TSNonNullExpression"]);
+  while (parent && (message.has((parent.node as Node).type) || ((parent.node as Node).type === "BinaryExpression" && (parent.node as Node).operator === "+"))) {
+    path = parent;
+    parent = path.parent as ASTPath | undefined;
+  }
+  const call = parent?.node as Node | undefined;
+  if (!call || !((call.arguments as Node[] | undefined) ?? []).includes(path.node as Node)) return false;
+  const callee = call.callee as Node;
+  if (call.type === "NewExpression") return callee.type === "Identifier" && /Error$/.test(callee.name as string);
+  if (call.type !== "CallExpression" || callee.type !== "MemberExpression") return false;
+  return (callee.object as Node).type === "Identifier" && (callee.object as Node).name === "console";
 }
 
 function partValue(path: ASTPath): string {
