@@ -105,6 +105,18 @@ export function v1EndpointOf(info: UrlInfo, method: string | undefined): V1Endpo
   return "run-ambiguous";
 }
 
+/**
+ * Whether a V1 endpoint on this URL's host is the vendor's V1 API. The
+ * endpoint table is about paths, not hosts: `POST /api/run` and
+ * `GET /api/run?run_id=` on the V2 host are still V1 calls (an app on the V1
+ * SDK with `apiBase` set to the V2 host sends exactly these). On the V2 host
+ * only the exact path counts: `/run/` and `/run` + a hole are prefixes of the
+ * V2 paths (`/run/{run_id}`).
+ */
+export function isVendorHost(info: UrlInfo): boolean {
+  return info.hostKind === "legacy" || (info.hostKind === "current" && info.apiPath === ENDPOINTS.createRun.v1.path);
+}
+
 export type V1Signature = "create-run" | "get-run";
 
 /**
