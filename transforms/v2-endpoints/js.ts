@@ -21,10 +21,10 @@ import { HOLE, parseUrlText } from "../../src/core/urls.js";
 import { addMarker } from "../lib/markers.js";
 import { preferredQuote } from "../lib/source-style.js";
 import { boundBefore, isMovable } from "./movable.js";
-import { SpanIndex, startOf } from "../lib/span-index.js";
+import { SpanIndex, startOf, unwrapPath } from "../lib/span-index.js";
 import { appendPathSegment, detached, editStringPart } from "./part-edits.js";
 import { Removals } from "./removals.js";
-import { bodyKeysOf, propertiesOf, queryRunIdOf, requestShapeOf, searchParamsRunIdOf } from "./request-shape.js";
+import { bodyKeysOf, letBindingOf, propertiesOf, queryRunIdOf, requestShapeOf, searchParamsRunIdOf } from "./request-shape.js";
 import { type ConstBinding, type FlatUrl, flattenUrl, type UrlPart, usesOf } from "./url-parts.js";
 
 type Node = { type: string; [key: string]: unknown };
@@ -121,8 +121,28 @@ class EndpointMigration {
       this.report("rewrite", finding.ruleId, finding.line, outcome.message);
       return;
     }
-    if (outcome.hold && this.servesOnlyThis(outcome.hold)) this.held.add(outcome.hold.path.node);
-    this.mark(url, finding, outcome.advice);
+    const holds = !!outcome.hold && this.servesOnlyThis(outcome.hold);
+    if (holds) this.held.add(outcome.hold!.path.node);
+    const site = holds ? url : this.pathSite(url);
+    const text = site !== url && outcome.advice === advice.createBuiltElsewhere() ? advice.createPathHere() : outcome.advice;
+    this.mark(site, finding, text);
+  }
+
+  /**
+   * Where a marked request's V1 path is written: the statement that builds
+   * it in a constant, when the URL reaches the request through one. Once its
+   * host is V2, the scan reports the path there, so the marker stands where
+   * the work is and a second run finds it in place.
+   */
+  private pathSite(url: ASTPath): ASTPath {
+    const run = this.runPart(flattenUrl(url));
+    if (run) return run.part.via.length > 0 ? run.part.path : url;
+    // A variable assigned again: the path is where it starts.
+    const bare = unwrapPath(url);
+    const declarator = (bare.node as Node).type === "Identifier" ? letBindingOf(bare) : undefined;
+    const init = declarator?.get("init") as ASTPath | undefined;
+    const initial = init?.node ? this.runPart(flattenUrl(init)) : undefined;
+    return initial?.part.path ?? url;
   }
 
   private create(finding: Finding, url: ASTPath): Outcome {
