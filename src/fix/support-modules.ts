@@ -38,6 +38,10 @@ export class SupportModules {
   private readonly used = new Set<string>();
   /** Each file's package directory, looked up once (anchors are chosen among every file with findings, for every package). */
   private readonly packages = new Map<string, string>();
+  /** Per placed module, the files that import it and the specifier each uses. */
+  private readonly importers = new Map<string, Map<string, string>>();
+  /** Files' texts after fix, for what they take from the modules. */
+  private readonly outputs = new Map<string, string>();
   /** Each package directory's `type` field ("module", "commonjs" or ""). */
   private readonly packageTypes = new Map<string, string>();
 
@@ -52,9 +56,17 @@ export class SupportModules {
   /** How `file` imports `module`; the module is written when planned() runs. */
   use(module: SupportModule, file: string): SupportImport {
     const placement = this.place(module, file);
-    this.used.add(placementKey(module, this.packageOf(file)));
+    const key = placementKey(module, this.packageOf(file));
+    this.used.add(key);
     const nodeEsm = this.isNodeEsm(file);
-    return { specifier: specifierFor(this.root, file, placement, nodeEsm), syntax: nodeEsm ? "esm" : importSyntaxOf(this.read(file), file) };
+    const specifier = specifierFor(this.root, file, placement, nodeEsm);
+    this.importers.set(key, new Map(this.importers.get(key)).set(file, specifier));
+    return { specifier, syntax: nodeEsm ? "esm" : importSyntaxOf(this.read(file), file) };
+  }
+
+  /** A file's text as fix leaves it: what it takes from the modules it imports. */
+  noteOutput(file: string, text: string): void {
+    this.outputs.set(file, text);
   }
 
   /** The modules that were used and are not in their package yet. */
@@ -63,10 +75,22 @@ export class SupportModules {
     for (const [key, placement] of [...this.placements].sort(([a], [b]) => (a < b ? -1 : 1))) {
       if (!this.used.has(key) || placement.exists) continue;
       const absolute = posix.join(this.root, placement.file);
-      const text = await placement.module.source(placement.flavor, absolute, sourceStyleOf(this.read(placement.anchor)));
+      const text = await placement.module.source(placement.flavor, absolute, sourceStyleOf(this.read(placement.anchor)), this.namesUsed(key));
       out.push({ file: placement.file, text, events: [placement.module.announce] });
     }
     return out;
+  }
+
+  /** The exports a placed module's importers name, or undefined (all of them) when an import is not one this can read. */
+  private namesUsed(key: string): Set<string> | undefined {
+    const names = new Set<string>();
+    for (const [file, specifier] of this.importers.get(key) ?? []) {
+      const text = this.outputs.get(file);
+      const found = text === undefined ? undefined : importedFrom(text, specifier);
+      if (!found) return undefined;
+      for (const name of found) names.add(name);
+    }
+    return names;
   }
 
   private place(module: SupportModule, file: string): Placement {
@@ -133,6 +157,37 @@ export class SupportModules {
       return "";
     }
   }
+}
+
+/**
+ * The names a file takes from the module at `specifier`: the members it reads
+ * through a namespace (`ns.name`), or the names it imports or destructures.
+ * Undefined when the file imports it in a way not read here.
+ */
+function importedFrom(text: string, specifier: string): string[] | undefined {
+  const from = `["']${specifier.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}["']`;
+  const names: string[] = [];
+  let found = false;
+  const namespaces = [
+    ...text.matchAll(new RegExp(`import\\s+(?:type\\s+)?\\*\\s+as\\s+(\\w+)\\s+from\\s+${from}`, "g")),
+    ...text.matchAll(new RegExp(`(?:const|let|var)\\s+(\\w+)\\s*=\\s*require\\(\\s*${from}\\s*\\)`, "g")),
+  ];
+  for (const [, local] of namespaces) {
+    found = true;
+    for (const member of text.matchAll(new RegExp(`\\b${local}\\.(\\w+)`, "g"))) names.push(member[1]!);
+  }
+  const lists = [
+    ...text.matchAll(new RegExp(`import\\s+(?:type\\s+)?\\{([^}]*)\\}\\s*from\\s+${from}`, "g")),
+    ...text.matchAll(new RegExp(`(?:const|let|var)\\s+\\{([^}]*)\\}\\s*=\\s*require\\(\\s*${from}\\s*\\)`, "g")),
+  ];
+  for (const [, list] of lists) {
+    found = true;
+    for (const entry of list!.split(",")) {
+      const name = /^\s*(?:type\s+)?(\w+)/.exec(entry)?.[1];
+      if (name) names.push(name);
+    }
+  }
+  return found ? names : undefined;
 }
 
 function placementKey(module: SupportModule, pkg: string): string {

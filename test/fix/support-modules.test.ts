@@ -76,3 +76,21 @@ describe("a Node ES module app after fix", () => {
     expect(out.trim()).toBe("queueRender,renderStatus");
   });
 });
+
+describe("the compat module fix adds", () => {
+  let fixed: FixedRepo;
+  beforeAll(async () => {
+    fixed = await fixRepository(join(SCENARIOS_ROOT, "node-esm-v1-sdk"));
+  }, 120_000);
+  afterAll(() => fixed?.remove());
+
+  it("holds what the app's files take from it, and not the rest of V1", () => {
+    const app = readFileSync(join(fixed.root, "src", "comfy.js"), "utf8");
+    const module = readFileSync(join(fixed.root, "src", "comfydeploy-v1-compat.js"), "utf8");
+    const exported = new Set([...module.matchAll(/^export (?:async function|function|const) (\w+)/gm)].map((m) => m[1]!));
+    for (const [, name] of app.matchAll(/\bv1Compat\.(\w+)/g)) expect(exported).toContain(name);
+    for (const unused of ["runSync", "getRun", "parseWebhookDataSafe", "getUploadUrl", "getWebsocketUrl", "optionsFromV1", "apiBaseOf"]) {
+      expect(exported).not.toContain(unused);
+    }
+  });
+});
