@@ -5,11 +5,15 @@
 // against `scan` of the same tree in the same run (runs alternate), so the ratio says what fixing adds to
 // finding; peak RSS comes from the process itself (bench/rss-probe.mjs).
 //
-//   node bench/fix-bench.mjs [--candidates 50,200] [--noise 5000] [--runs 3]
+//   node bench/fix-bench.mjs [--candidates 50,200] [--noise 5000] [--runs 3] [--prettier-only]
 //
 // Targets (issue 14): fix <= 1.5 s for 50 candidates, <= 10 s for 200, peak RSS <= 300 MB. The case with
 // 4x the noise shows whether fix time grows with the tree or with the candidates. "lost": files with findings
 // fix claims (auto, review) that its summary does not name (changed, skipped, or a site left on purpose); must be 0.
+//
+// Against Prettier (issue 24): a tree of 200 V1 files (100 raw-fetch JS, 100 V1-SDK TS, packages of 25) is
+// fixed, and the same files are formatted with `prettier --write` (the devDependency), runs alternating on a
+// reset tree. Targets: fix <= 1.5x Prettier's time (then 1x), peak RSS <= 300 MB.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -22,6 +26,7 @@ const { values } = parseArgs({
     candidates: { type: "string", default: "50,200" },
     noise: { type: "string", default: "5000" },
     runs: { type: "string", default: "3" },
+    "prettier-only": { type: "boolean", default: false },
   },
 });
 const CANDIDATES = values.candidates.split(",").map(Number);
@@ -32,6 +37,8 @@ const PROBE = fileURLToPath(new URL("./rss-probe.mjs", import.meta.url));
 const FIXTURES = fileURLToPath(new URL("../fixtures/transforms/", import.meta.url));
 const TARGET_MS = { 50: 1500, 200: 10_000 };
 const TARGET_RSS_MB = 300;
+const PRETTIER = fileURLToPath(new URL("../node_modules/prettier/bin/prettier.cjs", import.meta.url));
+const TARGET_PRETTIER_RATIO = 1.5;
 /** Candidates per package (each package.json names the V1 SDK). */
 const PER_PACKAGE = 25;
 
@@ -75,11 +82,12 @@ function makeTree(candidates, noise) {
   return tree;
 }
 
-/** One run of the CLI: wall time, peak RSS (MB) and output. */
-function measure(args, tree) {
+/** One run of the CLI (or of another script): wall time, peak RSS (MB) and output. */
+function measure(args, tree, script = CLI) {
   const rssFile = join(tree, ".git", "bench-rss.json");
   const start = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, ["--import", PROBE, CLI, ...args], {
+  const run = spawnSync(process.execPath, ["--import", PROBE, script, ...args], {
+    cwd: tree,
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1", COMFYDEPLOY_BENCH_RSS_FILE: rssFile },
     maxBuffer: 256 * 1024 * 1024,
@@ -139,6 +147,120 @@ function benchCase(candidates, noise) {
   }
 }
 
+/** 100 raw-fetch JS files and 100 V1-SDK TS files, in packages of 25 that depend on the V1 SDK. */
+function makeV1Tree() {
+  const tree = mkdtempSync(join(tmpdir(), "cdm-fix-bench-prettier-"));
+  const files = [];
+  for (let i = 0; i < 200; i++) {
+    const pkg = join("apps", `app-${Math.floor(i / PER_PACKAGE)}`);
+    mkdirSync(join(tree, pkg, "src"), { recursive: true });
+    if (i % PER_PACKAGE === 0) writeFileSync(join(tree, pkg, "package.json"), `${JSON.stringify({ name: `app-${i}`, dependencies: { comfydeploy: "^0.0.19" } }, null, 2)}\n`);
+    const file = join(pkg, "src", i % 2 === 0 ? `runs-${i}.js` : `comfy-${i}.ts`);
+    writeFileSync(join(tree, file), i % 2 === 0 ? rawFetchSource(i) : v1SdkSource(i));
+    files.push(file);
+  }
+  const git = (...args) => execFileSync("git", args, { cwd: tree, stdio: "ignore" });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.email=bench@example.com", "-c", "user.name=bench", "commit", "-qm", "bench tree");
+  return { tree, files };
+}
+
+function rawFetchSource(i) {
+  return `const API = process.env.COMFY_API ?? "https://www.comfydeploy.com/api";
+const headers = { "Content-Type": "application/json", Authorization: \`Bearer \${process.env.COMFY_TOKEN}\` };
+
+export async function queue${i}(prompt) {
+  const res = await fetch(\`\${API}/run\`, { method: "POST", headers, body: JSON.stringify({ deployment_id: "dep-${i}", inputs: { prompt } }) });
+  if (!res.ok) throw new Error(\`queue failed: \${res.status}\`);
+  return (await res.json()).run_id;
+}
+
+export async function status${i}(runId) {
+  const res = await fetch(\`\${API}/run?run_id=\${runId}\`, { headers });
+  return res.json();
+}
+`;
+}
+
+function v1SdkSource(i) {
+  return `import { ComfyDeployClient } from "comfydeploy";
+
+const client = new ComfyDeployClient({ apiToken: process.env.COMFY_TOKEN ?? "" });
+
+export async function generate${i}(prompt: string): Promise<string | null> {
+  const run = await client.run({ deployment_id: "dep-${i}", inputs: { prompt } });
+  return run?.run_id ?? null;
+}
+
+export async function check${i}(runId: string) {
+  const run = await client.getRun(runId);
+  return run ? { status: run.status, outputs: run.outputs } : null;
+}
+`;
+}
+
+function prettierCase() {
+  const { tree, files } = makeV1Tree();
+  try {
+    const fixes = [];
+    const formats = [];
+    let summary = "";
+    for (let i = 0; i <= RUNS; i++) {
+      const fix = measure(["fix", tree, "--fail-on", "none"], tree);
+      summary = fix.stdout;
+      reset(tree);
+      const format = measure(["--write", "--log-level", "warn", ...files], tree, PRETTIER);
+      reset(tree);
+      if (i > 0) {
+        fixes.push(fix);
+        formats.push(format);
+      }
+    }
+    return {
+      changed: Number(/changed (\d+) files?/.exec(summary)?.[1] ?? 0),
+      fixMs: median(fixes.map((f) => f.ms)),
+      prettierMs: median(formats.map((f) => f.ms)),
+      fixCpu: median(fixes.map((f) => f.cpuMs)),
+      prettierCpu: median(formats.map((f) => f.cpuMs)),
+      fixRss: Math.max(...fixes.map((f) => f.rss)),
+      prettierRss: Math.max(...formats.map((f) => f.rss)),
+    };
+  } finally {
+    rmSync(tree, { recursive: true, force: true });
+  }
+}
+
+function printPrettierCase() {
+  const r = prettierCase();
+  const ratio = r.fixMs / r.prettierMs;
+  const pass = ratio <= TARGET_PRETTIER_RATIO && r.fixRss <= TARGET_RSS_MB;
+  console.log("");
+  console.log(`fix against prettier --write, 200 V1 files (100 raw-fetch JS, 100 V1-SDK TS); median of ${RUNS} runs after a warm-up`);
+  console.log("changed  fix ms  prettier ms  fix/prettier  fix CPU ms  prettier CPU ms  CPU ratio  fix MB  prettier MB  target");
+  console.log(
+    [
+      String(r.changed).padStart(7),
+      r.fixMs.toFixed(0).padStart(6),
+      r.prettierMs.toFixed(0).padStart(11),
+      `${ratio.toFixed(2)}x`.padStart(12),
+      r.fixCpu.toFixed(0).padStart(10),
+      r.prettierCpu.toFixed(0).padStart(15),
+      `${(r.fixCpu / r.prettierCpu).toFixed(2)}x`.padStart(9),
+      r.fixRss.toFixed(0).padStart(6),
+      r.prettierRss.toFixed(0).padStart(11),
+      `<=${TARGET_PRETTIER_RATIO}x, <=${TARGET_RSS_MB} MB ${pass ? "PASS" : "FAIL"}`,
+    ].join("  "),
+  );
+  return pass;
+}
+
+if (values["prettier-only"]) {
+  const pass = printPrettierCase();
+  if (!pass && process.argv.includes("--check")) process.exit(1);
+  process.exit(0);
+}
+
 const cases = [...CANDIDATES.map((n) => [n, NOISE]), [Math.max(...CANDIDATES), NOISE * 4]];
 console.log(`fix on a clean git tree (writing), against scan of the same tree; median of ${RUNS} runs after a warm-up`);
 console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
@@ -170,4 +292,5 @@ for (const [candidates, noise] of cases) {
     ].join("  "),
   );
 }
+failed = !printPrettierCase() || failed;
 if (failed && process.argv.includes("--check")) process.exit(1);

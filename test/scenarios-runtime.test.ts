@@ -37,7 +37,7 @@ const V2_QUEUE = "POST /api/run/deployment/queue";
 
 describe("every TypeScript scenario with a contract has a run-time control", () => {
   it("runs the TypeScript and JavaScript scenarios that describe a contract", () => {
-    expect(runnable.map((s) => s.name)).toEqual(["discord-bot-cjs", "next-unused-dep", "next-v1-sdk", "vendored-client"]);
+    expect(runnable.map((s) => s.name)).toEqual(["discord-bot-cjs", "next-unused-dep", "next-v1-sdk", "node-esm-v1-sdk", "vendored-client"]);
   });
 });
 

@@ -66,8 +66,8 @@ export interface SupportModule {
   /** File name without extension. */
   name: string;
   anchorRules: readonly RuleId[];
-  /** Its source for a file at `absolutePath`, formatted like `style`. */
-  source(flavor: ModuleFlavor, absolutePath: string, style: SourceStyle): Promise<string>;
+  /** Its source for a file at `absolutePath`, formatted like `style`, with only the exports in `used` (all when undefined) and what they need. */
+  source(flavor: ModuleFlavor, absolutePath: string, style: SourceStyle, used?: ReadonlySet<string>): Promise<string>;
   /** The event that announces it in the fix summary. */
   announce: FixEvent;
 }

@@ -19,9 +19,10 @@ import { TRANSFORM_IDS, TRANSFORM_METAS } from "../../transforms/index.js";
 import type { TransformId, TransformMeta } from "../../transforms/types.js";
 import { appendStepSummary, colorEnabled, writeOutput } from "../platform/output.js";
 import { findRepoRoot } from "../files/repo-root.js";
-import { fixNextStep } from "./next-step.js";
+import { findingsLeftLine, fixNextStep, fixShapingOptions } from "./next-step.js";
 import { isActivelySuppressed } from "../core/suppression.js";
 import { scan } from "../scan/engine.js";
+import type { Finding } from "../core/finding.js";
 
 export interface FixArgs {
   path: string;
@@ -152,18 +153,26 @@ async function fixWithLock(args: FixArgs, root: string, lock: FixLock | undefine
 
     if (dryRun) {
       const verifyNote = args.verify ? "--verify runs the project's checks on written files: it does nothing with --dry-run.\n" : "";
-      await writeOutput(renderDiff(plan, color) + renderSummary(plan, true, color, args.path) + verifyNote, undefined);
+      const left = remainingAfterPlan(plan).filter((f) => meetsThreshold(f.severity, failOn));
+      const leftNote = left.length > 0 ? findingsLeftLine(left, args.path, failOn) : undefined;
+      await writeOutput(renderDiff(plan, color) + renderSummary(plan, true, color, args.path, fixShapingOptions(args), leftNote) + verifyNote, undefined);
       await stepSummary(root, plan, undefined);
-      return remainingAfterPlan(plan).some((severity) => meetsThreshold(severity, failOn)) ? EXIT.findings : EXIT.ok;
+      return left.length > 0 ? EXIT.findings : EXIT.ok;
     }
-    await writeOutput(renderSummary(plan, false, color, args.path), undefined);
+    // The next step comes last, after what the check below finds left.
+    await writeOutput(renderSummary(plan, false, color, args.path, "", undefined, false), undefined);
     const verification = args.verify ? await verify(root, plan, Boolean(args["project-tsc"])) : undefined;
     // Only files that had findings or were written can have findings now: the check costs what the fix did, not the tree.
     const touched = new Set([...plan.scan.findings.map((f) => f.file), ...plan.changes.map((c) => c.file)]);
     const after = await scan({ root, hosts, include, exclude, allFiles, rules: config.rules, onlyFiles: touched, ...(touched.size < SCAN_THREADS_FROM ? { workers: false } : {}) });
     const remaining = [...after.findings, ...(verification?.findings ?? [])].filter((f) => !isActivelySuppressed(f));
     await stepSummary(root, plan, remaining.map((f) => f.severity));
-    return remaining.some((f) => meetsThreshold(f.severity, failOn)) ? EXIT.findings : EXIT.ok;
+    const left = remaining.filter((f) => meetsThreshold(f.severity, failOn));
+    const { rewrites, markers } = eventCounts(plan);
+    const next = fixNextStep(rewrites, markers, false, args.path);
+    const closing = [...(left.length > 0 ? [findingsLeftLine(left, args.path, failOn)] : []), ...(next ? [pc.createColors(color).bold(next)] : [])];
+    if (closing.length > 0) await writeOutput(`${closing.join("\n")}\n`, undefined);
+    return left.length > 0 ? EXIT.findings : EXIT.ok;
   } finally {
     interrupt?.dispose();
   }
@@ -198,11 +207,15 @@ async function verify(root: string, plan: FixPlan, projectTypeScript: boolean): 
   return verification;
 }
 
+type LeftFinding = Pick<Finding, "file" | "line" | "ruleId" | "severity">;
+
 /** Without writing, what would still be reported: findings in files no transform changed, plus markers. */
-function remainingAfterPlan(plan: FixPlan): Array<"error" | "warning" | "info"> {
+function remainingAfterPlan(plan: FixPlan): LeftFinding[] {
   const changed = new Set(plan.changes.map((c) => c.file));
-  const left = plan.scan.findings.filter((f) => !isActivelySuppressed(f) && !changed.has(f.file)).map((f) => f.severity);
-  const markers = plan.changes.flatMap((c) => c.events.filter((e) => e.kind === "marker")).map(() => "warning" as const);
+  const left = plan.scan.findings.filter((f) => !isActivelySuppressed(f) && !changed.has(f.file));
+  const markers = plan.changes.flatMap((c) =>
+    c.events.filter((e) => e.kind === "marker").map((e) => ({ file: c.file, line: e.line, ruleId: "review-marker" as const, severity: "warning" as const })),
+  );
   return [...left, ...markers];
 }
 
@@ -229,10 +242,14 @@ function renderDiff(plan: FixPlan, color: boolean): string {
     .join("");
 }
 
-function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean, path: string): string {
+function eventCounts(plan: FixPlan): { rewrites: number; markers: number } {
+  const count = (kind: string): number => plan.changes.reduce((n, ch) => n + ch.events.filter((e) => e.kind === kind).length, 0);
+  return { rewrites: count("rewrite"), markers: count("marker") };
+}
+
+function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean, path: string, options = "", left?: string, withNext = true): string {
   const c = pc.createColors(color);
-  const rewrites = plan.changes.reduce((n, ch) => n + ch.events.filter((e) => e.kind === "rewrite").length, 0);
-  const markers = plan.changes.reduce((n, ch) => n + ch.events.filter((e) => e.kind === "marker").length, 0);
+  const { rewrites, markers } = eventCounts(plan);
   const out: string[] = [""];
   for (const change of plan.changes) {
     out.push(c.underline(terminalSafeLine(change.file)));
@@ -266,7 +283,8 @@ function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean, path: str
     for (const change of envChanges) out.push(`  ${change.variable}=${change.value}  (read in ${change.files.join(", ")})`);
   }
   if (markers > 0) out.push(`Review markers read "TODO(comfydeploy-migrate)"; 'scan --fail-on warning' keeps CI red until they are resolved.`);
-  const next = fixNextStep(rewrites, markers, dryRun, path);
+  if (left) out.push(left);
+  const next = withNext ? fixNextStep(rewrites, markers, dryRun, path, options) : undefined;
   if (next) out.push(c.bold(next));
   return `${out.join("\n")}\n`;
 }

@@ -142,6 +142,7 @@ async function planWithLock(options: FixOptions, lock: FixLock | undefined): Pro
     }
     for (const note of outcome.notes) plan.notes.push({ file, ...note });
     if (outcome.kind === "skipped") plan.skipped.push({ file, reason: outcome.reason, ...(outcome.unreadable ? { ruleId: "unreadable-file" as const } : {}) });
+    if (outcome.kind === "changed") run.supportModules.noteOutput(file, outcome.change.after);
     if (outcome.kind === "changed" && written) {
       plan.changes.push(outcome.change);
       if (options.write && isJsFile(file)) originals.set(file, outcome.change.before);

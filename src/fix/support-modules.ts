@@ -38,6 +38,12 @@ export class SupportModules {
   private readonly used = new Set<string>();
   /** Each file's package directory, looked up once (anchors are chosen among every file with findings, for every package). */
   private readonly packages = new Map<string, string>();
+  /** Per placed module, the files that import it and the specifier each uses. */
+  private readonly importers = new Map<string, Map<string, string>>();
+  /** Files' texts after fix, for what they take from the modules. */
+  private readonly outputs = new Map<string, string>();
+  /** Each package directory's `type` field ("module", "commonjs" or ""). */
+  private readonly packageTypes = new Map<string, string>();
 
   constructor(
     private readonly root: string,
@@ -50,8 +56,17 @@ export class SupportModules {
   /** How `file` imports `module`; the module is written when planned() runs. */
   use(module: SupportModule, file: string): SupportImport {
     const placement = this.place(module, file);
-    this.used.add(placementKey(module, this.packageOf(file)));
-    return { specifier: specifierFor(this.root, file, placement), syntax: importSyntaxOf(this.read(file), file) };
+    const key = placementKey(module, this.packageOf(file));
+    this.used.add(key);
+    const nodeEsm = this.isNodeEsm(file);
+    const specifier = specifierFor(this.root, file, placement, nodeEsm);
+    this.importers.set(key, new Map(this.importers.get(key)).set(file, specifier));
+    return { specifier, syntax: nodeEsm ? "esm" : importSyntaxOf(this.read(file), file) };
+  }
+
+  /** A file's text as fix leaves it: what it takes from the modules it imports. */
+  noteOutput(file: string, text: string): void {
+    this.outputs.set(file, text);
   }
 
   /** The modules that were used and are not in their package yet. */
@@ -60,10 +75,22 @@ export class SupportModules {
     for (const [key, placement] of [...this.placements].sort(([a], [b]) => (a < b ? -1 : 1))) {
       if (!this.used.has(key) || placement.exists) continue;
       const absolute = posix.join(this.root, placement.file);
-      const text = await placement.module.source(placement.flavor, absolute, sourceStyleOf(this.read(placement.anchor)));
+      const text = await placement.module.source(placement.flavor, absolute, sourceStyleOf(this.read(placement.anchor)), this.namesUsed(key));
       out.push({ file: placement.file, text, events: [placement.module.announce] });
     }
     return out;
+  }
+
+  /** The exports a placed module's importers name, or undefined (all of them) when an import is not one this can read. */
+  private namesUsed(key: string): Set<string> | undefined {
+    const names = new Set<string>();
+    for (const [file, specifier] of this.importers.get(key) ?? []) {
+      const text = this.outputs.get(file);
+      const found = text === undefined ? undefined : importedFrom(text, specifier);
+      if (!found) return undefined;
+      for (const name of found) names.add(name);
+    }
+    return names;
   }
 
   private place(module: SupportModule, file: string): Placement {
@@ -81,7 +108,7 @@ export class SupportModules {
       placement = { module, file: inPackage[0], flavor: flavorOf(inPackage[0], ""), anchor: inPackage[0], exists: true };
     } else {
       const anchor = this.anchorFor(module, pkg) ?? file;
-      const flavor = flavorOf(anchor, this.read(anchor));
+      const flavor = flavorOf(anchor, this.read(anchor), this.isNodeEsm(anchor));
       const dir = posix.dirname(anchor);
       const name = `${module.name}${extensionFor(anchor, flavor)}`;
       placement = { module, file: dir === "." ? name : `${dir}/${name}`, flavor, anchor, exists: false };
@@ -96,6 +123,20 @@ export class SupportModules {
       .filter((f) => isJsFile(f) && !f.endsWith(".d.ts") && this.packageOf(f) === pkg)
       .filter((f) => this.findings.get(f)!.some((finding) => module.anchorRules.includes(finding.ruleId)))
       .sort()[0];
+  }
+
+  /** Node runs the file as an ES module: `.mjs`/`.mts`, or `.js`/`.ts` in a package whose package.json says `"type": "module"`. */
+  private isNodeEsm(file: string): boolean {
+    const ext = posix.extname(file).toLowerCase();
+    if (ext === ".mjs" || ext === ".mts") return true;
+    if (![".js", ".jsx", ".ts", ".tsx"].includes(ext)) return false;
+    const pkg = this.packageOf(file);
+    let type = this.packageTypes.get(pkg);
+    if (type === undefined) {
+      type = packageTypeOf(posix.join(this.root, pkg, "package.json"));
+      this.packageTypes.set(pkg, type);
+    }
+    return type === "module";
   }
 
   private packageOf(file: string): string {
@@ -118,15 +159,46 @@ export class SupportModules {
   }
 }
 
+/**
+ * The names a file takes from the module at `specifier`: the members it reads
+ * through a namespace (`ns.name`), or the names it imports or destructures.
+ * Undefined when the file imports it in a way not read here.
+ */
+function importedFrom(text: string, specifier: string): string[] | undefined {
+  const from = `["']${specifier.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}["']`;
+  const names: string[] = [];
+  let found = false;
+  const namespaces = [
+    ...text.matchAll(new RegExp(`import\\s+(?:type\\s+)?\\*\\s+as\\s+(\\w+)\\s+from\\s+${from}`, "g")),
+    ...text.matchAll(new RegExp(`(?:const|let|var)\\s+(\\w+)\\s*=\\s*require\\(\\s*${from}\\s*\\)`, "g")),
+  ];
+  for (const [, local] of namespaces) {
+    found = true;
+    for (const member of text.matchAll(new RegExp(`\\b${local}\\.(\\w+)`, "g"))) names.push(member[1]!);
+  }
+  const lists = [
+    ...text.matchAll(new RegExp(`import\\s+(?:type\\s+)?\\{([^}]*)\\}\\s*from\\s+${from}`, "g")),
+    ...text.matchAll(new RegExp(`(?:const|let|var)\\s+\\{([^}]*)\\}\\s*=\\s*require\\(\\s*${from}\\s*\\)`, "g")),
+  ];
+  for (const [, list] of lists) {
+    found = true;
+    for (const entry of list!.split(",")) {
+      const name = /^\s*(?:type\s+)?(\w+)/.exec(entry)?.[1];
+      if (name) names.push(name);
+    }
+  }
+  return found ? names : undefined;
+}
+
 function placementKey(module: SupportModule, pkg: string): string {
   return `${pkg}\u0000${module.name}`;
 }
 
-/** TypeScript files get a TypeScript module; JavaScript ones an ES module or CommonJS, as the file itself is written. */
-function flavorOf(file: string, text: string): ModuleFlavor {
+/** TypeScript files get a TypeScript module; JavaScript ones an ES module or CommonJS, as Node runs the file or as it is written. */
+function flavorOf(file: string, text: string, nodeEsm = false): ModuleFlavor {
   const ext = posix.extname(file).toLowerCase();
   if ([".ts", ".tsx", ".mts", ".cts"].includes(ext)) return "ts";
-  if (ext === ".mjs") return "esm";
+  if (ext === ".mjs" || nodeEsm) return "esm";
   if (ext === ".cjs") return "cjs";
   return /^\s*(import\s[^(]|export\s)/m.test(text) ? "esm" : "cjs";
 }
@@ -147,11 +219,13 @@ function runtimeExtension(file: string): string {
  * A specifier in the asking file's own style. Through a path alias
  * (`@/lib/…`) when the file imports other modules with that alias and the
  * nearest tsconfig maps it over the module; else a relative path. With an
- * extension when the file's relative imports carry one, when it is Node ESM
- * (`.mjs`), or when the module's extension is not one resolvers try by
- * themselves.
+ * extension when the file's relative imports carry one, when the file is a
+ * `.mjs`/`.cjs` (or their TypeScript forms), or when the module's extension
+ * is not one resolvers try by themselves. A file with no relative imports
+ * takes the rule of its module system: explicit in Node ESM (`nodeEsm`) and
+ * NodeNext, none where the nearest tsconfig resolves as a bundler does.
  */
-function specifierFor(root: string, file: string, placement: Placement): string {
+function specifierFor(root: string, file: string, placement: Placement, nodeEsm: boolean): string {
   let text = "";
   try {
     text = readFileSync(posix.join(root, file), "utf8");
@@ -168,9 +242,9 @@ function specifierFor(root: string, file: string, placement: Placement): string 
   const explicit = relativeImports.some((s) => /\.(m|c)?[jt]s$/.test(s));
   const needsExtension =
     explicit ||
-    file.endsWith(".mjs") ||
+    [".mjs", ".cjs", ".mts", ".cts"].includes(posix.extname(file)) ||
     [".mjs", ".cjs", ".mts", ".cts"].includes(posix.extname(placement.file)) ||
-    (relativeImports.length === 0 && nodeResolution(root, file));
+    (relativeImports.length === 0 && explicitByResolution(root, file, nodeEsm));
   return needsExtension ? `${bare}${runtimeExtension(placement.file)}` : bare;
 }
 
@@ -217,10 +291,27 @@ function nearestConfig(root: string, file: string): { dir: string; options: Conf
   }
 }
 
-/** The nearest tsconfig.json or jsconfig.json above a file resolves modules as Node does (node16, nodenext): explicit extensions. */
-function nodeResolution(root: string, file: string): boolean {
+/**
+ * Relative imports need an extension: the nearest tsconfig.json or
+ * jsconfig.json resolves as Node does (node16, nodenext), or it says nothing
+ * of bundlers and Node runs the file as an ES module.
+ */
+function explicitByResolution(root: string, file: string, nodeEsm: boolean): boolean {
   const options = nearestConfig(root, file)?.options;
-  return /^node(16|next)$/i.test(options?.moduleResolution ?? options?.module ?? "");
+  const resolution = options?.moduleResolution ?? options?.module ?? "";
+  if (/^node(16|next)$/i.test(resolution)) return true;
+  if (/^bundler$/i.test(options?.moduleResolution ?? "")) return false;
+  return nodeEsm;
+}
+
+/** The `type` field of a package.json ("" when absent or unreadable). */
+function packageTypeOf(path: string): string {
+  try {
+    const type = (JSON.parse(readFileSync(path, "utf8")) as { type?: unknown }).type;
+    return typeof type === "string" ? type : "";
+  } catch {
+    return "";
+  }
 }
 
 /** A config's compilerOptions, merged over those of a relative `extends`. */

@@ -31,6 +31,8 @@ export const advice = {
     `this V1 /run URL is a create (POST) by its use or name, which could not be proven here: if it is, make the path ${ENDPOINTS.createRun.v2.path} (${CREATE_V2})`,
   createBuiltElsewhere: (): string =>
     `this request's V1 /run path is written where its URL is built (a constant or another module), not here: make it ${ENDPOINTS.createRun.v2.path} there if only create requests use it (${CREATE_V2})`,
+  createPathHere: (): string =>
+    `this V1 /run path builds a URL that other code uses too (another request, or code this file cannot follow), so it was left as it is: make it ${ENDPOINTS.createRun.v2.path} if every request it reaches creates runs (${CREATE_V2})`,
   getNotRewritable: (): string =>
     `V2 reads a run with ${GET_V2}: put the ${ENDPOINTS.getRun.v1.query} value into the path instead of the query (it could not be moved automatically here)`,
   createNotRewritable: (): string => `V2 creates a run with ${CREATE_V2}: change the /run path of this request`,

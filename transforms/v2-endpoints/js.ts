@@ -21,10 +21,10 @@ import { HOLE, parseUrlText } from "../../src/core/urls.js";
 import { addMarker } from "../lib/markers.js";
 import { preferredQuote } from "../lib/source-style.js";
 import { boundBefore, isMovable } from "./movable.js";
-import { SpanIndex, startOf } from "../lib/span-index.js";
+import { SpanIndex, startOf, unwrapPath } from "../lib/span-index.js";
 import { appendPathSegment, detached, editStringPart } from "./part-edits.js";
 import { Removals } from "./removals.js";
-import { bodyKeysOf, propertiesOf, queryRunIdOf, requestShapeOf, searchParamsRunIdOf } from "./request-shape.js";
+import { bodyKeysOf, letBindingOf, propertiesOf, queryRunIdOf, requestShapeOf, searchParamsRunIdOf } from "./request-shape.js";
 import { type ConstBinding, type FlatUrl, flattenUrl, type UrlPart, usesOf } from "./url-parts.js";
 
 type Node = { type: string; [key: string]: unknown };
@@ -121,8 +121,28 @@ class EndpointMigration {
       this.report("rewrite", finding.ruleId, finding.line, outcome.message);
       return;
     }
-    if (outcome.hold && this.servesOnlyThis(outcome.hold)) this.held.add(outcome.hold.path.node);
-    this.mark(url, finding, outcome.advice);
+    const holds = !!outcome.hold && this.servesOnlyThis(outcome.hold);
+    if (holds) this.held.add(outcome.hold!.path.node);
+    const site = holds ? url : this.pathSite(url);
+    const text = site !== url && outcome.advice === advice.createBuiltElsewhere() ? advice.createPathHere() : outcome.advice;
+    this.mark(site, finding, text);
+  }
+
+  /**
+   * Where a marked request's V1 path is written: the statement that builds
+   * it in a constant, when the URL reaches the request through one. Once its
+   * host is V2, the scan reports the path there, so the marker stands where
+   * the work is and a second run finds it in place.
+   */
+  private pathSite(url: ASTPath): ASTPath {
+    const run = this.runPart(flattenUrl(url));
+    if (run) return run.part.via.length > 0 ? run.part.path : url;
+    // A variable assigned again: the path is where it starts.
+    const bare = unwrapPath(url);
+    const declarator = (bare.node as Node).type === "Identifier" ? letBindingOf(bare) : undefined;
+    const init = declarator?.get("init") as ASTPath | undefined;
+    const initial = init?.node ? this.runPart(flattenUrl(init)) : undefined;
+    return initial?.part.path ?? url;
   }
 
   private create(finding: Finding, url: ASTPath): Outcome {
@@ -254,20 +274,23 @@ class EndpointMigration {
 
   /**
    * A part reached through constants may be edited when each constant is
-   * used once, or only by requests the scan reported the same way.
+   * used once, or only by requests the scan reported the same way and by
+   * code that only shows the URL (a log line, an error message), which then
+   * shows the V2 URL.
    */
   private editableThrough(via: readonly ConstBinding[], ruleId: RuleId): boolean {
     for (const binding of via) {
       const uses = usesOf(binding, this.all);
       if (!uses) return false;
       if (uses.length <= 1) continue;
-      const covered = uses.every((use) =>
-        this.findings.some((f) => {
-          if (f.ruleId !== ruleId || f.fix !== "auto") return false;
+      const covered = uses.every((use) => {
+        const at = this.findings.filter((f) => {
           const [start, end] = this.index.rangeOf(f);
           return start <= startOf(use.node) && startOf(use.node) < end;
-        }),
-      );
+        });
+        if (at.length > 0) return at.every((f) => f.ruleId === ruleId && f.fix === "auto");
+        return onlyShows(use);
+      });
       if (!covered) return false;
     }
     return true;
@@ -291,6 +314,26 @@ class EndpointMigration {
     }
     return true;
   }
+}
+
+/**
+ * The value only reaches a person: an argument of a `console` method or of
+ * `new …Error(…)`, itself or inside a message built around it.
+ */
+function onlyShows(use: ASTPath): boolean {
+  let path = use;
+  let parent = path.parent as ASTPath | undefined;
+  const message = new Set(["TemplateLiteral", "ParenthesizedExpression", "TSAsExpression", "TSNonNullExpression"]);
+  while (parent && (message.has((parent.node as Node).type) || ((parent.node as Node).type === "BinaryExpression" && (parent.node as Node).operator === "+"))) {
+    path = parent;
+    parent = path.parent as ASTPath | undefined;
+  }
+  const call = parent?.node as Node | undefined;
+  if (!call || !((call.arguments as Node[] | undefined) ?? []).includes(path.node as Node)) return false;
+  const callee = call.callee as Node;
+  if (call.type === "NewExpression") return callee.type === "Identifier" && /Error$/.test(callee.name as string);
+  if (call.type !== "CallExpression" || callee.type !== "MemberExpression") return false;
+  return (callee.object as Node).type === "Identifier" && (callee.object as Node).name === "console";
 }
 
 function partValue(path: ASTPath): string {

@@ -147,8 +147,8 @@ function objectBehind(raw: ASTPath, depth: number): ASTPath | undefined {
   return undefined;
 }
 
-/** A `let`/`var` declarator of a name, for bodies built before the request. */
-function letBindingOf(identifier: ASTPath): ASTPath | undefined {
+/** A `let`/`var` declarator of a name, for bodies built before the request (and where a marked request's URL starts). */
+export function letBindingOf(identifier: ASTPath): ASTPath | undefined {
   const name = (identifier.node as Node).name as string;
   const scope = (identifier as unknown as { scope?: { lookup(n: string): { getBindings(): Record<string, ASTPath[]> } | undefined } }).scope?.lookup(name);
   const bindings = scope?.getBindings()[name];

@@ -107,7 +107,11 @@ export function flattenUrl(path: ASTPath): FlatUrl {
   return { parts, text };
 }
 
-/** The same-file `const` a name refers to, when it is a plain `const NAME = <expr>`. */
+/**
+ * The same-file binding a name refers to, when it holds one value: a plain
+ * `const NAME = <expr>`, or a `let`/`var` with an initializer that is never
+ * assigned again in its scope (a single-assignment local).
+ */
 export function constBindingOf(identifier: ASTPath): ConstBinding | undefined {
   const name = (identifier.node as Node).name as string;
   const scope = (identifier as unknown as { scope?: Scope }).scope?.lookup(name);
@@ -116,10 +120,54 @@ export function constBindingOf(identifier: ASTPath): ConstBinding | undefined {
   const declarator = bindings[0]!.parent as ASTPath | undefined;
   const declaration = declarator?.parent as ASTPath | undefined;
   if ((declarator?.node as Node | undefined)?.type !== "VariableDeclarator") return undefined;
-  if ((declaration?.node as Node | undefined)?.type !== "VariableDeclaration" || (declaration!.node as Node).kind !== "const") return undefined;
+  if ((declaration?.node as Node | undefined)?.type !== "VariableDeclaration") return undefined;
   if (((declarator!.node as Node).id as Node).type !== "Identifier") return undefined;
+  const kind = (declaration!.node as Node).kind;
+  if (kind !== "const" && (!(declarator!.node as Node).init || reassigned(declarator!.node as Node, scope!.path.node as unknown as Node, name))) return undefined;
   return { name, declarator: declarator! };
 }
+
+/** Per `let`/`var` declarator: is it assigned again? (asked once per use of the name) */
+const reassignedCache = new WeakMap<Node, boolean>();
+
+function reassigned(declarator: Node, scope: Node, name: string): boolean {
+  let known = reassignedCache.get(declarator);
+  if (known === undefined) {
+    known = assignsTo(scope, name);
+    reassignedCache.set(declarator, known);
+  }
+  return known;
+}
+
+/** Whether code under `node` assigns to or updates a name (a shadowing name counts too: the answer errs towards "assigned"). */
+function assignsTo(node: Node, name: string): boolean {
+  return someNode(node, (n) => {
+    const target = n.type === "AssignmentExpression" || n.type === "ForInStatement" || n.type === "ForOfStatement" ? (n.left as Node) : n.type === "UpdateExpression" ? (n.argument as Node) : undefined;
+    if (!target || target.type === "MemberExpression" || target.type === "VariableDeclaration") return false;
+    // `name = …`, `name++`, and patterns that name it: `({ name } = …)`, `[name] = …`.
+    return someNode(target, (t) => t.type === "Identifier" && t.name === name);
+  });
+}
+
+/** Whether any node under `root` (itself included) satisfies `test`. */
+function someNode(root: Node, test: (node: Node) => boolean): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (!current || typeof current !== "object") continue;
+    if (Array.isArray(current)) {
+      stack.push(...current);
+      continue;
+    }
+    const n = current as Node;
+    if (typeof n.type === "string" && test(n)) return true;
+    for (const key of Object.keys(n)) if (!SKIPPED_KEYS.has(key)) stack.push(n[key]);
+  }
+  return false;
+}
+
+/** Keys that hold no code: positions, comments, tokens, recast's copy of the original node. */
+const SKIPPED_KEYS = new Set(["loc", "comments", "leadingComments", "trailingComments", "innerComments", "tokens", "original", "extra"]);
 
 interface Scope {
   lookup(name: string): Scope | undefined;

@@ -37,12 +37,14 @@ export const COMPAT_TEMPLATE = `/**
  *   to use instead and answer null, as V1 did when a call failed.
  * - run, getRun: V1's calls for the argument shapes a call site could not
  *   be rewritten for.
- * - parseWebhookDataSafe, WebookRequestBody, OutputFileType: V1's webhook
- *   parsing, unchanged (V2's client.validateWebhook answers in camelCase and
- *   throws instead).
+ * - parseWebhookDataSafe: V1's webhook parsing, unchanged (V2's
+ *   client.validateWebhook answers in camelCase and throws instead).
+ * - WebookRequestBody, OutputFileType: V1's schemas of a webhook's body and
+ *   of an output file.
  * - serverUrlFromApiBase, optionsFromV1: V1's constructor options as V2's
  *   (V1 appended /api to apiBase), with the retired V1 host moved to the
- *   V2 host; apiBaseOf, apiTokenOf: what V1 kept as client.apiBase and
+ *   V2 host.
+ * - apiBaseOf, apiTokenOf: what V1 kept as client.apiBase and
  *   client.apiToken.
  * - V1Client: the V1 client's member types, for type positions.
  *

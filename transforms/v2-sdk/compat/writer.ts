@@ -7,16 +7,18 @@
  */
 import { loadTypeScript } from "../../../src/platform/typescript.js";
 import type { SourceStyle } from "../../lib/source-style.js";
+import { pruneTemplate } from "./prune.js";
 import { COMPAT_TEMPLATE } from "./template.js";
 
 import type { ModuleFlavor } from "../../types.js";
 
 
-/** The module's source for a file at `absolutePath` (where it goes; its style comes from the importing file). */
-export async function compatModuleSource(flavor: ModuleFlavor, _absolutePath: string, style: SourceStyle): Promise<string> {
-  if (flavor === "ts") return restyle(COMPAT_TEMPLATE, 2, style);
+/** The module's source for a file at `absolutePath` (where it goes; its style comes from the importing file), holding what `used` needs. */
+export async function compatModuleSource(flavor: ModuleFlavor, _absolutePath: string, style: SourceStyle, used?: ReadonlySet<string>): Promise<string> {
+  const template = pruneTemplate(COMPAT_TEMPLATE, used);
+  if (flavor === "ts") return restyle(template, 2, style);
   // The compiler prints JavaScript with four-space indents.
-  return restyle(flavor === "esm" ? withoutTypes(COMPAT_TEMPLATE) : toCommonJs(withoutTypes(COMPAT_TEMPLATE)), 4, style);
+  return restyle(flavor === "esm" ? withoutTypes(template) : toCommonJs(withoutTypes(template)), 4, style);
 }
 
 const COMMENT_LINE = /^\s*(\/\*|\*|\/\/)/;
