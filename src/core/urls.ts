@@ -105,6 +105,18 @@ export function v1EndpointOf(info: UrlInfo, method: string | undefined): V1Endpo
   return "run-ambiguous";
 }
 
+/**
+ * Whether a V1 endpoint on this URL's host is the vendor's V1 API. The
+ * endpoint table is about paths, not hosts: `POST /api/run` and
+ * `GET /api/run?run_id=` on the V2 host are still V1 calls (an app on the V1
+ * SDK with `apiBase` set to the V2 host sends exactly these). On the V2 host
+ * only the exact path counts: `/run/` and `/run` + a hole are prefixes of the
+ * V2 paths (`/run/{run_id}`).
+ */
+export function isVendorHost(info: UrlInfo): boolean {
+  return info.hostKind === "legacy" || (info.hostKind === "current" && info.apiPath === ENDPOINTS.createRun.v1.path);
+}
+
 export type V1Signature = "create-run" | "get-run";
 
 /**
@@ -168,6 +180,15 @@ function compileLegacyHostPattern(hosts: HostSet): RegExp {
     `(?:[a-z][a-z0-9+.-]{0,30}:)?(?:\\/\\/)?(?<![\\w.-])(?:${alternatives})(?![\\w-]|\\.[\\w])[^\\s"'\`<>)\\]}|\\\\,;]*`,
     "gi",
   );
+}
+
+const currentAsLegacy = new WeakMap<HostSet, HostSet>();
+
+/** The host set with the V2 hosts in the legacy slot, to find their mentions with the legacy host search (compiled once per set). */
+export function currentHostsAsLegacy(hosts: HostSet): HostSet {
+  let found = currentAsLegacy.get(hosts);
+  if (!found) currentAsLegacy.set(hosts, (found = { ...hosts, legacy: hosts.current }));
+  return found;
 }
 
 /** Every mention of a legacy host in a text, classified. */

@@ -350,6 +350,12 @@ export const CREATE_RUN_BODY_FIELD = "deployment_id";
  */
 export const NOT_CLOUD_RUN_API = {
   partnerHosts: ["api.runpod.ai"],
+  /**
+   * Other inference services whose APIs also end in `/run` (`POST {endpoint}/run`,
+   * `/run?…`): a file, class or namespace named after one of them is that
+   * service's client, even in a repository that also holds the V1 base.
+   */
+  otherServices: ["runpod", "replicate", "fal", "modal", "banana", "baseten", "together", "openai", "stability", "huggingface", "beam", "salad", "vast", "novita", "deepinfra", "fireworks", "runware", "segmind"],
 } as const;
 
 // ---------------------------------------------------------------------------

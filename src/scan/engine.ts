@@ -19,11 +19,12 @@ import { SUPPRESSION_KEYWORD } from "../core/suppression.js";
 import { findReviewMarkers } from "./review-markers.js";
 import { MARKER_TAG } from "../core/marker.js";
 import type { RepoFacts } from "./scanner.js";
-import { findLegacyHostMentions, type HostSet } from "../core/urls.js";
+import { currentHostsAsLegacy, findLegacyHostMentions, type HostSet } from "../core/urls.js";
 import { cachedReader, contentDigest, decode } from "./file-reading.js";
 import { findImporters, hostModuleImports } from "./importer-follow-up.js";
 import { applyInSourceSuppressions, withoutMarkerLines } from "./suppression-pass.js";
 import { scannersFor, scanTextFile, type TextCandidate, textFallback } from "./text-pass.js";
+import { loadGrammarsFor } from "../lang/tree/grammars.js";
 
 export interface ScanOptions {
   /** Absolute path of the directory to scan. */
@@ -146,7 +147,12 @@ async function scanWithPool(
   /** JS/TS candidates the parser did not need: counted once, though the importer follow-up may still take them. */
   const countedJs = new Set<string>();
   const withLegacyHost = hits.filter(({ content }) => hosts.legacy.some((host) => content.indexOf(host) !== -1));
-  const legacyBaseHeld = withLegacyHost.some(({ file, content }) => fileKind(file) !== "docs" && holdsLegacyApiBase(content, hosts));
+  // The V1 paths are V1 on any ComfyDeploy host: a V2 API base held in the repository is evidence too.
+  const withCurrentHost = hits.filter(({ content }) => hosts.current.some((host) => content.indexOf(host) !== -1));
+  const legacyBase = firstApiBase(withLegacyHost, hosts) ?? firstApiBase(withCurrentHost, currentHostsAsLegacy(hosts));
+  const legacyBaseHeld = legacyBase !== undefined;
+  // Requests built on a base held elsewhere, or on a vendor host, are what the grammars are loaded for.
+  const needsGrammars = legacyBaseHeld || withCurrentHost.length > 0;
   // A candidate that imports a module holding the V1 host (`${BASE}/run`, `fetch(RUN_URL, …)` with BASE from ./config) needs the parser too.
   const importsHostModule = hostModuleImports(withLegacyHost.filter(({ file }) => isJsFile(file)).map((h) => h.file));
   let textOnly = 0;
@@ -203,7 +209,17 @@ async function scanWithPool(
     await run(importers);
   }
   const read = cachedReader(root, fileSet);
-  const repo: RepoFacts = { files: allFiles, root, sdkImportingPackages: packagesOf(sdkImporters, fileSet), read, legacyBaseHeld };
+  const candidates = textCandidates.map((c) => c.file);
+  if (needsGrammars) await loadGrammarsFor(candidates);
+  const repo: RepoFacts = {
+    files: allFiles,
+    root,
+    sdkImportingPackages: packagesOf(sdkImporters, fileSet),
+    read,
+    legacyBaseHeld,
+    ...(legacyBase ? { legacyBase } : {}),
+    candidates,
+  };
   for (const candidate of textCandidates) {
     findings.push(...scanTextFile(candidate, hosts, repo));
     progress.parsed++;
@@ -237,7 +253,13 @@ function packagesOf(files: readonly string[], fileSet: ReadonlySet<string>): Set
   return packages;
 }
 
-/** The content (which names a legacy host) holds the V1 API base, not only a link to the vendor's site. */
-function holdsLegacyApiBase(content: Buffer, hosts: HostSet): boolean {
-  return findLegacyHostMentions(decode(content), hosts).some((m) => m.kind === "api");
+/** The first file (by path, not docs) whose content holds the API base on one of `hosts.legacy`, not only a link to the vendor's site, and the line. */
+function firstApiBase(withLegacyHost: ReadonlyArray<{ file: string; content: Buffer }>, hosts: HostSet): { file: string; line: number } | undefined {
+  const files = withLegacyHost.filter(({ file }) => fileKind(file) !== "docs").sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  for (const { file, content } of files) {
+    const text = decode(content);
+    const mention = findLegacyHostMentions(text, hosts).find((m) => m.kind === "api");
+    if (mention) return { file, line: text.slice(0, mention.start).split("\n").length };
+  }
+  return undefined;
 }

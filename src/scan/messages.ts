@@ -78,3 +78,8 @@ export function vendoredCallMessage(method: string): string {
   const target = mapping?.v2 ? `with the V2 SDK this is ${mapping.v2}; ` : "";
   return `.${method}() on a local copy of the V1 client talks to the V1 API: ${target}${mapping?.advice ?? "migrate the class first"}.`;
 }
+
+/** What a request on a base its file does not show is reported on: where the repository sets the V1 base. */
+export function heldBaseMessage(endpoint: V1Endpoint, at: { file: string; line: number }): string {
+  return `${endpointMessage(endpoint, true)} The base is not in this file; the repository sets the ComfyDeploy API base at ${at.file}:${at.line}.`;
+}

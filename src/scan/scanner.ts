@@ -32,6 +32,14 @@ export interface RepoFacts {
    * is V1 when it carries V1's signature.
    */
   readonly legacyBaseHeld?: boolean;
+  /**
+   * Where that base is set (the first such file, by path; a V2 API base when
+   * no V1 one is held, since the V1 paths are V1 on any ComfyDeploy host):
+   * the evidence a request on an unresolved base is reported with.
+   */
+  readonly legacyBase?: { file: string; line: number };
+  /** The non-JS files the prefilter kept: the peers a file's names are resolved across. */
+  readonly candidates?: readonly string[];
   /** Reads another listed file's text (cached); undefined when it cannot be read. */
   read(file: string): string | undefined;
 }

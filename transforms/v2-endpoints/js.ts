@@ -243,6 +243,8 @@ class EndpointMigration {
   private baseProblem(flat: FlatUrl): string | undefined {
     const info = parseUrlText(flat.text, this.options.hosts);
     if (info.hostKind === "legacy") return info.host === HOSTS.v1.host ? undefined : advice.otherLegacyHost(info.host!);
+    // V1 paths on the V2 host: the host is right already, only the path moves.
+    if (info.hostKind === "current") return undefined;
     if (info.hostKind === "unknown" || info.hostKind === "relative") {
       // The scan saw a legacy base this file does not show (an import, a client's baseURL).
       return onlyVendorLegacyHosts(this.options.hosts) ? undefined : advice.baseNotVendor();

@@ -195,6 +195,8 @@ class TextEndpointMigration {
   private baseProblem(url: string): string | undefined {
     const info = parseUrlText(url, this.context.hosts);
     if (info.hostKind === "legacy") return info.host === HOSTS.v1.host ? undefined : advice.otherLegacyHost(info.host!);
+    // V1 paths on the V2 host: the host is right already, only the path moves.
+    if (info.hostKind === "current") return undefined;
     if (info.hostKind === "relative" || info.hostKind === "unknown") {
       // The base is a placeholder or variable the scan resolved elsewhere in the file.
       return onlyVendorLegacyHosts(this.context.hosts) ? undefined : advice.baseNotVendor();

@@ -23,12 +23,13 @@ import {
   findLegacyHostMentions,
   type HostSet,
   isOtherHostV1Shape,
+  isVendorHost,
   parseUrlText,
   type V1Signature,
   v1EndpointOf,
   v1SignatureOnUnknownBase,
 } from "../../core/urls.js";
-import type { FileContext } from "./file-context.js";
+import { type FileContext, isStringish } from "./file-context.js";
 import { HttpCalls, type HttpRequest } from "./http-calls.js";
 import type { EndpointRequest } from "../../core/facts.js";
 import { JsProject } from "./project.js";
@@ -117,7 +118,9 @@ export class JsAnalyzer {
       const info = parseUrlText(request.url, this.hosts);
       const endpoint = v1EndpointOf(info, request.method);
       const signature = v1SignatureOnUnknownBase(request.url, request.method, request.bodyKeys);
-      if (endpoint && info.hostKind === "legacy") report.endpoint(request.urlNode, endpoint, request.method !== undefined, endpointRequest(request));
+      // On the V2 host the URL literal carries the finding (reported below), not every request that reads it.
+      if (endpoint && info.hostKind === "current" && !isStringish(request.urlNode)) continue;
+      if (endpoint && isVendorHost(info)) report.endpoint(request.urlNode, endpoint, request.method !== undefined, endpointRequest(request));
       else if (endpoint && (isOtherHostV1Shape(info) || (info.hostKind === "other" && this.inVendoredClass(call, context)))) {
         report.otherHost(request.urlNode, info.host!);
       } else if (signature) report.unknownBase(request.urlNode, signature);
@@ -139,7 +142,7 @@ export class JsAnalyzer {
       const info = parseUrlText(url, this.hosts);
       const endpoint = v1EndpointOf(info, undefined);
       const signature = v1SignatureOnUnknownBase(url, undefined, new Set());
-      if (endpoint && info.hostKind === "legacy") report.endpoint(expr, endpoint, false);
+      if (endpoint && isVendorHost(info)) report.endpoint(expr, endpoint, false);
       else if (endpoint && isOtherHostV1Shape(info)) report.otherHost(expr, info.host!);
       else if (signature) report.unknownBase(expr, signature);
     }

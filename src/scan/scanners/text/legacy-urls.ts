@@ -15,7 +15,7 @@ import { ENDPOINTS } from "../../../knowledge/migration.js";
 import type { FixClass, RuleId, Severity } from "../../../rules/catalog.js";
 import { excerptOf, redactEnvLine } from "../../../core/redact.js";
 import { type FileKind, isJsFile } from "../../../platform/file-types.js";
-import { endpointMessage, legacyHostMessage, unknownBaseMessage } from "../../messages.js";
+import { endpointMessage, heldBaseMessage, legacyHostMessage, unknownBaseMessage } from "../../messages.js";
 import { FindingSink } from "../../scanner-helpers.js";
 import type { FileScanner } from "../../scanner.js";
 import { assignedName, usesOf } from "./assignments.js";
@@ -28,17 +28,19 @@ import { statementAround } from "../../../lang/text/statements.js";
 import { type StructuredRequests, structuredRequestsOf } from "./structured-requests.js";
 import { TextFile } from "../../../lang/text/text-file.js";
 import { valueShapeAt } from "./whole-values.js";
-import { type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
+import { type TreeRequests, treeRequestsOf } from "./tree-requests.js";
+import { currentHostsAsLegacy, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
 import type { EndpointFacts } from "../../../core/facts.js";
 
 export const legacyUrlScanner: FileScanner = {
   id: "legacy-urls",
   matches: (file) => !isJsFile(file),
-  scan: ({ file, text, kind, hosts, repo }) => scanLegacyUrls(file, text, kind, hosts, repo.legacyBaseHeld ?? false),
+  scan: ({ file, text, kind, hosts, repo }) =>
+    scanLegacyUrls(file, text, kind, hosts, repo.legacyBaseHeld ?? false, isProgramSource(file) ? treeRequestsOf(file, text, hosts, repo) : undefined),
 };
 
-export function scanLegacyUrls(file: string, text: string, kind: FileKind, hosts: HostSet, legacyBaseHeldElsewhere = false): Finding[] {
-  return new TextScan(new TextFile(file, text, kind, hosts), legacyBaseHeldElsewhere).run();
+export function scanLegacyUrls(file: string, text: string, kind: FileKind, hosts: HostSet, legacyBaseHeldElsewhere = false, tree?: TreeRequests): Finding[] {
+  return new TextScan(new TextFile(file, text, kind, hosts), legacyBaseHeldElsewhere, tree).run();
 }
 
 /** Lines around a URL searched for a request body when no statement or request object bounds it. */
@@ -112,15 +114,21 @@ class TextScan {
   /** A full legacy URL ending in /run was seen (whatever it resolved to). */
   private legacyRunUrlSeen = false;
 
+  /** Lines the syntax tree reported a V1 request on: the text rules' weaker guesses there are dropped. */
+  private readonly treeLines = new Set<number>();
+
   constructor(
     private readonly source: TextFile,
     private readonly legacyBaseHeldElsewhere: boolean,
+    private readonly tree?: TreeRequests,
   ) {
     this.sink = new FindingSink(source.file, source.text);
   }
 
   run(): Finding[] {
+    this.reportTreeUses();
     const hasLegacyBase = this.scanLegacyHost();
+    this.scanV1PathsOnCurrentHost();
     if (hasLegacyBase) this.scanDetachedRunPaths();
     else if (isProgramSource(this.source.file)) this.scanBuiltRunPaths();
     this.scanOtherHosts();
@@ -140,7 +148,7 @@ class TextScan {
   private scanBuiltRunPaths(): void {
     const { source } = this;
     for (const path of findRunPaths(source.text)) {
-      if (path.relative) continue;
+      if (path.relative || this.settledByTree(path.start)) continue;
       const base = baseExpressionOf(source.text, path);
       if (base === undefined || namesPartnerPlatform(statementAround(source, path.start).text)) continue;
       const use = this.signatureAt(path);
@@ -154,6 +162,24 @@ class TextScan {
         this.reportOnce(use.start, use.end, "v1-shape-unknown-base", unknownBaseMessage(use.endpoint), undefined, "warning");
       }
     }
+  }
+
+  /** V1 requests the syntax tree resolved (through constants, members, settings and the repository's V1 base). */
+  private reportTreeUses(): void {
+    for (const use of this.tree?.uses ?? []) {
+      const ruleId = use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
+      const message = use.evidence ? heldBaseMessage(use.endpoint, use.evidence) : endpointMessage(use.endpoint, use.methodKnown);
+      const fix = use.evidence || use.endpoint === "run-ambiguous" || !use.methodKnown ? "review" : undefined;
+      this.treeLines.add(this.source.lineOf(use.start));
+      this.treeLines.add(this.source.lineOf(use.urlStart));
+      this.reportOnce(use.start, use.end, ruleId, message, fix, undefined, { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.methodKnown });
+    }
+  }
+
+  /** A `/run` the syntax tree showed is a route or a constant's definition, or whose line it already reported. */
+  private settledByTree(offset: number): boolean {
+    if (this.treeLines.has(this.source.lineOf(offset))) return true;
+    return (this.tree?.quiet ?? []).some((range) => range.start <= offset && offset < range.end);
   }
 
   /** V1's signature around a `/run` path: where it is and which endpoint it names. */
@@ -192,6 +218,20 @@ class TextScan {
   }
 
   /**
+   * `POST https://api.comfydeploy.com/api/run`, `GET …/api/run?run_id=`: V1
+   * endpoints on the V2 host are V1 uses too (the host alone is not).
+   */
+  private scanV1PathsOnCurrentHost(): void {
+    const { source } = this;
+    for (const mention of legacyHostMentionsIn(source.text, currentHostsAsLegacy(source.hosts))) {
+      if (mention.kind !== "api" || this.settledByTree(mention.start)) continue;
+      const info = parseUrlText(mention.url, source.hosts);
+      if (!isVendorHost(info) || v1EndpointOf(info, undefined) === undefined) continue;
+      this.reportRunUses(this.resolveRunUse(mention.start, mention.end, info.queryKeys.has(ENDPOINTS.getRun.v1.query), true));
+    }
+  }
+
+  /**
    * A bare host is the API base only where it is configured (the V1 SDK
    * appends /api itself): a value in code or config, a setting in a comment
    * or in a docs code block (`COMFY_API_BASE=https://…`), never in prose.
@@ -218,7 +258,7 @@ class TextScan {
       this.reportRunUses([{ endpoint, start: op.start, end: op.end, methodKnown: true, fix: "review" }]);
     }
     const paths = findRunPaths(source.text).filter(
-      (p) => !claimed.has(p.start) && !claimed.has(p.start - 1) && !namesPartnerPlatform(statementAround(source, p.start).text),
+      (p) => !claimed.has(p.start) && !claimed.has(p.start - 1) && !this.settledByTree(p.start) && !namesPartnerPlatform(statementAround(source, p.start).text),
     );
     for (const path of paths) {
       const uses = this.resolveRunUse(path.start, path.end, path.hasRunIdQuery, !path.relative);

@@ -1,0 +1,79 @@
+/**
+ * The parsed files of one scan, shared by every file that resolves a name
+ * across its package: each candidate file of a language is parsed once, the
+ * first time a file of that language asks. Only candidate files (those the
+ * prefilter kept: they hold a host, a `/run` path or a V1 key) are peers, so
+ * the cost grows with what the scan reads anyway, not with the repository.
+ */
+import { PackageScope, TreeSource } from "./declarations.js";
+import { parseTree } from "./grammars.js";
+import { treeLanguageOf } from "./languages.js";
+import { isRunLiteral } from "./run-expressions.js";
+import type { Node } from "web-tree-sitter";
+import { STRING_NODES, STRING_TEXT_NODES } from "./syntax.js";
+import { TreeValues } from "./values.js";
+
+export class PackageTrees {
+  private readonly sources = new Map<string, TreeSource | null>();
+  private readonly byLanguage = new Map<string, TreeSource[]>();
+  private readonly runNames = new Map<string, Set<string>>();
+  readonly values = new TreeValues(new PackageScope((from) => this.peersOf(from)));
+
+  constructor(
+    private readonly candidates: readonly string[],
+    private readonly read: (file: string) => string | undefined,
+  ) {}
+
+  /** The file's tree, parsed once; undefined when its grammar is not loaded or it cannot be read. */
+  source(file: string, text?: string): TreeSource | undefined {
+    const known = this.sources.get(file);
+    if (known !== undefined) return known ?? undefined;
+    const content = text ?? this.read(file);
+    const parsed = content === undefined ? undefined : parseTree(file, content);
+    const source = parsed && content !== undefined ? new TreeSource(file, content, parsed.tree, parsed.language) : undefined;
+    this.sources.set(file, source ?? null);
+    return source;
+  }
+
+  /** Names bound to a `/run` literal anywhere in the file's package (`RUN_PATH = "/run"`): their reads are run paths too. */
+  runConstants(from: TreeSource): ReadonlySet<string> {
+    let names = this.runNames.get(from.language);
+    if (!names) {
+      names = new Set();
+      for (const peer of this.peersOf(from)) {
+        for (const [name, bindings] of peer.bindings) {
+          if (bindings.some((b) => b.kind === "value" && typeof b.value !== "string" && isPathConstant(b.value))) names.add(name);
+        }
+      }
+      this.runNames.set(from.language, names);
+    }
+    return names;
+  }
+
+  private peersOf(from: TreeSource): readonly TreeSource[] {
+    let peers = this.byLanguage.get(from.language);
+    if (!peers) {
+      peers = [];
+      for (const file of this.candidates) {
+        if (treeLanguageOf(file) !== from.language) continue;
+        const source = file === from.file ? from : this.source(file);
+        if (source) peers.push(source);
+      }
+      this.byLanguage.set(from.language, peers);
+    }
+    return peers;
+  }
+
+  /** Frees the trees (they live in WebAssembly memory, outside the garbage collector's reach). */
+  dispose(): void {
+    for (const source of this.sources.values()) source?.tree.delete();
+    this.sources.clear();
+    this.byLanguage.clear();
+    this.runNames.clear();
+  }
+}
+
+/** A literal that is the run path alone (`"/run"`, `'run'`, `"/api/run"`), not a URL built on a base. */
+function isPathConstant(node: Node): boolean {
+  return STRING_NODES.has(node.type) && node.namedChildren.every((c) => c === null || STRING_TEXT_NODES.has(c.type)) && isRunLiteral(node) && /^[A-Za-z]{0,2}["'`]\/?(?:api\/)?run\b/.test(node.text);
+}

@@ -1,0 +1,212 @@
+/**
+ * Where a parsed file writes a `/run` path, and what it is there: the whole
+ * URL expression around the literal (interpolation, concatenation, format
+ * calls), the value it evaluates to, and its position: a request, the app's
+ * own route (annotations, attributes, decorators, router calls), or a
+ * constant's definition (its uses are the requests).
+ */
+import type { Node } from "web-tree-sitter";
+import type { TreeSource } from "./declarations.js";
+import { argumentsOf, type TreeValues } from "./values.js";
+import {
+  ARGUMENT_LIST_NODES,
+  CALL_NODES,
+  CONCAT_OPERATORS,
+  DECLARATION_NODES,
+  FORMAT_FUNCTIONS,
+  INTERPOLATION_NODES,
+  lastName,
+  MEMBER_NODES,
+  NAME_NODES,
+  nameText,
+  STRING_KEEPING_METHODS,
+  STRING_NODES,
+  VALUE_WRAPPERS,
+} from "./syntax.js";
+
+export type RunPosition = "request" | "route" | "definition";
+
+export interface RunExpression {
+  /** The whole URL expression. */
+  node: Node;
+  /** The literal that writes `run`. */
+  literal: Node;
+  value: string;
+  position: RunPosition;
+  /** The method an annotation names (Retrofit's `@POST("run")`). */
+  annotatedMethod?: "GET" | "POST";
+  /** The statement the expression is in. */
+  statement: Node;
+  /** The class, object or module it is in. */
+  owner: Node | undefined;
+}
+
+/** A literal that may write the run path: `/run`, `run` or `/api/run`, maybe with a query. */
+const RUN_LITERAL = /(?:^|[/}$)\]"'`])(?:api\/)?run\/?(?:\?[^"'`]*)?["'`]*$/;
+/** Client annotations that name the method and path of a request (Retrofit, Feign's `@RequestLine` aside). */
+const CLIENT_ANNOTATIONS = /^(?:GET|POST|PUT|DELETE|PATCH|HTTP)$/;
+const ANNOTATION_NODES = new Set(["annotation", "marker_annotation", "attribute", "decorator", "attribute_list"]);
+/** Calls that declare the app's own routes. */
+const ROUTE_FUNCTIONS = /^(?:HandleFunc|Handle|HandlerFunc|Map(?:Get|Post|Put|Delete|Methods)?|add_url_rule|add_api_route|api_route|route|Route|match|resources?|register_rest_route|add_route|addRoute|on)$/;
+/** Receivers whose get/post calls declare routes: routers and app objects. */
+const ROUTER_RECEIVERS = /^(?:app|router|r|mux|e|g|group|engine|api|routes|Route|server|srv|v\d|rg|blueprint|bp)$/;
+
+/**
+ * The `/run` expressions of a file: around each literal that writes the path,
+ * and around each read of a constant that holds it (`BASE_URL + RUN_PATH`,
+ * with `RUN_PATH = "/run"` in a constants class); `runConstants` names those.
+ */
+export function runExpressionsOf(source: TreeSource, values: TreeValues, runConstants: ReadonlySet<string>): RunExpression[] {
+  const out: RunExpression[] = [];
+  const seen = new Set<number>();
+  const add = (literal: Node): void => {
+    const outer = outermostValue(literal);
+    if (seen.has(outer.startIndex)) return;
+    seen.add(outer.startIndex);
+    out.push(describe(outer, literal, source, values));
+  };
+  const stack: Node[] = [source.tree.rootNode];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (STRING_NODES.has(node.type)) {
+      if (isRunLiteral(node)) add(node);
+      continue;
+    }
+    if (runConstants.size > 0 && (NAME_NODES.has(node.type) || MEMBER_NODES.has(node.type))) {
+      const name = lastName(node);
+      if (name && runConstants.has(nameText(name)) && !isDeclaredName(node)) {
+        add(node);
+        continue;
+      }
+    }
+    for (let i = node.namedChildCount - 1; i >= 0; i--) {
+      const child = node.namedChild(i);
+      if (child) stack.push(child);
+    }
+  }
+  return out;
+}
+
+export function isRunLiteral(node: Node): boolean {
+  return /\brun\b/.test(node.text) && RUN_LITERAL.test(node.text.replace(/\s+$/, ""));
+}
+
+/** The name a declaration binds, not a read of it. */
+function isDeclaredName(node: Node): boolean {
+  const parent = node.parent;
+  if (!parent || !DECLARATION_NODES.has(parent.type)) return false;
+  return parent.childForFieldName("value") !== node && parent.childForFieldName("right") !== node && parent.namedChildren.at(-1) !== node;
+}
+
+function describe(node: Node, literal: Node, source: TreeSource, values: TreeValues): RunExpression {
+  const value = values.valueOf(node, source);
+  const statement = statementOf(node);
+  const ownerNode = ownerNodeOf(node);
+  const annotation = annotationAround(node);
+  if (annotation) {
+    const name = annotationName(annotation);
+    if (name && CLIENT_ANNOTATIONS.test(name)) {
+      return { node, literal, value, position: "request", annotatedMethod: name === "GET" ? "GET" : "POST", statement, owner: ownerNode };
+    }
+    return { node, literal, value, position: "route", statement, owner: ownerNode };
+  }
+  const position: RunPosition = isDeclaredValue(node) ? "definition" : isRouteArgument(node) ? "route" : "request";
+  return { node, literal, value, position, statement, owner: ownerNode };
+}
+
+/** Climbs from a literal through interpolation, concatenation and format calls to the whole URL expression. */
+function outermostValue(literal: Node): Node {
+  let node = literal;
+  for (;;) {
+    const parent = node.parent;
+    if (!parent) return node;
+    if (INTERPOLATION_NODES.has(parent.type) || STRING_NODES.has(parent.type) || parent.type === "concatenated_string" || parent.type === "parenthesized_expression") {
+      node = parent;
+      continue;
+    }
+    if (/binary|additive/.test(parent.type) && parent.children.some((c) => c && !c.isNamed && CONCAT_OPERATORS.has(c.type))) {
+      node = parent;
+      continue;
+    }
+    const call = callAround(node);
+    if (call) {
+      node = call;
+      continue;
+    }
+    return node;
+  }
+}
+
+/** The format or string-keeping call a node is an argument or receiver of. */
+function callAround(node: Node): Node | undefined {
+  let at: Node | null = node.parent;
+  for (let hops = 0; at && hops < 4 && !CALL_NODES.has(at.type); hops++) {
+    if (!ARGUMENT_LIST_NODES.has(at.type) && at.type !== "argument" && at.type !== "value_argument" && !/member_access|attribute|navigation|selector/.test(at.type)) return undefined;
+    at = at.parent;
+  }
+  if (!at || !CALL_NODES.has(at.type)) return undefined;
+  const callee = at.childForFieldName("name") ?? at.childForFieldName("method") ?? at.childForFieldName("function") ?? at.namedChild(0);
+  const name = callee && lastName(callee);
+  if (!name) return undefined;
+  const method = nameText(name);
+  if (FORMAT_FUNCTIONS.has(method)) return at;
+  if (STRING_KEEPING_METHODS.has(method) && argumentsOf(at).every((a) => !isWithin(node, a))) return at;
+  return undefined;
+}
+
+function isWithin(node: Node, container: Node): boolean {
+  return container.startIndex <= node.startIndex && node.endIndex <= container.endIndex;
+}
+
+/** The value of a declaration (`RUN_PATH = "/run"`): its uses make the requests. */
+function isDeclaredValue(node: Node): boolean {
+  let at: Node | null = node.parent;
+  while (at && VALUE_WRAPPERS.has(at.type)) at = at.parent;
+  if (!at || !DECLARATION_NODES.has(at.type)) return false;
+  // Keyword arguments and assignments to a request's fields are uses, not constants.
+  return at.type !== "keyword_argument" && at.type !== "assignment_expression" && at.type !== "assignment";
+}
+
+/** A route declared on a router in a builder chain or cascade (`Router()..post('/api/run', handler)`). */
+const ROUTER_CHAIN = /(?:\bRouter\s*\(\s*\)|\b(?:router|app|mux|routes)\b)[^;]*(?:\.\.|\.|->|::)\s*(?:get|post|put|delete|patch|all|any)\s*\(\s*$/i;
+
+function isRouteArgument(node: Node): boolean {
+  const statement = statementOf(node);
+  if (ROUTER_CHAIN.test(statement.text.slice(0, node.startIndex - statement.startIndex))) return true;
+  let at: Node | null = node.parent;
+  for (let hops = 0; at && hops < 4 && !CALL_NODES.has(at.type); hops++) at = at.parent;
+  if (!at || !CALL_NODES.has(at.type)) return false;
+  const callee = at.childForFieldName("function") ?? at.childForFieldName("method") ?? at.childForFieldName("name") ?? at.namedChild(0);
+  const name = callee && lastName(callee);
+  if (name && ROUTE_FUNCTIONS.test(nameText(name))) return true;
+  const receiver = at.childForFieldName("object") ?? at.childForFieldName("receiver") ?? at.childForFieldName("scope") ?? (callee && callee !== name ? callee.namedChild(0) : null);
+  return receiver !== null && ROUTER_RECEIVERS.test(nameText(receiver)) && /^(?:get|post|put|delete|patch|any|GET|POST|PUT|DELETE|PATCH|Any|Get|Post)$/.test(name ? nameText(name) : "");
+}
+
+function annotationAround(node: Node): Node | undefined {
+  for (let at = node.parent, hops = 0; at && hops < 6; at = at.parent, hops++) {
+    if (ANNOTATION_NODES.has(at.type)) return at;
+    if (/statement|declaration|body|block/.test(at.type)) return undefined;
+  }
+  return undefined;
+}
+
+function annotationName(annotation: Node): string | undefined {
+  const name = annotation.childForFieldName("name") ?? annotation.namedChildren.find((c) => c !== null && /identifier|name|constructor_invocation|user_type/.test(c.type));
+  return name ? /[A-Za-z_]\w*$/.exec(name.text.split("(")[0]!)?.[0] : undefined;
+}
+
+const STATEMENT = /statement$|^return$|^local_declaration|^field_declaration|^property_declaration|^expression_statement|^assignment$|^short_var_declaration/;
+
+function statementOf(node: Node): Node {
+  let at: Node = node;
+  while (at.parent && !STATEMENT.test(at.type) && !/block|body|program|source_file|module|compilation_unit/.test(at.parent.type)) at = at.parent;
+  return at;
+}
+
+function ownerNodeOf(node: Node): Node | undefined {
+  for (let at = node.parent; at; at = at.parent) {
+    if (/^(?:class|class_declaration|class_definition|object_declaration|interface_declaration|module|struct_type|record_declaration)$/.test(at.type)) return at;
+  }
+  return undefined;
+}

@@ -1,0 +1,178 @@
+/**
+ * String values on tree-sitter trees, for every grammar in `languages.ts`:
+ * what a URL expression evaluates to, through constants, class members and
+ * fields, methods that return a value (`resolveBaseUrl()`), settings and env
+ * reads with a default, interpolation, format calls and concatenation, within
+ * a file and across the files of its package. Parts that cannot be known
+ * statically are the HOLE character, as in `core/urls.ts`.
+ */
+import type { Node } from "web-tree-sitter";
+import { HOLE } from "../../core/urls.js";
+import type { TreeSource } from "./declarations.js";
+import {
+  ARGUMENT_LIST_NODES,
+  CALL_NODES,
+  CONCAT_OPERATORS,
+  FALLBACK_OPERATORS,
+  FORMAT_FUNCTIONS,
+  INTERPOLATION_NODES,
+  lastName,
+  MEMBER_NODES,
+  NAME_NODES,
+  nameText,
+  SETTING_READS,
+  STRING_KEEPING_METHODS,
+  STRING_NODES,
+  STRING_TEXT_NODES,
+  VALUE_WRAPPERS,
+} from "./syntax.js";
+
+/** How deep a value may be followed through names: enough for base → url → request, and a stop for cycles. */
+const MAX_DEPTH = 10;
+
+/** Where the resolver finds the declarations of a name it meets in a file: that file, then its package. */
+export interface DeclarationScope {
+  /** Values bound to `name`, nearest first (this file, then its package); `qualifier` is the class or object named before it. */
+  lookup(name: string, from: TreeSource, qualifier: string | undefined): Array<{ source: TreeSource; value: Node | string }>;
+}
+
+const BINARY = /binary|additive|concat/;
+const INTERPOLATION_BRACES = new Set(["{", "}", "${", "#{"]);
+const OPENING_QUOTE = /^[A-Za-z]{0,2}[@$]{0,2}(?:"""|'''|"|'|`)/;
+const CLOSING_QUOTE = /(?:"""|'''|"|'|`)$/;
+
+export class TreeValues {
+  private readonly active = new Set<Node | string>();
+
+  constructor(private readonly scope: DeclarationScope) {}
+
+  /** The string an expression evaluates to, HOLE where unknown. */
+  valueOf(node: Node, source: TreeSource, depth = 0): string {
+    if (depth > MAX_DEPTH) return HOLE;
+    const type = node.type;
+    if (type === "concatenated_string") return node.namedChildren.map((c) => (c ? this.valueOf(c, source, depth + 1) : HOLE)).join("");
+    if (STRING_NODES.has(type)) return this.stringValue(node, source, depth);
+    if (NAME_NODES.has(type)) return this.nameValue(nameText(node), node, source, undefined, depth);
+    if (MEMBER_NODES.has(type)) return this.memberValue(node, source, depth);
+    if (CALL_NODES.has(type)) return this.callValue(node, source, depth);
+    if (VALUE_WRAPPERS.has(type) || type === "arrow_expression_clause" || INTERPOLATION_NODES.has(type)) return this.innerValue(node, source, depth);
+    const operator = node.children.find((c) => c && !c.isNamed && (CONCAT_OPERATORS.has(c.type) || FALLBACK_OPERATORS.has(c.type)));
+    if (operator && FALLBACK_OPERATORS.has(operator.type)) return this.fallbackValue(node, operator, source, depth);
+    if (operator && BINARY.test(type)) {
+      return node.namedChildren.filter((c) => c && c.type !== "additive_operator").map((c) => this.valueOf(c!, source, depth + 1)).join("");
+    }
+    // Dart writes member reads flat: `cfg.base` is an identifier followed by selectors.
+    if (node.namedChildCount > 1 && node.namedChild(1)?.type === "selector") return this.memberValue(node, source, depth);
+    return HOLE;
+  }
+
+  /** A name's value: its declarations in the file, then in the package; unknown when they disagree. */
+  nameValue(name: string, at: Node, source: TreeSource, qualifier: string | undefined, depth: number): string {
+    const values = new Set<string>();
+    for (const { source: where, value } of this.scope.lookup(name, source, qualifier)) {
+      if (typeof value !== "string" && value.startIndex <= at.startIndex && at.endIndex <= value.endIndex && where === source) continue;
+      if (this.active.has(value)) continue;
+      this.active.add(value);
+      try {
+        values.add(typeof value === "string" ? value : this.valueOf(value, where, depth + 1));
+      } finally {
+        this.active.delete(value);
+      }
+      if (values.size > 0 && !isUnknown([...values][0]!)) break;
+    }
+    const known = [...values].filter((v) => !isUnknown(v));
+    return known[0] ?? HOLE;
+  }
+
+  private stringValue(node: Node, source: TreeSource, depth: number): string {
+    const text = source.text;
+    let out = "";
+    let cursor = node.startIndex;
+    for (const child of node.children) {
+      if (!child) continue;
+      // Some grammars leave the written text out of the tree: it is the gap between children.
+      out += text.slice(cursor, child.startIndex);
+      cursor = child.endIndex;
+      // `{$x}` in PHP, `${x}` elsewhere: the braces belong to the interpolation, not to the text.
+      if (!child.isNamed && INTERPOLATION_BRACES.has(child.type)) continue;
+      if (!child.isNamed || STRING_TEXT_NODES.has(child.type)) out += child.text;
+      else out += this.valueOf(child, source, depth + 1);
+    }
+    out += text.slice(cursor, node.endIndex);
+    return out.replace(OPENING_QUOTE, "").replace(CLOSING_QUOTE, "");
+  }
+
+  private innerValue(node: Node, source: TreeSource, depth: number): string {
+    const named = node.namedChildren.filter((c): c is Node => c !== null && !STRING_TEXT_NODES.has(c.type));
+    if (named.length === 0) return HOLE;
+    // `${cfg.base}` in Dart: a name and its selectors.
+    if (named.length > 1 && named[1]!.type === "selector") return this.memberValue(node, source, depth);
+    return this.valueOf(named[0]!, source, depth + 1);
+  }
+
+  private memberValue(node: Node, source: TreeSource, depth: number): string {
+    const last = lastName(node);
+    if (!last) return HOLE;
+    const first = node.namedChild(0);
+    const qualifier = first && first !== last && NAME_NODES.has(first.type) ? nameText(first) : undefined;
+    return this.nameValue(nameText(last), node, source, qualifier, depth);
+  }
+
+  /** `getenv("X") ?? "…"`: the default is what the code ships with. */
+  private fallbackValue(node: Node, operator: Node, source: TreeSource, depth: number): string {
+    const named = node.namedChildren.filter((c): c is Node => c !== null);
+    const left = named.filter((c) => c.endIndex <= operator.startIndex);
+    const right = named.filter((c) => c.startIndex >= operator.endIndex);
+    const fallback = right.at(-1);
+    const primary = left.length === 1 ? this.valueOf(left[0]!, source, depth + 1) : HOLE;
+    if (!isUnknown(primary)) return primary;
+    return fallback ? this.valueOf(fallback, source, depth + 1) : HOLE;
+  }
+
+  private callValue(node: Node, source: TreeSource, depth: number): string {
+    const callee = node.childForFieldName("function") ?? node.childForFieldName("name") ?? node.childForFieldName("method") ?? node.namedChild(0);
+    const nameNode = node.childForFieldName("name") ?? node.childForFieldName("method") ?? (callee ? lastName(callee) : undefined);
+    if (!callee || !nameNode) return HOLE;
+    const name = nameText(nameNode);
+    const receiver = node.childForFieldName("object") ?? node.childForFieldName("receiver") ?? (callee !== nameNode && MEMBER_NODES.has(callee.type) ? callee.namedChild(0) : null);
+    const args = argumentsOf(node);
+    if (STRING_KEEPING_METHODS.has(name) && receiver) return this.valueOf(receiver, source, depth + 1);
+    if (FORMAT_FUNCTIONS.has(name)) {
+      const [template, ...rest] = receiver && STRING_NODES.has(receiver.type) ? [receiver, ...args] : args;
+      if (!template) return HOLE;
+      return formatWith(this.valueOf(template, source, depth + 1), rest.map((a) => this.valueOf(a, source, depth + 1)));
+    }
+    if (SETTING_READS.test(name) && args.length >= 2) return this.valueOf(args.at(-1)!, source, depth + 1);
+    if (args.length === 0) return this.nameValue(name, node, source, receiver && NAME_NODES.has(receiver.type) ? nameText(receiver) : undefined, depth);
+    return HOLE;
+  }
+}
+
+/** A value with nothing known in it. */
+export function isUnknown(value: string): boolean {
+  return value.replaceAll(HOLE, "") === "";
+}
+
+/** A call's arguments, without their wrappers (`argument`, `value_argument`, `name=`). */
+export function argumentsOf(call: Node): Node[] {
+  const list = call.childForFieldName("arguments") ?? call.namedChildren.find((c) => c !== null && ARGUMENT_LIST_NODES.has(c.type)) ?? null;
+  if (!list) return [];
+  const out: Node[] = [];
+  const collect = (node: Node): void => {
+    for (const child of node.namedChildren) {
+      if (!child || child.type === "comment") continue;
+      if (child.type === "value_arguments" || child.type === "annotated_lambda") collect(child);
+      else if (child.type === "keyword_argument" || child.type === "named_argument") out.push(child.childForFieldName("value") ?? child.namedChildren.at(-1) ?? child);
+      else if (child.type === "argument" || child.type === "value_argument") out.push(child.namedChildren.at(-1) ?? child);
+      else out.push(child);
+    }
+  };
+  collect(list);
+  return out;
+}
+
+/** `%s`, `%v`, `{}`, `{0}` and `{name}` placeholders filled in order. */
+function formatWith(template: string, args: string[]): string {
+  let next = 0;
+  return template.replace(/%[-+ 0#]*\d*(?:\.\d+)?[sdvqf]|\{[\w.]*(?::[^}]*)?\}/g, () => args[next++] ?? HOLE);
+}

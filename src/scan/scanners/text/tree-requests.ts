@@ -1,0 +1,229 @@
+/**
+ * V1 run requests found on syntax trees (Go, PHP, C#, Ruby, Java, Kotlin,
+ * Dart): the URL expression around each `/run` literal is evaluated through
+ * constants, members, settings defaults, interpolation and concatenation,
+ * in its file and across its package, and judged by what it resolves to:
+ *
+ * - the V1 host, or the exact V1 path on the V2 host: a V1 use;
+ * - a base it cannot resolve, in a repository that holds the V1 base
+ *   somewhere: a V1 use when it carries V1's signature (a POST, a run_id
+ *   query), reported with that evidence, unless the file or class names
+ *   another service or holds another service's host;
+ * - the app's own routes and constant definitions: not requests.
+ */
+import type { Node } from "web-tree-sitter";
+import { HOLE, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
+import { ENDPOINTS, NOT_CLOUD_RUN_API } from "../../../knowledge/migration.js";
+import { PackageTrees } from "../../../lang/tree/package-trees.js";
+import { type RunExpression, runExpressionsOf } from "../../../lang/tree/run-expressions.js";
+import { DECLARATION_NODES, FUNCTION_NODES, MEMBER_NODES, NAME_NODES, STRING_NODES, VALUE_WRAPPERS } from "../../../lang/tree/syntax.js";
+import type { RepoFacts } from "../../scanner.js";
+import { methodInStatement } from "./http-methods.js";
+
+export interface TreeRunUse {
+  start: number;
+  end: number;
+  /** Where the URL is, when the finding is on its run_id line. */
+  urlStart: number;
+  endpoint: V1Endpoint;
+  methodKnown: boolean;
+  /** Where the V1 base this request is taken to be on is set, when the request itself does not show it. */
+  evidence?: { file: string; line: number };
+}
+
+export interface TreeRequests {
+  uses: TreeRunUse[];
+  /** Ranges of `/run` literals that are not requests (routes, constant definitions): the text rules leave them too. */
+  quiet: Array<{ start: number; end: number }>;
+}
+
+const trees = new WeakMap<RepoFacts, PackageTrees>();
+
+function treesOf(repo: RepoFacts): PackageTrees {
+  let found = trees.get(repo);
+  if (!found) trees.set(repo, (found = new PackageTrees(repo.candidates ?? [], (file) => repo.read(file))));
+  return found;
+}
+
+/** Undefined when the file has no loaded grammar: the text rules then do all the work. */
+export function treeRequestsOf(file: string, text: string, hosts: HostSet, repo: RepoFacts): TreeRequests | undefined {
+  const packageTrees = treesOf(repo);
+  const source = packageTrees.source(file, text);
+  if (!source) return undefined;
+  const uses: TreeRunUse[] = [];
+  const quiet: TreeRequests["quiet"] = [];
+  for (const expression of runExpressionsOf(source, packageTrees.values, packageTrees.runConstants(source))) {
+    const { position, value, literal } = expression;
+    // A route, or a path constant (`RUN_PATH = "/run"`) whose uses are the requests.
+    if (position === "route" || (position === "definition" && isRelative(value) && !value.startsWith(HOLE))) {
+      quiet.push({ start: literal.startIndex, end: literal.endIndex });
+      continue;
+    }
+    const use = judge(file, expression, text, hosts, repo);
+    if (use) uses.push(use);
+  }
+  return { uses, quiet };
+}
+
+function judge(file: string, expression: RunExpression, text: string, hosts: HostSet, repo: RepoFacts): TreeRunUse | undefined {
+  const { node, value } = expression;
+  const method = methodOf(expression, text);
+  const info = parseUrlText(value, hosts);
+  const at = { start: node.startIndex, end: node.endIndex };
+  if (info.hostKind === "legacy" || info.hostKind === "current") {
+    const endpoint = isVendorHost(info) ? v1EndpointOf(info, method) : undefined;
+    if (!endpoint) return undefined;
+    return { ...refine(endpoint, at, expression, text), urlStart: at.start, methodKnown: method !== undefined };
+  }
+  if (info.hostKind !== "unknown" && info.hostKind !== "relative") return undefined;
+  if (!repo.legacyBase || !isV1Path(value) || namesAnotherService(file, expression) || baseIsParameter(expression)) return undefined;
+  const use = refine(v1EndpointOf({ ...info, apiPath: ENDPOINTS.createRun.v1.path }, method) ?? "run-ambiguous", at, expression, text);
+  // On a base this file does not show, only V1's signature counts.
+  if (use.endpoint === "run-ambiguous") return undefined;
+  return { ...use, urlStart: at.start, methodKnown: true, evidence: repo.legacyBase };
+}
+
+/** `/run`, `run` or `/api/run`, after the unknown base, with or without a query. */
+function isV1Path(value: string): boolean {
+  const path = value.replace(/^\u0000+/, "").split("?")[0]!;
+  return /^\/?(?:api\/)?run\/?$/.test(path);
+}
+
+function isRelative(value: string): boolean {
+  return !/^[a-z][a-z0-9+.-]*:\/\//i.test(value.replace(/^\u0000+/, ""));
+}
+
+/**
+ * A GET, or a request of unknown method, whose run_id goes into the query
+ * apart from the URL: reported where the run_id is when that is on another
+ * line (`query.Add("run_id", id)` before it, `queryParameters: {'run_id': id}`
+ * after it), as the text rules do; in the same builder chain before the URL
+ * (`SetQueryParam("run_id", id).Get("/run")`), at the URL.
+ */
+function refine(endpoint: V1Endpoint, at: { start: number; end: number }, expression: RunExpression, text: string): { endpoint: V1Endpoint; start: number; end: number } {
+  if (endpoint === "create-run" || /[?&]run_id=/.test(expression.value)) return { endpoint, ...at };
+  const statement = expression.statement;
+  if (RUN_ID.test(text.slice(statement.startIndex, at.start))) return { endpoint: "get-run", ...at };
+  const urlLineEnd = lineEndAt(text, at.start);
+  const to = lineEndAt(text, Math.max(statement.endIndex, at.end));
+  // Up to ten lines on, inside the block the request is in.
+  const blockEnd = statement.parent?.endIndex ?? text.length;
+  const after = RUN_ID.exec(text.slice(at.start, Math.min(blockEnd, nthLineEnd(text, at.end, 10, to))));
+  if (after) {
+    const start = at.start + after.index;
+    return start > urlLineEnd ? { endpoint: "get-run", start, end: start + after[0].length } : { endpoint: "get-run", ...at };
+  }
+  const windowStart = Math.max(statement.parent?.startIndex ?? 0, nthLineStart(text, statement.startIndex, 3));
+  const before = [...text.slice(windowStart, statement.startIndex).matchAll(new RegExp(RUN_ID.source, "g"))].at(-1);
+  if (before) return { endpoint: "get-run", start: windowStart + before.index!, end: windowStart + before.index! + before[0].length };
+  return { endpoint, ...at };
+}
+
+function lineEndAt(text: string, offset: number): number {
+  const end = text.indexOf("\n", offset);
+  return end < 0 ? text.length : end;
+}
+
+/** The start of the `count`-th line before the one holding `offset`. */
+function nthLineStart(text: string, offset: number, count: number): number {
+  let start = text.lastIndexOf("\n", offset - 1);
+  for (let i = 0; i < count && start > 0; i++) start = text.lastIndexOf("\n", start - 1);
+  return start + 1;
+}
+
+/** The query key, or a constant named after it (`RUN_ID_PARAM`); not a `runId` parameter. */
+const RUN_ID = /run_id|RUN_ID/;
+
+/** The end of the `count`-th line after `from`, but not before `atLeast`. */
+function nthLineEnd(text: string, from: number, count: number, atLeast: number): number {
+  let end = from;
+  for (let i = 0; i < count; i++) {
+    const next = text.indexOf("\n", end + 1);
+    if (next < 0) return text.length;
+    end = next;
+  }
+  return Math.max(end, atLeast);
+}
+
+function methodOf(expression: RunExpression, text: string): "GET" | "POST" | undefined {
+  if (expression.annotatedMethod) return expression.annotatedMethod;
+  const statement = expression.statement;
+  const found = methodInStatement(text.slice(statement.startIndex, statement.endIndex), expression.node.startIndex - statement.startIndex);
+  if (found) return found;
+  // `url = "#{base_url}/run"` and the request on a following line (`conn.post(url, …)`).
+  const variable = assignedVariable(expression);
+  if (variable) {
+    const pattern = new RegExp(`(?<![\\w$@])${variable.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`);
+    for (const line of text.slice(statement.endIndex).split("\n").slice(0, 6)) {
+      const use = pattern.exec(line);
+      const method = use ? methodInStatement(line, use.index) : undefined;
+      if (method) return method;
+    }
+  }
+  // A request class that declares its method once (`protected Method $method = Method::POST`).
+  const owner = expression.owner?.text ?? "";
+  const declared = new Set([...owner.matchAll(/\b(?:Method|HttpMethod|RequestMethod)(?:::|\.)(GET|POST|Get|Post)\b/g)].map((m) => m[1]!.toUpperCase()));
+  return declared.size === 1 ? ([...declared][0] as "GET" | "POST") : undefined;
+}
+
+/**
+ * The base is a parameter of the enclosing function (`def perform(base_url, run_id)`):
+ * the caller decides it, so the repository's V1 base is no evidence for it.
+ */
+function baseIsParameter(expression: RunExpression): boolean {
+  const base = firstName(expression.node);
+  if (!base || !NAME_NODES.has(base.type) || (base.parent && MEMBER_NODES.has(base.parent.type))) return false;
+  for (let at = expression.node.parent; at; at = at.parent) {
+    if (FUNCTION_NODES.has(at.type) || /lambda|function|method/.test(at.type)) {
+      const parameters = at.childForFieldName("parameters") ?? at.namedChildren.find((c) => c !== null && /parameter/.test(c.type));
+      return parameters !== null && parameters !== undefined && new RegExp(`(?<![\\w$@])${base.text.replace(/[$]/g, "\\$")}\\b`).test(parameters.text);
+    }
+  }
+  return false;
+}
+
+function firstName(node: Node): Node | undefined {
+  if (NAME_NODES.has(node.type)) return node;
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    const found = firstName(child);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The local variable a URL expression is assigned to (`url = …`, `var url = …`, `u, err := url.Parse(…)` aside). */
+function assignedVariable(expression: RunExpression): string | undefined {
+  let at = expression.node.parent;
+  while (at && VALUE_WRAPPERS.has(at.type)) at = at.parent;
+  if (!at || !DECLARATION_NODES.has(at.type)) return undefined;
+  const name = at.childForFieldName("name") ?? at.childForFieldName("left") ?? at.namedChild(0);
+  return name && /^[$@]?[A-Za-z_]\w*$/.test(name.text) ? name.text : undefined;
+}
+
+/**
+ * The file, its class or its namespace is another service's client: its path
+ * or class names the service, or its code holds that service's host.
+ */
+function namesAnotherService(file: string, expression: RunExpression): boolean {
+  const scope = expression.owner ?? expression.node.tree.rootNode;
+  const names = `${file} ${scope.tree.rootNode.text.slice(0, 400)} ${expression.owner?.childForFieldName("name")?.text ?? ""}`;
+  const words = new Set(names.split(/[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])/).map((w) => w.toLowerCase()));
+  const joined = names.toLowerCase();
+  const named = NOT_CLOUD_RUN_API.otherServices.some((service) => (service.length >= 6 ? joined.includes(service) : words.has(service)));
+  return named || holdsOtherHost(scope);
+}
+
+function holdsOtherHost(scope: Node): boolean {
+  const stack: Node[] = [scope];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (STRING_NODES.has(node.type)) {
+      const host = /^["'`@$]*https?:\/\/([a-z0-9.-]+)/i.exec(node.text)?.[1]?.toLowerCase();
+      if (host && !host.includes(HOLE) && !/comfydeploy\.com$|^localhost$|^127\.|^0\.0\.0\.0$|example\.(?:com|org)$/.test(host)) return true;
+      continue;
+    }
+    for (const child of node.namedChildren) if (child) stack.push(child);
+  }
+  return false;
+}
