@@ -7,7 +7,7 @@
 import { PYTHON_SDK_SHAPES } from "../../src/knowledge/migration.js";
 import type { PyModule } from "../../src/lang/python/module.js";
 import type { PyRange } from "../../src/lang/python/syntax.js";
-import { isName, isOp, type PyToken } from "../../src/lang/python/tokens.js";
+import { fStringParts, isName, isOp, isString, type PyToken, tokenizePython } from "../../src/lang/python/tokens.js";
 
 const V1_RESULT = PYTHON_SDK_SHAPES.calls[0]!.v1Result;
 /** Result attributes both SDK generations have: reading them proves nothing wrong. */
@@ -15,8 +15,20 @@ const SHARED_FIELDS: ReadonlySet<string> = new Set(PYTHON_SDK_SHAPES.sharedResul
 /** How far a request is followed through names and helper functions. */
 const MAX_DEPTH = 3;
 
-/** Where a run call's result goes, and the `.object` tokens to rename when that is provable. */
-export type ResultUse = { provable: true; accessors: number[] } | { provable: false; reason: string };
+/**
+ * Where a run call's result goes, and what to rename when that is provable:
+ * the `.object` tokens, and the `object` names read inside f-string fields
+ * (file offsets), which the tokenizer keeps inside one string token.
+ */
+export type ResultUse = { provable: true; accessors: number[]; embedded: OffsetRange[] } | { provable: false; reason: string };
+
+export interface OffsetRange {
+  start: number;
+  end: number;
+}
+
+/** A read of a name: the `.field` after it (undefined when the name is used whole). */
+type NameRead = { field: string | undefined; fieldStart: number; fieldEnd: number };
 
 export class PythonCallFlow {
   private readonly t: readonly PyToken[];
@@ -87,7 +99,7 @@ export class PythonCallFlow {
     if (start === undefined) return { provable: false, reason: "the call has an unusual shape" };
     let first = line.lo;
     if (isName(t[first], "await")) first++;
-    if (start === first && close === line.hi - 1) return { provable: true, accessors: [] };
+    if (start === first && close === line.hi - 1) return { provable: true, accessors: [], embedded: [] };
     // `name = [await] call` and nothing else on the line.
     const target = t[line.lo];
     const bindsName = target?.kind === "name" && isOp(t[line.lo + 1], "=") && close === line.hi - 1;
@@ -99,8 +111,8 @@ export class PythonCallFlow {
   /** The result read right after the call, whose `)` (or that of the parentheses around it) is at `close`. */
   private chainedRead(close: number, v2Result: string): ResultUse {
     const field = this.t[close + 2];
-    if (isName(field, V1_RESULT)) return { provable: true, accessors: [close + 2] };
-    if (isName(field, v2Result)) return { provable: true, accessors: [] };
+    if (isName(field, V1_RESULT)) return { provable: true, accessors: [close + 2], embedded: [] };
+    if (isName(field, v2Result)) return { provable: true, accessors: [], embedded: [] };
     return { provable: false, reason: `the result is read through .${field?.value ?? "?"}` };
   }
 
@@ -124,9 +136,42 @@ export class PythonCallFlow {
         continue;
       }
       if (field?.kind === "name" && (field.value === v2Result || SHARED_FIELDS.has(field.value))) continue;
-      return { provable: false, reason: `${name} is also used as a whole or through another attribute (passed on, returned, .status_code, …)` };
+      return { provable: false, reason: usedOtherwise(name) };
     }
-    return { provable: true, accessors };
+    const embedded: OffsetRange[] = [];
+    for (const read of this.fStringReads(name, scope, t[close]!.end)) {
+      if (read === "nested") return { provable: false, reason: `${name} is used in a nested function` };
+      if (read.field === V1_RESULT) embedded.push({ start: read.fieldStart, end: read.fieldEnd });
+      else if (read.field === undefined || (read.field !== v2Result && !SHARED_FIELDS.has(read.field))) return { provable: false, reason: usedOtherwise(name) };
+    }
+    return { provable: true, accessors, embedded };
+  }
+
+  /**
+   * Reads of `name` inside the replacement fields of f-strings of `scope`
+   * after offset `from` (`f"{res.object.live_status}"`): the tokenizer keeps
+   * an f-string as one token, so its fields are tokenized here.
+   */
+  private *fStringReads(name: string, scope: number, from: number): Generator<NameRead | "nested"> {
+    const text = this.module.text;
+    for (const token of this.t) {
+      if (token.start < from || !isString(token) || !/[ft]/.test(token.prefix) || !token.value.includes(name)) continue;
+      const scopes = this.module.scopesAt(token.start);
+      if (!scopes.includes(scope)) continue;
+      for (const part of fStringParts(text, token)) {
+        if (part.kind !== "expr") continue;
+        const inner = tokenizePython(text, part.start, part.end).tokens;
+        for (let i = 0; i < inner.length; i++) {
+          if (!isName(inner[i], name) || isOp(inner[i - 1], ".")) continue;
+          if (scopes[scopes.length - 1] !== scope) {
+            yield "nested";
+            continue;
+          }
+          const field = isOp(inner[i + 1], ".") && inner[i + 2]?.kind === "name" ? inner[i + 2]! : undefined;
+          yield { field: field?.value, fieldStart: field?.start ?? 0, fieldEnd: field?.end ?? 0 };
+        }
+      }
+    }
   }
 
   /** The innermost function scope holding token `index` (0: the module). */
@@ -134,4 +179,8 @@ export class PythonCallFlow {
     const scopes = this.module.scopesAt(this.t[index]!.start);
     return scopes[scopes.length - 1]!;
   }
+}
+
+function usedOtherwise(name: string): string {
+  return `${name} is also used as a whole or through another attribute (passed on, returned, .status_code, …)`;
 }

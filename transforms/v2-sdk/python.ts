@@ -205,8 +205,9 @@ class PythonSdkFix {
     // `run.create` → `run.deployment.queue`: the `create` token becomes `deployment.queue` (`_async` kept).
     this.edit(runToken + 2, run.v2.split(".").slice(1).join("."));
     for (const accessor of use.accessors) this.renameAccessor(accessor, CREATE.v2Result);
+    for (const read of use.embedded) this.edits.push({ ...read, text: CREATE.v2Result });
     const line = this.lineOf(runToken);
-    this.rewrite("v1-sdk-call", line, `${run.v1}(request=…) → ${run.v2}(request=…)${use.accessors.length > 0 ? `, .${CREATE.v1Result} → .${CREATE.v2Result}` : ""}`);
+    this.rewrite("v1-sdk-call", line, `${run.v1}(request=…) → ${run.v2}(request=…)${use.accessors.length + use.embedded.length > 0 ? `, .${CREATE.v1Result} → .${CREATE.v2Result}` : ""}`);
   }
 
   private getAt(runToken: number, run: PythonRunCall): void {
@@ -221,7 +222,8 @@ class PythonSdkFix {
       return this.mark(runToken, "v1-sdk-call", `${run.v1}(): its result's .${GET.v1Result} becomes .${GET.v2Result} in V2; not rewritten because ${use.reason}`);
     }
     for (const accessor of use.accessors) this.renameAccessor(accessor, GET.v2Result);
-    if (use.accessors.length > 0) {
+    for (const read of use.embedded) this.edits.push({ ...read, text: GET.v2Result });
+    if (use.accessors.length + use.embedded.length > 0) {
       this.rewrite("v1-sdk-call", this.lineOf(runToken), `${run.v1}() result .${GET.v1Result} → .${GET.v2Result}`);
     }
   }
