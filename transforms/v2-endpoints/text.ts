@@ -103,7 +103,7 @@ class TextEndpointMigration {
 
   private endpoint(finding: Finding): void {
     const { start, end } = spanOf(finding);
-    const site = this.siteAt(start, end, true);
+    const site = this.literalSite(finding) ?? this.siteAt(start, end, true);
     if (!site) {
       // Python: a URL held in a name (`requests.post(RUN_URL, ...)`); the string is elsewhere.
       if (this.python?.isCodeAt(start)) this.mark(finding, start, this.unseenAdvice(finding));
@@ -176,6 +176,20 @@ class TextEndpointMigration {
   }
 
   // -------------------------------------------------------------- helpers
+
+  /**
+   * The `/run` literal a syntax-tree finding names, when its span is the
+   * whole URL expression (`$base . '/run'`) or the run_id line: its body,
+   * after any prefix and opening quote (`$"`, `@"`, triple quotes).
+   */
+  private literalSite(finding: Finding): Site | undefined {
+    const literal = factsOf(finding, "endpoint")?.runLiteral;
+    if (!literal || this.python || this.json || this.markdown) return undefined;
+    const opening = /^[$@]*("""|'''|["'`])/.exec(this.text.slice(literal.start, literal.end));
+    if (!opening) return undefined;
+    const segment = segmentAt(this.file, literal.start + opening[0].length);
+    return segment.end <= literal.end ? { segment } : undefined;
+  }
 
   /** The URL's segment at a finding, or undefined where the text is a comment, a docstring or prose. */
   private siteAt(start: number, end: number, needsRunPath: boolean): Site | undefined {

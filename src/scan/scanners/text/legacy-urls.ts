@@ -172,7 +172,7 @@ class TextScan {
       const fix = use.evidence || use.endpoint === "run-ambiguous" || !use.methodKnown ? "review" : undefined;
       this.treeLines.add(this.source.lineOf(use.start));
       this.treeLines.add(this.source.lineOf(use.urlStart));
-      this.reportOnce(use.start, use.end, ruleId, message, fix, undefined, { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.methodKnown });
+      this.reportOnce(use.start, use.end, ruleId, message, fix, undefined, { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.methodKnown, runLiteral: use.runLiteral });
     }
   }
 

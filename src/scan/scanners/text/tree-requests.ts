@@ -25,6 +25,8 @@ export interface TreeRunUse {
   end: number;
   /** Where the URL is, when the finding is on its run_id line. */
   urlStart: number;
+  /** The literal that writes `/run`, for the transform's edit. */
+  runLiteral: { start: number; end: number };
   endpoint: V1Endpoint;
   methodKnown: boolean;
   /** Where the V1 base this request is taken to be on is set, when the request itself does not show it. */
@@ -70,17 +72,18 @@ function judge(file: string, expression: RunExpression, text: string, hosts: Hos
   const method = methodOf(expression, text);
   const info = parseUrlText(value, hosts);
   const at = { start: node.startIndex, end: node.endIndex };
+  const runLiteral = { start: expression.literal.startIndex, end: expression.literal.endIndex };
   if (info.hostKind === "legacy" || info.hostKind === "current") {
     const endpoint = isVendorHost(info) ? v1EndpointOf(info, method) : undefined;
     if (!endpoint) return undefined;
-    return { ...refine(endpoint, at, expression, text), urlStart: at.start, methodKnown: method !== undefined };
+    return { ...refine(endpoint, at, expression, text), urlStart: at.start, runLiteral, methodKnown: method !== undefined };
   }
   if (info.hostKind !== "unknown" && info.hostKind !== "relative") return undefined;
   if (!repo.legacyBase || !isV1Path(value) || namesAnotherService(file, expression) || baseIsParameter(expression)) return undefined;
   const use = refine(v1EndpointOf({ ...info, apiPath: ENDPOINTS.createRun.v1.path }, method) ?? "run-ambiguous", at, expression, text);
   // On a base this file does not show, only V1's signature counts.
   if (use.endpoint === "run-ambiguous") return undefined;
-  return { ...use, urlStart: at.start, methodKnown: true, evidence: repo.legacyBase };
+  return { ...use, urlStart: at.start, runLiteral, methodKnown: true, evidence: repo.legacyBase };
 }
 
 /** `/run`, `run` or `/api/run`, after the unknown base, with or without a query. */
