@@ -53,8 +53,9 @@ export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: H
     if (request.base !== undefined && !url.startsWith(HOLE)) url = joinBase(request.base, url);
     for (const key of request.queryKeys) url += `${url.includes("?") ? "&" : "?"}${key}=${HOLE}`;
     const info = parseUrlText(url, hosts);
-    // On the V2 host the URL literal carries the finding, not every request that reads a constant holding it.
-    const onVendor = info.hostKind === "legacy" || (isVendorHost(info) && isString(t[request.url.lo]));
+    // On the V2 host the URL literal carries the finding, not every request that reads a constant holding it;
+    // a request that writes the /run literal itself (`BASE + "/run"`) is that literal's place.
+    const onVendor = info.hostKind === "legacy" || (isVendorHost(info) && writesRunLiteral(module, request.url));
     const endpoint = onVendor ? v1EndpointOf(info, request.method) : undefined;
     const signature = endpoint ? undefined : v1SignatureOnUnknownBase(url, request.method, new Set(request.bodyKeys));
     if (signature) {
@@ -153,4 +154,13 @@ function factoryBase(module: PyModule, values: PyValues, open: number): string |
 function joinBase(base: string, path: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith("//")) return path;
   return `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+}
+
+/** A string token of the range writes the run path (`"/run"`, `f"{BASE}/run"`): the request itself names the endpoint. */
+function writesRunLiteral(module: PyModule, range: PyRange): boolean {
+  for (let i = range.lo; i < range.hi; i++) {
+    const token = module.tokens[i];
+    if (isString(token) && /\/run\b/.test(token.value)) return true;
+  }
+  return false;
 }
