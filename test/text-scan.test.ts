@@ -226,9 +226,19 @@ describe("other hosts", () => {
       `curl "http://localhost:3000/api/run?run_id=1"`,
       `curl "https://\${HOST}/api/run?run_id=1"`,
       `curl "https://jobs.example.com/api/runs?run_id=1"`,
-      `curl "https://api.comfydeploy.com/api/run?run_id=1"`,
+      `curl "https://api.comfydeploy.com/api/run/1"`,
     );
     expect(scanText("b.sh", text)).toEqual([]);
+  });
+
+  it("reports the V1 paths on the V2 host, and neither the V2 paths nor the host alone", () => {
+    const text = lines(
+      `curl -X POST https://api.comfydeploy.com/api/run -d '{"deployment_id": "d"}'`,
+      `curl "https://api.comfydeploy.com/api/run?run_id=1"`,
+      `curl -X POST https://api.comfydeploy.com/api/run/deployment/queue -d '{"deployment_id": "d"}'`,
+      `API=https://api.comfydeploy.com/api`,
+    );
+    expect(keys(scanText("v2.sh", text))).toEqual(["1:legacy-create-run:error", "2:legacy-get-run:error"]);
   });
 
   it("treats configured legacy hosts as V1 and never reports ignored hosts", () => {

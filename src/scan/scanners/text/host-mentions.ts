@@ -4,7 +4,8 @@
  * offset, which is quadratic on one long word (a minified line, a hex
  * blob); a window around each occurrence keeps the generic scan linear.
  */
-import { findLegacyHostMentions, type HostMention, type HostSet } from "../../../core/urls.js";
+import { ENDPOINTS } from "../../../knowledge/migration.js";
+import { currentHostsAsLegacy, findLegacyHostMentions, type HostMention, type HostSet, isVendorHost, parseUrlText, v1EndpointOf } from "../../../core/urls.js";
 
 /** Characters before a host that a scheme may take (`https://`, `git+https://`). */
 const SCHEME_REACH = 64;
@@ -37,4 +38,20 @@ function urlEnd(text: string, from: number): number {
   URL_STOP.lastIndex = from;
   const stop = URL_STOP.exec(text.slice(0, from + PATH_REACH));
   return stop ? stop.index : Math.min(text.length, from + PATH_REACH);
+}
+
+/**
+ * URLs naming a V1 endpoint on the V2 host (`POST https://api.comfydeploy.com/api/run`,
+ * `GET …/api/run?run_id=`): V1 uses too. The host alone and the V2 paths are not.
+ */
+export function v1PathsOnCurrentHost(text: string, hosts: HostSet): Array<{ start: number; end: number; hasRunId: boolean }> {
+  const out: Array<{ start: number; end: number; hasRunId: boolean }> = [];
+  for (const mention of legacyHostMentionsIn(text, currentHostsAsLegacy(hosts))) {
+    if (mention.kind !== "api") continue;
+    const info = parseUrlText(mention.url, hosts);
+    if (isVendorHost(info) && v1EndpointOf(info, undefined) !== undefined) {
+      out.push({ start: mention.start, end: mention.end, hasRunId: info.queryKeys.has(ENDPOINTS.getRun.v1.query) });
+    }
+  }
+  return out;
 }

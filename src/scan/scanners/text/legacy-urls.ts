@@ -15,11 +15,11 @@ import { ENDPOINTS } from "../../../knowledge/migration.js";
 import type { FixClass, RuleId, Severity } from "../../../rules/catalog.js";
 import { excerptOf, redactEnvLine } from "../../../core/redact.js";
 import { type FileKind, isJsFile } from "../../../platform/file-types.js";
-import { endpointMessage, heldBaseMessage, legacyHostMessage, unknownBaseMessage } from "../../messages.js";
+import { endpointMessage, legacyHostMessage, unknownBaseMessage } from "../../messages.js";
 import { FindingSink } from "../../scanner-helpers.js";
 import type { FileScanner } from "../../scanner.js";
 import { assignedName, usesOf } from "./assignments.js";
-import { legacyHostMentionsIn } from "./host-mentions.js";
+import { legacyHostMentionsIn, v1PathsOnCurrentHost } from "./host-mentions.js";
 import { type HttpMethod, methodFromName, methodInStatement } from "./http-methods.js";
 import { findOtherHostShapes, otherHostMessage, type RequestFacts } from "./other-host.js";
 import { findRunIdQueries, type RunIdQuery, runIdQueryMessage } from "./run-id-query.js";
@@ -28,15 +28,14 @@ import { statementAround } from "../../../lang/text/statements.js";
 import { type StructuredRequests, structuredRequestsOf } from "./structured-requests.js";
 import { TextFile } from "../../../lang/text/text-file.js";
 import { valueShapeAt } from "./whole-values.js";
-import { type TreeRequests, treeRequestsOf } from "./tree-requests.js";
-import { currentHostsAsLegacy, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
+import { type TreeRequests, treeRequestsOf, treeUseFinding } from "./tree-requests.js";
+import { type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
 import type { EndpointFacts } from "../../../core/facts.js";
 
 export const legacyUrlScanner: FileScanner = {
   id: "legacy-urls",
   matches: (file) => !isJsFile(file),
-  scan: ({ file, text, kind, hosts, repo }) =>
-    scanLegacyUrls(file, text, kind, hosts, repo.legacyBaseHeld ?? false, isProgramSource(file) ? treeRequestsOf(file, text, hosts, repo) : undefined),
+  scan: ({ file, text, kind, hosts, repo }) => scanLegacyUrls(file, text, kind, hosts, repo.legacyBaseHeld ?? false, treeRequestsOf(file, text, hosts, repo)),
 };
 
 export function scanLegacyUrls(file: string, text: string, kind: FileKind, hosts: HostSet, legacyBaseHeldElsewhere = false, tree?: TreeRequests): Finding[] {
@@ -128,7 +127,10 @@ class TextScan {
   run(): Finding[] {
     this.reportTreeUses();
     const hasLegacyBase = this.scanLegacyHost();
-    this.scanV1PathsOnCurrentHost();
+    // V1 endpoints on the V2 host (`POST https://api.comfydeploy.com/api/run`) are V1 uses too.
+    for (const url of v1PathsOnCurrentHost(this.source.text, this.source.hosts)) {
+      if (!this.settledByTree(url.start)) this.reportRunUses(this.resolveRunUse(url.start, url.end, url.hasRunId, true));
+    }
     if (hasLegacyBase) this.scanDetachedRunPaths();
     else if (isProgramSource(this.source.file)) this.scanBuiltRunPaths();
     this.scanOtherHosts();
@@ -167,19 +169,15 @@ class TextScan {
   /** V1 requests the syntax tree resolved (through constants, members, settings and the repository's V1 base). */
   private reportTreeUses(): void {
     for (const use of this.tree?.uses ?? []) {
-      const ruleId = use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
-      const message = use.evidence ? heldBaseMessage(use.endpoint, use.evidence) : endpointMessage(use.endpoint, use.methodKnown);
-      const fix = use.evidence || use.endpoint === "run-ambiguous" || !use.methodKnown ? "review" : undefined;
-      this.treeLines.add(this.source.lineOf(use.start));
-      this.treeLines.add(this.source.lineOf(use.urlStart));
-      this.reportOnce(use.start, use.end, ruleId, message, fix, undefined, { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.methodKnown, runLiteral: use.runLiteral });
+      for (const at of [use.start, use.urlStart]) this.treeLines.add(this.source.lineOf(at));
+      const finding = treeUseFinding(use);
+      this.reportOnce(use.start, use.end, finding.ruleId, finding.message, finding.fix, undefined, finding.facts);
     }
   }
 
   /** A `/run` the syntax tree showed is a route or a constant's definition, or whose line it already reported. */
   private settledByTree(offset: number): boolean {
-    if (this.treeLines.has(this.source.lineOf(offset))) return true;
-    return (this.tree?.quiet ?? []).some((range) => range.start <= offset && offset < range.end);
+    return this.treeLines.has(this.source.lineOf(offset)) || (this.tree?.quiet ?? []).some((range) => range.start <= offset && offset < range.end);
   }
 
   /** V1's signature around a `/run` path: where it is and which endpoint it names. */
@@ -215,20 +213,6 @@ class TextScan {
     this.legacyRunUrlSeen = runUrls.length > 0;
     for (const url of runUrls) this.reportRunUses(this.resolveRunUse(url.start, url.end, url.hasRunId, true));
     return true;
-  }
-
-  /**
-   * `POST https://api.comfydeploy.com/api/run`, `GET …/api/run?run_id=`: V1
-   * endpoints on the V2 host are V1 uses too (the host alone is not).
-   */
-  private scanV1PathsOnCurrentHost(): void {
-    const { source } = this;
-    for (const mention of legacyHostMentionsIn(source.text, currentHostsAsLegacy(source.hosts))) {
-      if (mention.kind !== "api" || this.settledByTree(mention.start)) continue;
-      const info = parseUrlText(mention.url, source.hosts);
-      if (!isVendorHost(info) || v1EndpointOf(info, undefined) === undefined) continue;
-      this.reportRunUses(this.resolveRunUse(mention.start, mention.end, info.queryKeys.has(ENDPOINTS.getRun.v1.query), true));
-    }
   }
 
   /**

@@ -17,6 +17,9 @@ import { ENDPOINTS, NOT_CLOUD_RUN_API } from "../../../knowledge/migration.js";
 import { PackageTrees } from "../../../lang/tree/package-trees.js";
 import { type RunExpression, runExpressionsOf } from "../../../lang/tree/run-expressions.js";
 import { DECLARATION_NODES, FUNCTION_NODES, MEMBER_NODES, NAME_NODES, STRING_NODES, VALUE_WRAPPERS } from "../../../lang/tree/syntax.js";
+import type { EndpointFacts } from "../../../core/facts.js";
+import type { FixClass, RuleId } from "../../../rules/catalog.js";
+import { endpointMessage, heldBaseMessage } from "../../messages.js";
 import type { RepoFacts } from "../../scanner.js";
 import { methodInStatement } from "./http-methods.js";
 
@@ -37,6 +40,16 @@ export interface TreeRequests {
   uses: TreeRunUse[];
   /** Ranges of `/run` literals that are not requests (routes, constant definitions): the text rules leave them too. */
   quiet: Array<{ start: number; end: number }>;
+}
+
+/** What a tree use is reported as: the rule, the message (with the evidence when the base is the repository's), the fix class, the facts. */
+export function treeUseFinding(use: TreeRunUse): { ruleId: RuleId; message: string; fix: FixClass | undefined; facts: EndpointFacts } {
+  return {
+    ruleId: use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run",
+    message: use.evidence ? heldBaseMessage(use.endpoint, use.evidence) : endpointMessage(use.endpoint, use.methodKnown),
+    fix: use.evidence || use.endpoint === "run-ambiguous" || !use.methodKnown ? "review" : undefined,
+    facts: { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.methodKnown, runLiteral: use.runLiteral },
+  };
 }
 
 const trees = new WeakMap<RepoFacts, PackageTrees>();
