@@ -22,6 +22,7 @@ import { advice, ENDPOINT_TEXT, messages } from "./advice.js";
 import { applyEdits, hostEditIn, moveRunIdIntoPath, onlyVendorLegacyHosts, QUEUE_SUFFIX, type TextEdit, v1OnlyFields } from "./urls.js";
 import { findRunIdParam, findRunSegment } from "../../src/core/run-path.js";
 import { JsonUrls } from "./json.js";
+import { goRunIdQueryEdits } from "./go-query.js";
 import { PythonUrlSites } from "./python.js";
 import { afterSegment, MarkdownCode, type Segment, segmentAt } from "./segments.js";
 
@@ -155,6 +156,9 @@ class TextEndpointMigration {
       }
     } else if (site.pyIndex !== undefined) {
       edits = this.python!.paramsRunIdEdits(site.pyIndex, segment);
+    } else if (posix.extname(this.context.file) === ".go" && factsOf(finding, "endpoint")?.runLiteral) {
+      // `q.Set("run_id", id)` on a later line: the finding is there, the URL's literal is in the facts.
+      edits = goRunIdQueryEdits(this.text, spanOf(finding).start, segment);
     }
     if (!edits || !this.addEdits(edits)) return false;
     this.rewrite(finding, messages.get());
