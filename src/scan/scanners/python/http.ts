@@ -5,7 +5,7 @@
  * seen going into a known call are reported where they are built, method unknown.
  */
 import { endpointMessage } from "../../messages.js";
-import { HOLE, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1EndpointOf, v1SignatureOnUnknownBase } from "../../../core/urls.js";
+import { HOLE, type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf, v1SignatureOnUnknownBase } from "../../../core/urls.js";
 import type { PyModule } from "../../../lang/python/module.js";
 import type { PyCallee, PyRange } from "../../../lang/python/syntax.js";
 import { isOp, isString } from "../../../lang/python/tokens.js";
@@ -53,10 +53,7 @@ export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: H
     if (request.base !== undefined && !url.startsWith(HOLE)) url = joinBase(request.base, url);
     for (const key of request.queryKeys) url += `${url.includes("?") ? "&" : "?"}${key}=${HOLE}`;
     const info = parseUrlText(url, hosts);
-    // On the V2 host the URL literal carries the finding, not every request that reads a constant holding it;
-    // a request that writes the /run literal itself (`BASE + "/run"`) is that literal's place.
-    const onVendor = info.hostKind === "legacy" || (isVendorHost(info) && writesRunLiteral(module, request.url));
-    const endpoint = onVendor ? v1EndpointOf(info, request.method) : undefined;
+    const endpoint = info.hostKind === "legacy" ? v1EndpointOf(info, request.method) : undefined;
     const signature = endpoint ? undefined : v1SignatureOnUnknownBase(url, request.method, new Set(request.bodyKeys));
     if (signature) {
       const memberBase = /^f?["']{1,3}\{\s*[A-Za-z_]\w*\.[\w.]+\s*\}|^[A-Za-z_]\w*\.[\w.]+\s*\+/.test(module.text.slice(module.tokens[request.url.lo]!.start, module.tokens[request.url.hi - 1]!.end));
@@ -78,10 +75,10 @@ export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: H
       if (seen.has(range.lo) || consumed.has(range.lo)) continue;
       seen.add(range.lo);
       const url = values.stringOf(range);
-      // Only a vendor host with a /run path can name a V1 endpoint.
-      if (!url.includes("/run") || ![...hosts.legacy, ...hosts.current].some((host) => url.toLowerCase().includes(host))) continue;
+      // Only a legacy host with a /run path can name a V1 endpoint.
+      if (!url.includes("/run") || !hosts.legacy.some((host) => url.toLowerCase().includes(host))) continue;
       const info = parseUrlText(url, hosts);
-      const endpoint = isVendorHost(info) ? v1EndpointOf(info, undefined) : undefined;
+      const endpoint = info.hostKind === "legacy" ? v1EndpointOf(info, undefined) : undefined;
       if (endpoint) uses.push({ range, endpoint, method: undefined });
     }
   }
@@ -154,13 +151,4 @@ function factoryBase(module: PyModule, values: PyValues, open: number): string |
 function joinBase(base: string, path: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith("//")) return path;
   return `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
-}
-
-/** A string token of the range writes the run path (`"/run"`, `f"{BASE}/run"`): the request itself names the endpoint. */
-function writesRunLiteral(module: PyModule, range: PyRange): boolean {
-  for (let i = range.lo; i < range.hi; i++) {
-    const token = module.tokens[i];
-    if (isString(token) && /\/run\b/.test(token.value)) return true;
-  }
-  return false;
 }

@@ -26,6 +26,8 @@ import { methodInStatement } from "./http-methods.js";
 export interface TreeRunUse {
   start: number;
   end: number;
+  /** The URL names the V2 host: the text transform cannot place a marker there yet, so it is left to the user. */
+  onCurrentHost?: boolean;
   /** Where the URL is, when the finding is on its run_id line. */
   urlStart: number;
   /** The literal that writes `/run`, for the transform's edit. */
@@ -47,6 +49,7 @@ export function treeUseFinding(use: TreeRunUse): { ruleId: RuleId; message: stri
   return {
     ruleId: use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run",
     message: use.evidence ? heldBaseMessage(use.endpoint, use.evidence) : endpointMessage(use.endpoint, use.methodKnown),
+    // On the V2 host the text transform edits the /run literal the facts name, as on the V1 host.
     fix: use.evidence || use.endpoint === "run-ambiguous" || !use.methodKnown ? "review" : undefined,
     facts: { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.methodKnown, runLiteral: use.runLiteral },
   };
@@ -89,7 +92,8 @@ function judge(file: string, expression: RunExpression, text: string, hosts: Hos
   if (info.hostKind === "legacy" || info.hostKind === "current") {
     const endpoint = isVendorHost(info) ? v1EndpointOf(info, method) : undefined;
     if (!endpoint) return undefined;
-    return { ...refine(endpoint, at, expression, text), urlStart: at.start, runLiteral, methodKnown: method !== undefined };
+    const onCurrentHost = info.hostKind === "current" ? { onCurrentHost: true } : {};
+    return { ...refine(endpoint, at, expression, text), urlStart: at.start, runLiteral, methodKnown: method !== undefined, ...onCurrentHost };
   }
   if (info.hostKind !== "unknown" && info.hostKind !== "relative") return undefined;
   if (!repo.legacyBase || !isV1Path(value) || namesAnotherService(file, expression) || baseIsParameter(expression)) return undefined;
