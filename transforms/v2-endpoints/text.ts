@@ -117,7 +117,8 @@ class TextEndpointMigration {
     const done = problem === undefined && (create ? this.create(finding, site, url) : this.get(finding, site, url));
     if (done) return;
     this.held.push([segment.start, segment.end]);
-    this.mark(finding, segment.start, problem ?? (create ? advice.createNotRewritable() : advice.getNotRewritable()));
+    // Above the finding's own line: a run_id set on another line than the URL carries it.
+    this.mark(finding, start, problem ?? (create ? advice.createNotRewritable() : advice.getNotRewritable()));
   }
 
   private unseenAdvice(finding: Finding): string {
