@@ -145,7 +145,7 @@ describe("fix on a V1 Python project, end to end", () => {
       writeFileSync(join(source, file), text);
     }
     fixed = await fixRepository(source);
-    expect(fixed.diff).toContain("+comfydeploy>=0.7.0");
+    expect(fixed.diff).toContain("+comfydeploy==0.7.0");
     expect(fixed.second.changes.map((c) => c.file)).toEqual([]);
     const left = fixed.after.filter((f) => f.ruleId === "v1-sdk-call").map((f) => [f.file, f.line, f.fix]);
     // The upload call, two markers further down than in the original.

@@ -35,8 +35,11 @@ function declaredSdkRange(dir: string): string | undefined {
 }
 
 describe("scenario descriptions", () => {
-  it("has the six scenario apps", () => {
-    expect(scenarios.map((s) => s.name)).toEqual(["discord-bot-cjs", "gradio-python", "next-unused-dep", "next-v1-sdk", "node-esm-v1-sdk", "vendored-client"]);
+  it("has the six SDK scenario apps and the eight raw-HTTP language apps", () => {
+    expect(scenarios.map((s) => s.name)).toEqual([
+      "csharp-client", "dart-client", "discord-bot-cjs", "go-client", "gradio-python", "java-client", "kotlin-client",
+      "next-unused-dep", "next-v1-sdk", "node-esm-v1-sdk", "php-connector", "ruby-client", "shell-scripts", "vendored-client",
+    ]);
   });
 
   it.each(scenarios)("$name: server modules, contract modules and env variables exist in the app", ({ dir, spec }) => {

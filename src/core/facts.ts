@@ -17,6 +17,8 @@ export interface EndpointFacts {
   methodSeen: boolean;
   /** What the JS/TS analyser read of the request around the URL; absent where it saw no request call. */
   request?: EndpointRequest;
+  /** The string literal that writes `/run`, when the finding's span is the whole URL expression or its run_id line (syntax-tree languages). */
+  runLiteral?: { start: number; end: number };
 }
 
 export interface EndpointRequest {

@@ -43,8 +43,17 @@ export function relocateFindings(
     const span = { start: toScanned(finding.span.start), end: toScanned(finding.span.end) };
     const moved = map ? map(span) : span;
     if (!moved) return [];
-    return [{ ...finding, ...lines.location(moved.start, moved.end), span: moved }];
+    return [{ ...finding, ...lines.location(moved.start, moved.end), span: moved, ...movedFacts(finding, (s) => (map ? map(s) : s), toScanned) }];
   });
+}
+
+/** An endpoint finding's `/run` literal moves with its span; it is dropped when an earlier part rewrote it. */
+function movedFacts(finding: Finding, map: (span: Span) => Span | undefined, toScanned: (offset: number) => number): Partial<Finding> {
+  const facts = finding.facts;
+  if (facts?.kind !== "endpoint" || !facts.runLiteral) return {};
+  const literal = map({ start: toScanned(facts.runLiteral.start), end: toScanned(facts.runLiteral.end) });
+  const { runLiteral: _dropped, ...rest } = facts;
+  return { facts: literal ? { ...rest, runLiteral: literal } : rest };
 }
 
 /** Maps spans of `before` onto `after` through the characters the two share. */

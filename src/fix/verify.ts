@@ -4,7 +4,8 @@
  * once the project's dependencies are installed, with this tool's own
  * TypeScript unless the caller asks for the project's (which is code from the
  * repository); plain JavaScript: `node --check`; Python: a syntax check in
- * isolated mode that writes no bytecode. Every check runs with the scrubbed
+ * isolated mode that writes no bytecode; PHP, Go, Ruby and shell: their own
+ * syntax checkers when installed (syntax-checkers.ts). Every check runs with the scrubbed
  * environment (no tokens). An error in a changed file is a `verify-failed`
  * finding; a check that cannot run says why and which command to run instead.
  */
@@ -17,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { repositoryCodeEnv } from "../platform/child-env.js";
 import semver from "semver";
 import { type Finding, makeFinding } from "../core/finding.js";
+import { checkSyntax } from "./syntax-checkers.js";
 
 export interface CheckRun {
   /** What ran, as a command a person can repeat. */
@@ -60,6 +62,10 @@ export async function verifyChanges(root: string, changedFiles: readonly string[
   for (const [config, files] of groupByTsconfig(root, ts)) await checkTypeScript(root, config, files, stale, options, out);
   for (const file of js) await checkNode(root, file, out);
   if (py.length > 0) await checkPython(root, py, out);
+  for (const result of await checkSyntax(changedFiles, (program, args) => runProcess(program, args, root))) {
+    for (const e of result.errors) out.findings.push(verifyFinding(e.file, e.line, 1, e.message));
+    out.checks.push({ command: result.command, status: result.status, ...(result.reason ? { reason: result.reason } : {}) });
+  }
   return out;
 }
 

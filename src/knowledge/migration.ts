@@ -141,6 +141,8 @@ export const PYTHON_SDK = {
   /** Below this version the Python SDK talks to V1. */
   firstV2Version: "0.6.0",
   recommendedRange: ">=0.7.0",
+  /** The V2 release an exact or bounded pin moves to, keeping the user's operator (`==0.3.4` → `==0.7.0`). */
+  v2Version: "0.7.0",
 } as const;
 
 export const RUBY_SDK = { gemName: "comfydeploy", hasV2: false } as const;

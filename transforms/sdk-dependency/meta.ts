@@ -10,7 +10,7 @@ export const meta = {
   rules: ["v1-sdk-dependency"],
   rewrites: [
     `package.json: a V1 ${JS_SDK.packageName} entry → exactly ${JS_SDK.v2Pin} (npm: aliases keep their form), plus ${ZOD_NAME}@${ZOD_RANGE} in dependencies when no dependency field has it; only once every V1 SDK call in the package was rewritten`,
-    `requirements/constraints files, pyproject.toml (PEP 621, Poetry), Pipfile: a V1 ${PYTHON_SDK.packageName} spec → ${PYTHON_SDK.recommendedRange}, extras and markers kept`,
+    `requirements/constraints files, pyproject.toml (PEP 621, Poetry), Pipfile: a V1 ${PYTHON_SDK.packageName} spec → ${PYTHON_SDK.v2Version} with its operator (==, ===, >=, ~=, ^, ~; other ranges → ${PYTHON_SDK.recommendedRange}), extras and markers kept`,
   ],
   marks: [
     "requirements with --hash options (the hashes would no longer match); setup.cfg and setup.py",

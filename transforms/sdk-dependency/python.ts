@@ -1,7 +1,8 @@
 /**
- * sdk-dependency for Python: a V1 requirement's version spec becomes the
- * recommended range in requirements/constraints files, pyproject.toml (PEP
- * 621 and Poetry) and Pipfile, keeping extras, markers and comments. What
+ * sdk-dependency for Python: a V1 requirement's version spec moves to V2 in
+ * requirements/constraints files, pyproject.toml (PEP 621 and Poetry) and
+ * Pipfile, keeping extras, markers, comments and the user's operator (an
+ * exact pin stays exact, at the V2 version the knowledge data names). What
  * cannot be edited as a spec (hashed requirements, a file or URL reference,
  * setup.cfg / setup.py) and specs that may install either generation get a
  * review marker. Lockfiles are never edited.
@@ -35,7 +36,7 @@ export function fixPythonManifest(text: string, context: FixContext, findings: r
     let edited: { line: string; before: string } | undefined;
     if (manifest === "requirements" || manifest === "constraints") {
       if (hashed(lines, index)) {
-        markers.push({ line: finding.line, ruleId: finding.ruleId, advice: `change ${PYTHON_SDK.packageName}${spec} to ${PY_RANGE} and regenerate the --hash values, which would no longer match` });
+        markers.push({ line: finding.line, ruleId: finding.ruleId, advice: `change ${PYTHON_SDK.packageName}${spec} to ${v2Spec(spec)} and regenerate the --hash values, which would no longer match` });
         continue;
       }
       edited = replaceRequirementSpec(line, finding.column - 1, "");
@@ -57,7 +58,7 @@ function record(lines: string[], index: number, edited: { line: string; before: 
     kind: "rewrite",
     ruleId: finding.ruleId,
     line: finding.line,
-    message: `${PYTHON_SDK.packageName} ${edited.before || spec} → ${PY_RANGE} (the V2 SDK); regenerate any lockfile with your tool (pip-compile, poetry lock, uv lock, pipenv lock).`,
+    message: `${PYTHON_SDK.packageName} ${edited.before || spec} → ${v2Spec(edited.before || spec)} (the V2 SDK); regenerate any lockfile with your tool (pip-compile, poetry lock, uv lock, pipenv lock).`,
   });
 }
 
@@ -88,7 +89,7 @@ function replaceRequirementSpec(line: string, column: number, end: string): { li
   if (!/^(==|~=|<=|>=|!=|<|>|===)/.test(before) || before.startsWith("@")) return undefined;
   const lead = /^\s*/.exec(specText)![0];
   const trail = /\s*$/.exec(specText.slice(lead.length))![0];
-  const replaced = line.slice(0, at) + lead + PY_RANGE + trail + tail.slice(specText.length);
+  const replaced = line.slice(0, at) + lead + v2Spec(before) + trail + tail.slice(specText.length);
   return { line: replaced, before };
 }
 
@@ -114,5 +115,19 @@ function replaceTomlSpec(line: string, column: number): { line: string; before: 
 
 function swapQuoted(line: string, at: number, value: string): { line: string; before: string } | undefined {
   if (value === "*" || value === "") return undefined;
-  return { line: line.slice(0, at) + PY_RANGE + line.slice(at + value.length), before: value };
+  return { line: line.slice(0, at) + v2Spec(value) + line.slice(at + value.length), before: value };
+}
+
+/**
+ * Operators that keep their meaning on the V2 version: pins (`==`, `===`,
+ * Poetry's bare version), lower bounds (`>=`) and compatible releases (`~=`,
+ * Poetry's `^` and `~`). Anything else (ranges, `<`, `!=`, wildcards) gets
+ * the recommended range.
+ */
+const KEPT_OPERATOR = /^(===|==|>=|~=|\^|~(?!=)|)\s*v?\d+(?:\.\d+)*$/;
+
+/** The V2 spec for a V1 one: the same operator on the V2 version where it carries over. */
+export function v2Spec(spec: string): string {
+  const kept = KEPT_OPERATOR.exec(spec.trim());
+  return kept ? `${kept[1]}${PYTHON_SDK.v2Version}` : PY_RANGE;
 }

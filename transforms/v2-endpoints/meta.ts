@@ -14,6 +14,7 @@ export const meta = {
     `JS/TS: ${ENDPOINT_TEXT.getV1} → ${ENDPOINT_TEXT.getV2} in templates and concatenations, from axios params, ky/got searchParams, undici query, and new URL + searchParams.set`,
     `Python, config, other languages, shell, Markdown code, JSON: ${HOSTS.v1.apiBase} → ${HOSTS.v2.apiBase} in string values and settings (a bare https://${HOSTS.v1.host} stays bare; comments and prose untouched)`,
     `Python and text: ${ENDPOINT_TEXT.createV1} → ${ENDPOINT_TEXT.createV2} where the method is known (curl -X POST, requests.post, a collection's method)`,
+    `Go, PHP, C#, Ruby, Java, Kotlin, Dart: the /run literal of a URL whose base the scan resolved in another file or setting, as in one string; Go's q.Set("${RUN_ID_KEY}", id) on {base}/run → {base}/run/ + url.PathEscape(id)`,
     `Python and text: ${ENDPOINT_TEXT.getV1} → ${ENDPOINT_TEXT.getV2} inside one string (f-strings, placeholders, a string ending in ${RUN_ID_KEY}= followed by + id) and from requests' params={"${RUN_ID_KEY}": rid} with a one-string URL; Postman url path/query arrays follow`,
   ],
   marks: [

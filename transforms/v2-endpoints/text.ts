@@ -22,6 +22,7 @@ import { advice, ENDPOINT_TEXT, messages } from "./advice.js";
 import { applyEdits, hostEditIn, moveRunIdIntoPath, onlyVendorLegacyHosts, QUEUE_SUFFIX, type TextEdit, v1OnlyFields } from "./urls.js";
 import { findRunIdParam, findRunSegment } from "../../src/core/run-path.js";
 import { JsonUrls } from "./json.js";
+import { goRunIdQueryEdits } from "./go-query.js";
 import { PythonUrlSites } from "./python.js";
 import { afterSegment, MarkdownCode, type Segment, segmentAt } from "./segments.js";
 
@@ -103,7 +104,7 @@ class TextEndpointMigration {
 
   private endpoint(finding: Finding): void {
     const { start, end } = spanOf(finding);
-    const site = this.siteAt(start, end, true);
+    const site = this.literalSite(finding) ?? this.siteAt(start, end, true);
     if (!site) {
       // Python: a URL held in a name (`requests.post(RUN_URL, ...)`); the string is elsewhere.
       if (this.python?.isCodeAt(start)) this.mark(finding, start, this.unseenAdvice(finding));
@@ -116,7 +117,8 @@ class TextEndpointMigration {
     const done = problem === undefined && (create ? this.create(finding, site, url) : this.get(finding, site, url));
     if (done) return;
     this.held.push([segment.start, segment.end]);
-    this.mark(finding, segment.start, problem ?? (create ? advice.createNotRewritable() : advice.getNotRewritable()));
+    // Above the finding's own line: a run_id set on another line than the URL carries it.
+    this.mark(finding, start, problem ?? (create ? advice.createNotRewritable() : advice.getNotRewritable()));
   }
 
   private unseenAdvice(finding: Finding): string {
@@ -155,6 +157,9 @@ class TextEndpointMigration {
       }
     } else if (site.pyIndex !== undefined) {
       edits = this.python!.paramsRunIdEdits(site.pyIndex, segment);
+    } else if (posix.extname(this.context.file) === ".go" && factsOf(finding, "endpoint")?.runLiteral) {
+      // `q.Set("run_id", id)` on a later line: the finding is there, the URL's literal is in the facts.
+      edits = goRunIdQueryEdits(this.text, spanOf(finding).start, segment);
     }
     if (!edits || !this.addEdits(edits)) return false;
     this.rewrite(finding, messages.get());
@@ -176,6 +181,20 @@ class TextEndpointMigration {
   }
 
   // -------------------------------------------------------------- helpers
+
+  /**
+   * The `/run` literal a syntax-tree finding names, when its span is the
+   * whole URL expression (`$base . '/run'`) or the run_id line: its body,
+   * after any prefix and opening quote (`$"`, `@"`, triple quotes).
+   */
+  private literalSite(finding: Finding): Site | undefined {
+    const literal = factsOf(finding, "endpoint")?.runLiteral;
+    if (!literal || this.python || this.json || this.markdown) return undefined;
+    const opening = /^[$@]*("""|'''|["'`])/.exec(this.text.slice(literal.start, literal.end));
+    if (!opening) return undefined;
+    const segment = segmentAt(this.file, literal.start + opening[0].length);
+    return segment.end <= literal.end ? { segment } : undefined;
+  }
 
   /** The URL's segment at a finding, or undefined where the text is a comment, a docstring or prose. */
   private siteAt(start: number, end: number, needsRunPath: boolean): Site | undefined {

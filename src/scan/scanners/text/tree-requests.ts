@@ -30,6 +30,8 @@ export interface TreeRunUse {
   onCurrentHost?: boolean;
   /** Where the URL is, when the finding is on its run_id line. */
   urlStart: number;
+  /** The literal that writes `/run`, for the transform's edit. */
+  runLiteral: { start: number; end: number };
   endpoint: V1Endpoint;
   methodKnown: boolean;
   /** Where the V1 base this request is taken to be on is set, when the request itself does not show it. */
@@ -47,8 +49,9 @@ export function treeUseFinding(use: TreeRunUse): { ruleId: RuleId; message: stri
   return {
     ruleId: use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run",
     message: use.evidence ? heldBaseMessage(use.endpoint, use.evidence) : endpointMessage(use.endpoint, use.methodKnown),
-    fix: use.onCurrentHost ? "manual" : use.evidence || use.endpoint === "run-ambiguous" || !use.methodKnown ? "review" : undefined,
-    facts: { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.methodKnown },
+    // On the V2 host the text transform edits the /run literal the facts name, as on the V1 host.
+    fix: use.evidence || use.endpoint === "run-ambiguous" || !use.methodKnown ? "review" : undefined,
+    facts: { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.methodKnown, runLiteral: use.runLiteral },
   };
 }
 
@@ -85,18 +88,19 @@ function judge(file: string, expression: RunExpression, text: string, hosts: Hos
   const method = methodOf(expression, text);
   const info = parseUrlText(value, hosts);
   const at = { start: node.startIndex, end: node.endIndex };
+  const runLiteral = { start: expression.literal.startIndex, end: expression.literal.endIndex };
   if (info.hostKind === "legacy" || info.hostKind === "current") {
     const endpoint = isVendorHost(info) ? v1EndpointOf(info, method) : undefined;
     if (!endpoint) return undefined;
     const onCurrentHost = info.hostKind === "current" ? { onCurrentHost: true } : {};
-    return { ...refine(endpoint, at, expression, text), urlStart: at.start, methodKnown: method !== undefined, ...onCurrentHost };
+    return { ...refine(endpoint, at, expression, text), urlStart: at.start, runLiteral, methodKnown: method !== undefined, ...onCurrentHost };
   }
   if (info.hostKind !== "unknown" && info.hostKind !== "relative") return undefined;
   if (!repo.legacyBase || !isV1Path(value) || namesAnotherService(file, expression) || baseIsParameter(expression)) return undefined;
   const use = refine(v1EndpointOf({ ...info, apiPath: ENDPOINTS.createRun.v1.path }, method) ?? "run-ambiguous", at, expression, text);
   // On a base this file does not show, only V1's signature counts.
   if (use.endpoint === "run-ambiguous") return undefined;
-  return { ...use, urlStart: at.start, methodKnown: true, evidence: repo.legacyBase };
+  return { ...use, urlStart: at.start, runLiteral, methodKnown: true, evidence: repo.legacyBase };
 }
 
 /** `/run`, `run` or `/api/run`, after the unknown base, with or without a query. */
