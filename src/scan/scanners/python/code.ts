@@ -14,7 +14,7 @@ import { unknownBaseMessage } from "../../messages.js";
 import { PyModule } from "../../../lang/python/module.js";
 import { projectPinFor } from "./project-pin.js";
 import { findPythonSdkUses } from "./sdk.js";
-import { moduleFile, vendoredClasses, vendoredUses } from "./vendored-client.js";
+import { moduleFile, reExports, vendoredClasses, vendoredExports, type VendoredExport, vendoredUses } from "./vendored-client.js";
 import { pythonVendoredClassMessage, pythonVendoredUseMessage } from "./messages.js";
 import { isString, type PyStringToken, skipReplacementField, tokenizePython } from "../../../lang/python/tokens.js";
 import { PyValues } from "../../../lang/python/values.js";
@@ -55,30 +55,50 @@ export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Find
   for (const use of findPythonSdkUses(module, () => projectPinFor(repo, file))) {
     add(use.start, use.end, { ruleId: use.ruleId, message: use.message, ...(use.fix ? { fix: use.fix } : {}), facts: use.facts });
   }
-  for (const [name, at] of vendoredClasses(module, endpoints)) add(at.start, at.end, { ruleId: "vendored-v1-client", message: pythonVendoredClassMessage(name) });
-  for (const use of vendoredUses(module, (dotted, name) => importsVendoredClass(file, dotted, name, hosts, repo))) {
+  for (const [name, at] of vendoredClasses(module, endpoints, hosts)) add(at.start, at.end, { ruleId: "vendored-v1-client", message: pythonVendoredClassMessage(name) });
+  const packageInit = /(^|\/)__init__\.py$/.test(file);
+  for (const use of vendoredUses(module, (dotted, name) => importedVendoredExport(file, dotted, name, hosts, repo))) {
+    // A package's `__init__.py` re-exporting its own copy is part of the copy, not app code.
+    if (packageInit && use.ruleId === "v1-sdk-import" && use.name.startsWith(".")) continue;
     // Import and construction are edited by hand once the copy is replaced: fix leaves them to a person.
     add(use.start, use.end, { ruleId: use.ruleId, message: pythonVendoredUseMessage(use.ruleId, use.name), fix: "manual" });
   }
   return sink.findings;
 }
 
-const vendoredCache = new WeakMap<FileScanInput["repo"], Map<string, ReadonlySet<string>>>();
+const vendoredCache = new WeakMap<FileScanInput["repo"], Map<string, ReadonlyMap<string, VendoredExport>>>();
 
-/** Whether `from <dotted> import <name>` in `file` imports a copy of the V1 client defined in another file of the repository. */
-function importsVendoredClass(file: string, dotted: string, name: string, hosts: HostSet, repo: FileScanInput["repo"]): boolean {
+/** What `from <dotted> import <name>` in `file` imports when it is a copy of the V1 client defined in another file of the repository. */
+function importedVendoredExport(file: string, dotted: string, name: string, hosts: HostSet, repo: FileScanInput["repo"]): VendoredExport | undefined {
   const target = moduleFile(dotted, file, repo.files);
-  if (!target || target === file) return false;
+  if (!target || target === file) return undefined;
+  return exportsOf(target, hosts, repo, 0).get(name);
+}
+
+/** The copies of the V1 client a module defines or re-exports (`from .client import ComfyDeploy` in a package's `__init__.py`). */
+function exportsOf(target: string, hosts: HostSet, repo: FileScanInput["repo"], depth: number): ReadonlyMap<string, VendoredExport> {
   let cache = vendoredCache.get(repo);
   if (!cache) vendoredCache.set(repo, (cache = new Map()));
-  let classes = cache.get(target);
-  if (!classes) {
-    const text = repo.read(target) ?? "";
+  const cached = cache.get(target);
+  if (cached) return cached;
+  const found = new Map<string, VendoredExport>();
+  cache.set(target, found); // cycle guard
+  const text = repo.read(target) ?? "";
+  if (/\b(def|class)\b|\bimport\b/.test(text)) {
     const module = new PyModule(text);
-    classes = /\bclass\b/.test(text) ? new Set(vendoredClasses(module, findPythonEndpoints(module, new PyValues(module), hosts, repo.legacyBaseHeld ?? false)).keys()) : new Set();
-    cache.set(target, classes);
+    if (/\b(def|class)\b/.test(text)) {
+      const endpoints = findPythonEndpoints(module, new PyValues(module), hosts, repo.legacyBaseHeld ?? false);
+      for (const [name, info] of vendoredExports(module, endpoints, hosts)) found.set(name, info);
+    }
+    if (depth < 3) {
+      for (const { dotted, name, local } of reExports(module)) {
+        const from = moduleFile(dotted, target, repo.files);
+        const info = from && from !== target ? exportsOf(from, hosts, repo, depth + 1).get(name) : undefined;
+        if (info && !found.has(local)) found.set(local, info);
+      }
+    }
   }
-  return classes.has(name);
+  return found;
 }
 
 type Add = (start: number, end: number, input: Parameters<FindingSink["atOffset"]>[2]) => void;

@@ -9,7 +9,8 @@
 import { posix } from "node:path";
 import { V1_CLIENT_METHODS } from "../../../knowledge/migration.js";
 import type { PyModule } from "../../../lang/python/module.js";
-import { isName, isOp } from "../../../lang/python/tokens.js";
+import { isName, isOp, isString } from "../../../lang/python/tokens.js";
+import { type HostSet, parseUrlText } from "../../../core/urls.js";
 import type { RuleId } from "../../../rules/catalog.js";
 import type { EndpointUse } from "./http.js";
 
@@ -25,29 +26,115 @@ export interface VendoredUse {
 const V1_METHODS: ReadonlySet<string> = new Set(V1_CLIENT_METHODS.flatMap((m) => [m.v1, m.v1.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]));
 const COMFY_NAME = /comfy/i;
 
-/** Classes of this module that copy the V1 client, by name, with the offsets of the name. */
-export function vendoredClasses(module: PyModule, endpoints: readonly EndpointUse[]): Map<string, { start: number; end: number }> {
+/** What another module exports as a copy of the V1 client: a class and its V1 methods, or a function that sends a V1 request. */
+export type VendoredExport = { kind: "class"; methods: ReadonlySet<string> } | { kind: "function" };
+
+interface Block {
+  keyword: "class" | "def";
+  name: { value: string; start: number; end: number };
+  indent: number;
+  /** Offsets of the block's body: from its name to the first line indented no deeper than it. */
+  end: number;
+}
+
+/** Every `class` and `def` of the module with the extent of its body. */
+function blocksOf(module: PyModule): Block[] {
   const t = module.tokens;
-  const out = new Map<string, { start: number; end: number }>();
+  const blocks: Block[] = [];
   module.lines.forEach((line, index) => {
-    if (!isName(t[line.lo], "class") || !isName(t[line.lo + 1])) return;
-    const name = t[line.lo + 1]!;
+    const at = isName(t[line.lo], "async") ? line.lo + 1 : line.lo;
+    const keyword = isName(t[at], "class") ? "class" : isName(t[at], "def") ? "def" : undefined;
+    if (!keyword || !isName(t[at + 1])) return;
     const indent = indentOf(module, t[line.lo]!.start);
     let end = module.text.length;
-    const methods = new Set<string>();
     for (const next of module.lines.slice(index + 1)) {
       const first = t[next.lo]!;
       if (indentOf(module, first.start) <= indent) {
         end = first.start;
         break;
       }
-      const def = isName(first, "async") ? next.lo + 1 : next.lo;
-      if (isName(t[def], "def") && V1_METHODS.has(t[def + 1]?.value ?? "")) methods.add(t[def + 1]!.value);
     }
-    if (methods.size === 0 || (methods.size < 2 && !COMFY_NAME.test(name.value))) return;
-    const getsRuns = endpoints.some((use) => use.endpoint === "get-run" && t[use.range.lo]!.start > name.end && t[use.range.lo]!.start < end);
-    if (getsRuns) out.set(name.value, { start: name.start, end: name.end });
+    blocks.push({ keyword, name: t[at + 1]!, indent, end });
   });
+  return blocks;
+}
+
+/** Offsets of the V1 requests the module sends on a ComfyDeploy base (or on V1's signature where the repository holds a V1 base). */
+function requestOffsets(module: PyModule, endpoints: readonly EndpointUse[]): Array<{ at: number; endpoint: string; resolved: boolean }> {
+  return endpoints.map((use) => ({ at: module.tokens[use.range.lo]!.start, endpoint: use.endpoint, resolved: use.unknownBase !== true }));
+}
+
+/**
+ * True when the class's strings, or the module-level ones, name another
+ * service's host and none names a ComfyDeploy host: its `/run` calls are
+ * that service's.
+ */
+function namesOtherService(module: PyModule, block: Block, blocks: readonly Block[], hosts: HostSet): boolean {
+  const inBlock = (at: number, b: Block) => at > b.name.end && at < b.end;
+  let other = false;
+  for (const token of module.tokens) {
+    if (!isString(token)) continue;
+    if (!inBlock(token.start, block) && blocks.some((b) => inBlock(token.start, b))) continue;
+    for (const match of token.value.matchAll(/https?:\/\/[^\s"'{}/]+/g)) {
+      const kind = parseUrlText(match[0], hosts).hostKind;
+      if (kind === "legacy" || kind === "current") return false;
+      if (kind === "other") other = true;
+    }
+  }
+  return other;
+}
+
+/**
+ * The module's copies of the V1 client, recognised by what they do: a class
+ * whose methods send V1's get-run request (or its create-run request from a
+ * method with a V1 method name), with the methods that send V1 requests
+ * directly or through `self.<method>(…)`; and module-level functions that
+ * send one. A class needs a V1 method name, or two, unless it is named like
+ * ComfyDeploy or sends both V1 requests itself.
+ */
+export function vendoredExports(module: PyModule, endpoints: readonly EndpointUse[], hosts: HostSet): Map<string, VendoredExport & { start: number; end: number }> {
+  const out = new Map<string, VendoredExport & { start: number; end: number }>();
+  const requests = requestOffsets(module, endpoints);
+  const blocks = blocksOf(module);
+  const inside = (at: number, b: Block) => at > b.name.end && at < b.end;
+  for (const cls of blocks) {
+    if (cls.keyword !== "class") continue;
+    const defs = blocks.filter((b) => b.keyword === "def" && b.indent > cls.indent && inside(b.name.start, cls));
+    const sends = new Set(defs.filter((d) => requests.some((r) => inside(r.at, d))).map((d) => d.name.value));
+    // Methods that call a sending method on self (`wait` polling `self.get_run`).
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const d of defs) {
+        if (sends.has(d.name.value)) continue;
+        const body = module.text.slice(d.name.end, d.end);
+        if ([...sends].some((m) => body.includes(`self.${m}(`))) {
+          sends.add(d.name.value);
+          grew = true;
+        }
+      }
+    }
+    const named = defs.filter((d) => V1_METHODS.has(d.name.value)).length;
+    const kinds = new Set(requests.filter((r) => inside(r.at, cls)).map((r) => r.endpoint));
+    const getsRuns = kinds.has("get-run");
+    const bothRequests = getsRuns && kinds.has("create-run");
+    if (!getsRuns || sends.size === 0 || namesOtherService(module, cls, blocks, hosts)) continue;
+    if (!bothRequests && named === 0) continue;
+    if (!bothRequests && named < 2 && !COMFY_NAME.test(cls.name.value)) continue;
+    for (const d of defs) if (V1_METHODS.has(d.name.value)) sends.add(d.name.value);
+    out.set(cls.name.value, { kind: "class", methods: sends, start: cls.name.start, end: cls.name.end });
+  }
+  for (const fn of blocks) {
+    // A function counts only on a resolved ComfyDeploy base: its name says nothing about the service.
+    if (fn.keyword !== "def" || fn.indent !== 0 || !requests.some((r) => r.resolved && inside(r.at, fn))) continue;
+    out.set(fn.name.value, { kind: "function", start: fn.name.start, end: fn.name.end });
+  }
+  return out;
+}
+
+/** Classes of this module that copy the V1 client, by name, with the offsets of the name. */
+export function vendoredClasses(module: PyModule, endpoints: readonly EndpointUse[], hosts: HostSet): Map<string, { start: number; end: number }> {
+  const out = new Map<string, { start: number; end: number }>();
+  for (const [name, info] of vendoredExports(module, endpoints, hosts)) if (info.kind === "class") out.set(name, { start: info.start, end: info.end });
   return out;
 }
 
@@ -75,27 +162,61 @@ export function moduleFile(dotted: string, importer: string, files: readonly str
   return undefined;
 }
 
-/**
- * Where a module uses a vendored class of another module: `from m import C`
- * lines, `C(...)` calls, and V1 method calls on a name bound to one (or on
- * a call of a function of this module that returns such a name).
- */
-export function vendoredUses(module: PyModule, importedClass: (moduleName: string, name: string) => boolean): VendoredUse[] {
+/** The names a module imports with `from <dotted> import name [as local]`, which it re-exports. */
+export function reExports(module: PyModule): Array<{ dotted: string; name: string; local: string }> {
   const t = module.tokens;
-  const uses: VendoredUse[] = [];
-  const locals = new Set<string>();
+  const out: Array<{ dotted: string; name: string; local: string }> = [];
   for (const line of module.lines) {
     if (!isName(t[line.lo], "from")) continue;
     let i = line.lo + 1;
     let dotted = "";
     while (i < line.hi && !isName(t[i], "import")) dotted += t[i++]!.value;
-    let imported = false;
     for (let k = i + 1; k < line.hi; k++) {
-      if (!isName(t[k]) || isName(t[k], "as") || isName(t[k - 1], "as") || !importedClass(dotted, t[k]!.value)) continue;
-      imported = true;
-      locals.add(isName(t[k + 1], "as") && isName(t[k + 2]) ? t[k + 2]!.value : t[k]!.value);
+      if (!isName(t[k]) || isName(t[k], "as") || isName(t[k - 1], "as")) continue;
+      out.push({ dotted, name: t[k]!.value, local: isName(t[k + 1], "as") && isName(t[k + 2]) ? t[k + 2]!.value : t[k]!.value });
     }
-    if (imported) uses.push({ start: t[line.lo]!.start, end: t[line.hi - 1]!.end, ruleId: "v1-sdk-import", name: dotted });
+  }
+  return out;
+}
+
+/**
+ * Where a module uses a vendored class of another module: `from m import C`
+ * lines, `C(...)` calls, and V1 method calls on a name bound to one (or on
+ * a call of a function of this module that returns such a name).
+ */
+export function vendoredUses(module: PyModule, imported: (moduleName: string, name: string) => VendoredExport | undefined): VendoredUse[] {
+  const t = module.tokens;
+  const uses: VendoredUse[] = [];
+  const locals = new Set<string>();
+  const functions = new Set<string>();
+  const methods = new Set<string>();
+  for (const line of module.lines) {
+    if (!isName(t[line.lo], "from")) continue;
+    let i = line.lo + 1;
+    let dotted = "";
+    while (i < line.hi && !isName(t[i], "import")) dotted += t[i++]!.value;
+    let isImport = false;
+    for (let k = i + 1; k < line.hi; k++) {
+      if (!isName(t[k]) || isName(t[k], "as") || isName(t[k - 1], "as")) continue;
+      const found = imported(dotted, t[k]!.value);
+      if (!found) continue;
+      isImport = true;
+      const local = isName(t[k + 1], "as") && isName(t[k + 2]) ? t[k + 2]!.value : t[k]!.value;
+      if (found.kind === "function") functions.add(local);
+      else {
+        locals.add(local);
+        for (const m of found.methods) methods.add(m);
+      }
+    }
+    if (isImport) uses.push({ start: t[line.lo]!.start, end: t[line.hi - 1]!.end, ruleId: "v1-sdk-import", name: dotted });
+  }
+  // Module-level functions of a copy (`run_workflow(…)`): each call sends a V1 request.
+  for (let open = 0; open < t.length && functions.size > 0; open++) {
+    if (!isOp(t[open], "(")) continue;
+    const callee = module.calleeOf(open);
+    if (callee?.receiverCall === undefined && callee?.segments.length === 1 && functions.has(callee.segments[0]!) && !isName(t[open - 2], "def")) {
+      uses.push({ start: t[open - 1]!.start, end: t[open - 1]!.end, ruleId: "vendored-v1-client", name: callee.segments[0]! });
+    }
   }
   if (locals.size === 0) return uses;
   const constructors = new Set<number>();
@@ -129,7 +250,7 @@ export function vendoredUses(module: PyModule, importedClass: (moduleName: strin
     if (!isOp(t[open], "(")) continue;
     const callee = module.calleeOf(open);
     const method = callee?.segments[callee.segments.length - 1];
-    if (!callee || !method || !V1_METHODS.has(method)) continue;
+    if (!callee || !method || !methods.has(method)) continue;
     const receiver = callee.segments.slice(0, -1);
     if (receiver.length === 0 && callee.receiverCall === undefined) continue;
     if (isClient(receiver, callee.receiverCall)) uses.push({ start: t[open - 1]!.start, end: t[open - 1]!.end, ruleId: "vendored-v1-client", name: method });

@@ -3,12 +3,11 @@
  * specialised scanner covers (Go, C#, Java, Kotlin, PHP, Rust, shell, docs,
  * YAML, TOML, INI, .env, .properties, CI workflows, API collections).
  *
- * It reports the legacy host, the V1 run endpoints on it (with the HTTP
- * method read from the surrounding statement or request object), the V1
- * `/run` path and `run_id` query built apart from a legacy base held in the
- * same file, and V1-shaped endpoints on other hosts. Mentions in comments and
- * docs are warnings; in code and config they are errors. Web page links on
- * the vendor's site are skipped.
+ * It reports the legacy host, the V1 run endpoints on it (HTTP method from
+ * the statement or request object), the V1 `/run` path and `run_id` query
+ * built apart from a V1 base held in the file or repository (`env-bases.ts`),
+ * and V1-shaped endpoints on other hosts. Comments and docs are warnings,
+ * code and config errors; the vendor's web page links are skipped.
  */
 import type { Finding } from "../../../core/finding.js";
 import { ENDPOINTS } from "../../../knowledge/migration.js";
@@ -28,6 +27,7 @@ import { statementAround } from "../../../lang/text/statements.js";
 import { type StructuredRequests, structuredRequestsOf } from "./structured-requests.js";
 import { TextFile } from "../../../lang/text/text-file.js";
 import { valueShapeAt } from "./whole-values.js";
+import { heldBaseOf } from "./env-bases.js";
 import { type TreeRequests, treeRequestsOf, treeUseFinding } from "./tree-requests.js";
 import { type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
 import type { EndpointFacts } from "../../../core/facts.js";
@@ -35,11 +35,11 @@ import type { EndpointFacts } from "../../../core/facts.js";
 export const legacyUrlScanner: FileScanner = {
   id: "legacy-urls",
   matches: (file) => !isJsFile(file),
-  scan: ({ file, text, kind, hosts, repo }) => scanLegacyUrls(file, text, kind, hosts, repo.legacyBaseHeld ?? false, treeRequestsOf(file, text, hosts, repo)),
+  scan: ({ file, text, kind, hosts, repo }) => scanLegacyUrls(file, text, kind, hosts, heldBaseOf(file, text, hosts, repo), treeRequestsOf(file, text, hosts, repo)),
 };
 
-export function scanLegacyUrls(file: string, text: string, kind: FileKind, hosts: HostSet, legacyBaseHeldElsewhere = false, tree?: TreeRequests): Finding[] {
-  return new TextScan(new TextFile(file, text, kind, hosts), legacyBaseHeldElsewhere, tree).run();
+export function scanLegacyUrls(file: string, text: string, kind: FileKind, hosts: HostSet, heldBase: (base: string) => boolean = () => false, tree?: TreeRequests): Finding[] {
+  return new TextScan(new TextFile(file, text, kind, hosts), heldBase, tree).run();
 }
 
 /** Lines around a URL searched for a request body when no statement or request object bounds it. */
@@ -118,7 +118,7 @@ class TextScan {
 
   constructor(
     private readonly source: TextFile,
-    private readonly legacyBaseHeldElsewhere: boolean,
+    private readonly isHeldBase: (base: string) => boolean,
     private readonly tree?: TreeRequests,
   ) {
     this.sink = new FindingSink(source.file, source.text);
@@ -155,7 +155,7 @@ class TextScan {
       if (base === undefined || namesPartnerPlatform(statementAround(source, path.start).text)) continue;
       const use = this.signatureAt(path);
       if (!use) continue;
-      const heldBase = this.legacyBaseHeldElsewhere && !/^[A-Za-z_]\w*$/.test(base);
+      const heldBase = this.isHeldBase(base);
       if (heldBase) {
         const ruleId = use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
         const message = use.atQuery ? runIdQueryMessage() : endpointMessage(use.endpoint, true);

@@ -1,0 +1,41 @@
+/**
+ * Shell requests on a variable the script's sourced env file sets to a
+ * ComfyDeploy base are V1 requests; the same shape on another service's
+ * variable, or on a variable nothing sets, stays a warning or quiet.
+ */
+import { describe, expect, it } from "vitest";
+import { DEFAULT_HOSTS } from "../../../../src/core/urls.js";
+import { fileKind } from "../../../../src/platform/file-types.js";
+import type { RepoFacts } from "../../../../src/scan/scanner.js";
+import { legacyUrlScanner } from "../../../../src/scan/scanners/text/legacy-urls.js";
+
+function scan(file: string, files: Record<string, string>): string[] {
+  const repo: RepoFacts = { files: Object.keys(files).sort(), root: "/repo", sdkImportingPackages: new Set(), read: (f) => files[f] };
+  const text = files[file]!;
+  return legacyUrlScanner.scan({ file, text, bytes: Buffer.from(text), kind: fileKind(file), hosts: DEFAULT_HOSTS, repo }).map((f) => `${f.line}:${f.ruleId}`);
+}
+
+const script = (name: string, source = "source .env") => `#!/usr/bin/env bash
+cd "$(dirname "$0")/.."
+${source}
+curl -X POST "$${name}/run" -d "{\\"deployment_id\\": \\"$ID\\"}"
+curl "$${name}/run?run_id=$RUN"
+`;
+
+describe("bases from sourced env files", () => {
+  const env = "COMFY_BASE=https://www.comfydeploy.com/api\nRUNPOD_BASE=https://api.runpod.ai/v2/x\n";
+
+  it("reads the base of a sourced .env from the committed example beside it", () => {
+    expect(scan("scripts/run.sh", { ".env.example": env, "scripts/run.sh": script("COMFY_BASE") })).toEqual(["4:legacy-create-run", "5:legacy-get-run"]);
+  });
+
+  it("reads a sourced file by its path from the script, and the V2 host's base as well", () => {
+    const files = { "ops/prod.env": "export API=https://api.comfydeploy.com/api\n", "ops/call.sh": script("API", '. "$(dirname "$0")/prod.env"') };
+    expect(scan("ops/call.sh", files)).toEqual(["4:legacy-create-run", "5:legacy-get-run"]);
+  });
+
+  it("leaves another service's variable, and a script that sources nothing, to the shape rules", () => {
+    expect(scan("scripts/run.sh", { ".env.example": env, "scripts/run.sh": script("RUNPOD_BASE") }).filter((f) => f.includes("legacy"))).toEqual([]);
+    expect(scan("scripts/run.sh", { ".env.example": env, "scripts/run.sh": script("COMFY_BASE", "") }).filter((f) => f.includes("legacy"))).toEqual([]);
+  });
+});
