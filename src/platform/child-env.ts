@@ -55,3 +55,13 @@ export function repositoryCodeEnv(base: NodeJS.ProcessEnv = process.env): NodeJS
   }
   return env;
 }
+
+/**
+ * For ripgrep: no secrets, and no user config file (RIPGREP_CONFIG_PATH),
+ * whose flags would change what the prefilter matches.
+ */
+export function ripgrepEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env = repositoryCodeEnv(base);
+  delete env.RIPGREP_CONFIG_PATH;
+  return env;
+}

@@ -8,6 +8,7 @@
  * shape. Only names are kept, not texts: the follow-up reads the few files the
  * index answers.
  */
+import { ripgrepEnv } from "../platform/child-env.js";
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { posix } from "node:path";
@@ -81,7 +82,7 @@ export class ImportIndex {
 
   private streamRipgrep(rg: string, root: string, args: string[], ids: ReadonlyMap<string, number>): Promise<void> {
     return new Promise((resolve, reject) => {
-      const child = spawn(rg, args, { cwd: root, stdio: ["ignore", "pipe", "ignore"] });
+      const child = spawn(rg, args, { cwd: root, env: ripgrepEnv(), stdio: ["ignore", "pipe", "ignore"] });
       let rest = "";
       child.stdout.setEncoding("utf8");
       child.stdout.on("data", (chunk: string) => {

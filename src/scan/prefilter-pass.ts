@@ -7,6 +7,7 @@
  * not hide a V1 use, so it is not worth a line in the report).
  */
 import { execFile } from "node:child_process";
+import { ripgrepEnv } from "../platform/child-env.js";
 import { existsSync, lstatSync } from "node:fs";
 import { lstat, readFile, realpath } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -104,7 +105,7 @@ export async function ripgrepMatches(rg: string, root: string, files: readonly s
   const matched = Object.assign(new Set<string>(), { complete: true });
   await forEachLimit(chunkArguments(files), 2, async (chunk) => {
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(rg, [...base, ...chunk], { cwd: root, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, out) => {
+      execFile(rg, [...base, ...chunk], { cwd: root, env: ripgrepEnv(), maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, out) => {
         // Exit 1 means "no match"; 2 means some file could not be read, which the Node side reports.
         const code = (error as { code?: number } | null)?.code;
         if (error && code !== 1 && code !== 2) reject(error);
