@@ -112,13 +112,6 @@ function masked(result: CheckResult, token: string): CheckResult {
   };
 }
 
-/** A 404 that names no deployment: the base URL lacks /api, or the server has no such route ("Not Found"). */
-function wrongPath(baseUrl: string, body: unknown): boolean {
-  const path = new URL(baseUrl).pathname.replace(/\/+$/, "");
-  const detail = typeof body === "object" && body !== null ? (body as { detail?: unknown }).detail : undefined;
-  return !path.endsWith("/api") || detail === "Not Found";
-}
-
 async function check(options: CheckOptions, budget: Budget): Promise<Partial<CheckResult>> {
   const queue = queueRequestOf(options);
   // One key for this check: a service that honours it (serve does) queues one run however often the request arrives.
@@ -126,12 +119,6 @@ async function check(options: CheckOptions, budget: Budget): Promise<Partial<Che
   if (queued.status === 401 || queued.status === 403) {
     throw new CheckError("NOT_READY", `the API refused the token (HTTP ${queued.status}): check the key and its workspace`, {
       httpStatus: queued.status,
-    });
-  }
-  if (queued.status === 404 && wrongPath(options.baseUrl, queued.json)) {
-    // The path, not the id, is wrong: FastAPI's route miss, or a base without /api.
-    throw new CheckError("ERROR", `no V2 API at ${queue.url} (HTTP 404): --base-url must be the API base, ending in /api (e.g. ${HOSTS.v2.apiBase})`, {
-      httpStatus: 404,
     });
   }
   if (queued.status === 404) {

@@ -11,6 +11,9 @@ import { git } from "../helpers/git-repo.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 
 const lastLine = (out: string): string => out.trimEnd().split("\n").pop()!;
+/** The command as the tests start it (`node …/cli.js`), which is how hints print it back. */
+const INVOKED = String.raw`(?:comfydeploy-migrate|node \S*cli\.js)`;
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** A committed repository, so fix runs without --allow-dirty. */
 function repo(files: Record<string, string>): string {
@@ -40,7 +43,7 @@ describe("fix --dry-run", () => {
     const dir = repo(UNUSED_DEPENDENCY);
     const dry = runCli(["fix", dir, "--remove-unused", "--dry-run"]);
     expect(dry.stdout).toContain("would change 1 file");
-    const next = /^Next: apply it with `comfydeploy-migrate (fix .*)`$/.exec(lastLine(dry.stdout));
+    const next = new RegExp(`^Next: apply it with \`${INVOKED} (fix .*)\`$`).exec(lastLine(dry.stdout));
     expect(next?.[1]).toBe(`fix ${dir} --remove-unused`);
     // The suggested command makes the change the preview showed.
     expect(runCli(next![1]!.split(" ")).status).toBe(0);
@@ -54,7 +57,7 @@ describe("scan after fix", () => {
     runCli(["fix", dir]);
     const next = lastLine(runCli(["scan", dir]).stdout);
     expect(next).not.toContain("fix");
-    expect(next).toMatch(/^Next: resolve the 1 review marker: `comfydeploy-migrate scan .* --rule review-marker`$/);
+    expect(next).toMatch(new RegExp(`^Next: resolve the 1 review marker: \`${INVOKED} scan .* --rule review-marker\`$`));
     expect(runCli(["fix", dir, "--dry-run"]).stdout).toContain("would change 0 files");
   });
 });
@@ -64,7 +67,7 @@ describe("fix exiting 1", () => {
     const dir = repo(UNUSED_DEPENDENCY);
     const fixed = runCli(["fix", dir]);
     expect(fixed.status).toBe(1);
-    expect(fixed.stdout).toContain(`1 finding left at --fail-on error: package.json:1 v1-sdk-dependency. All of them: \`comfydeploy-migrate scan ${dir}\``);
+    expect(fixed.stdout).toMatch(new RegExp(`1 finding left at --fail-on error: package\\.json:1 v1-sdk-dependency\\. All of them: \`${INVOKED} scan ${escape(dir)}\``));
     const dry = runCli(["fix", dir, "--dry-run"]);
     expect(dry.status).toBe(1);
     expect(dry.stdout).toContain("1 finding left at --fail-on error: package.json:1 v1-sdk-dependency.");
