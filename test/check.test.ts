@@ -7,9 +7,9 @@ import { type CheckOptions, runCheck } from "../src/check/live-check.js";
 import { renderCheckJson, renderCheckText } from "../src/check/render.js";
 import { parseDeployment } from "../src/serve/options.js";
 import type { Emulator } from "../src/serve/server.js";
+import { checkOptions, DEPLOYMENT } from "./helpers/check-api.js";
 import { startTestEmulator, TEST_TOKEN } from "./helpers/emulator.js";
 
-const DEPLOYMENT = "0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11";
 const closers: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
@@ -21,21 +21,7 @@ async function emulator(spec = DEPLOYMENT, extra: Parameters<typeof startTestEmu
   return e;
 }
 
-function options(baseUrl: string, overrides: Partial<CheckOptions> = {}): CheckOptions {
-  return {
-    baseUrl,
-    token: TEST_TOKEN,
-    deploymentId: DEPLOYMENT,
-    flag: "partner_v2",
-    waitSeconds: 5,
-    requestTimeoutMs: 2000,
-    maxRetries: 3,
-    pollIntervalMs: 10,
-    maxBackoffMs: 50,
-    now: new Date("2025-04-10T00:00:00Z"),
-    ...overrides,
-  };
-}
+const options = checkOptions;
 
 describe("check verdicts", () => {
   it("READY when the flagged run succeeds, and the emulator saw the flag", async () => {
