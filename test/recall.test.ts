@@ -57,12 +57,12 @@ describe.each([
 });
 
 describe("the two repository corpora together", () => {
-  it("hold at least 42 repositories, at least 14 (and a fifth) of them aside, in at least 10 languages and configs", () => {
+  it("hold at least 42 repositories, at least 14 (and a third) of them aside, in at least 10 languages and configs", () => {
     expect(cases.length + holdout.length).toBeGreaterThanOrEqual(42);
     expect(holdout.length).toBeGreaterThanOrEqual(14);
-    // A fifth, not the third it started as: the training set grew after the split, and moving those repositories
-    // aside now would not make them unseen.
-    expect(holdout.length * 5).toBeGreaterThanOrEqual(cases.length + holdout.length);
+    // A third, as issue 23 asks: the training set grew after the first split, so the held-aside set grew with
+    // repositories written for it (moving training repositories aside would not make them unseen).
+    expect(holdout.length * 3).toBeGreaterThanOrEqual(cases.length + holdout.length);
     expect(languagesOf([...cases, ...holdout]).size).toBeGreaterThanOrEqual(10);
   });
 
@@ -259,7 +259,7 @@ const CORPORA = ["real-shapes", "real-shapes-holdout", "existing"] as const;
  * the held-aside set) are not met on the real-shapes corpora yet; `npm run bench:recall` prints how far off they are.
  * Raise a floor whenever recall rises.
  */
-const RECALL_FLOORS = { "real-shapes": 297 / 338, "real-shapes-holdout": 45 / 67, existing: RECALL_TARGETS.existing } as const;
+const RECALL_FLOORS = { "real-shapes": 297 / 338, "real-shapes-holdout": 112 / 148, existing: RECALL_TARGETS.existing } as const;
 
 /** False positives still open, by file:line:rule (training set) or by count (the held-aside set, whose lines stay unread). */
 const KNOWN_FALSE_POSITIVES: Record<(typeof CORPORA)[number], readonly string[] | number> = {
@@ -267,7 +267,7 @@ const KNOWN_FALSE_POSITIVES: Record<(typeof CORPORA)[number], readonly string[] 
     "deno-edge-module: supabase/functions/_shared/comfydeploy.ts:19:legacy-get-run",
     "ops-curl-configs: scripts/smoke-v2.sh:8:other-host-v1-shape",
   ],
-  "real-shapes-holdout": 3,
+  "real-shapes-holdout": 12,
   existing: [],
 };
 
