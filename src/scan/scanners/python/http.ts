@@ -5,7 +5,8 @@
  * seen going into a known call are reported where they are built, method unknown.
  */
 import { endpointMessage } from "../../messages.js";
-import { HOLE, type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf, v1SignatureOnUnknownBase } from "../../../core/urls.js";
+import { HOLE, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1EndpointOf, v1SignatureOnUnknownBase } from "../../../core/urls.js";
+import { classAt } from "../../../lang/python/classes.js";
 import type { PyModule } from "../../../lang/python/module.js";
 import type { PyCallee, PyRange } from "../../../lang/python/syntax.js";
 import { isOp, isString } from "../../../lang/python/tokens.js";
@@ -17,6 +18,8 @@ export interface EndpointUse {
   method: string | undefined;
   /** V1's signature on a base that is not resolved here (a parameter, a setting from elsewhere). */
   unknownBase?: boolean;
+  /** A V1 path on the V2 host: the request is V1, the base is already the current one. */
+  onCurrentHost?: boolean;
 }
 
 interface PyRequest {
@@ -53,7 +56,8 @@ export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: H
     if (request.base !== undefined && !url.startsWith(HOLE)) url = joinBase(request.base, url);
     for (const key of request.queryKeys) url += `${url.includes("?") ? "&" : "?"}${key}=${HOLE}`;
     const info = parseUrlText(url, hosts);
-    const endpoint = info.hostKind === "legacy" ? v1EndpointOf(info, request.method) : undefined;
+    // The V1 paths are V1 on any ComfyDeploy host; on the V2 host only the exact V1 path is (its prefixes are V2 paths).
+    const endpoint = isVendorHost(info) ? v1EndpointOf(info, request.method) : undefined;
     const signature = endpoint ? undefined : v1SignatureOnUnknownBase(url, request.method, new Set(request.bodyKeys));
     if (signature) {
       const memberBase = /^f?["']{1,3}\{\s*[A-Za-z_]\w*\.[\w.]+\s*\}|^[A-Za-z_]\w*\.[\w.]+\s*\+/.test(module.text.slice(module.tokens[request.url.lo]!.start, module.tokens[request.url.hi - 1]!.end));
@@ -61,7 +65,7 @@ export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: H
       uses.push({ range: request.url, endpoint: signature, method: request.method, ...(held ? {} : { unknownBase: true }) });
     }
     if (!endpoint) continue;
-    uses.push({ range: request.url, endpoint, method: request.method });
+    uses.push({ range: request.url, endpoint, method: request.method, ...(info.hostKind === "current" ? { onCurrentHost: true } : {}) });
     consumed.add(request.url.lo);
     for (const lo of trail) consumed.add(lo);
   }
@@ -131,6 +135,7 @@ function recognise(module: PyModule, values: PyValues, callee: PyCallee, open: n
 function clientBase(module: PyModule, values: PyValues, callee: PyCallee): string | undefined {
   if (callee.receiverCall !== undefined) return factoryBase(module, values, callee.receiverCall);
   const receiver = callee.segments.slice(0, -1);
+  if (receiver.length === 1 && receiver[0] === "self") return subclassBase(module, values, module.tokens[callee.start]!.start);
   const key = receiver.length === 1 ? receiver[0] : receiver.length === 2 && (receiver[0] === "self" || receiver[0] === "cls") ? `self.${receiver[1]}` : undefined;
   if (!key) return undefined;
   const assignment = module.resolve(key, module.tokens[callee.start]!.start);
@@ -146,6 +151,22 @@ function factoryBase(module: PyModule, values: PyValues, open: number): string |
   if (!factory || !CLIENT_FACTORIES.has(factory.segments[factory.segments.length - 1]!)) return undefined;
   const base = module.callArguments(open).keyword.get("base_url");
   return base ? values.stringOf(base) : undefined;
+}
+
+/**
+ * `self.post("run", …)` in a subclass of a client class (`requests.Session`,
+ * `httpx.Client`) that keeps its own base: the subclass joins its paths onto it.
+ */
+function subclassBase(module: PyModule, values: PyValues, offset: number): string | undefined {
+  const cls = classAt(module, offset);
+  if (!cls || !cls.bases.some((base) => CLIENT_FACTORIES.has(base.split(".").pop()!))) return undefined;
+  const candidates = [...module.assignments.keys()].filter((key) => /^self\.\w*base\w*$/i.test(key) || /^self\.\w*url$/i.test(key));
+  for (const key of candidates.sort((a, b) => Number(b === "self.base_url") - Number(a === "self.base_url"))) {
+    const assignment = module.assignments.get(key)!.find((a) => a.at > cls.start && a.at < cls.end);
+    const value = assignment && values.stringOf(assignment.value);
+    if (value && /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
+  }
+  return undefined;
 }
 
 function joinBase(base: string, path: string): string {
