@@ -19,6 +19,8 @@ export interface ProjectPin {
   source?: string;
   /** Its specifier or locked version as written. */
   spec?: string;
+  /** The pin is a release file the repository installs, not a manifest entry: fix cannot move it. */
+  releaseFile?: true;
 }
 
 interface RepoPins {
@@ -67,7 +69,7 @@ function releaseFilePin(repo: RepoFacts, state: RepoPins): ProjectPin | undefine
       const text = repo.read(file);
       const found = text === undefined ? undefined : v1ReleaseFiles(text)[0];
       if (!found) continue;
-      state.releaseFile = { verdict: "v1", source: `${file}:${text!.slice(0, found.start).split("\n").length}`, spec: `==${found.version}` };
+      state.releaseFile = { verdict: "v1", releaseFile: true, source: `${file}:${text!.slice(0, found.start).split("\n").length}`, spec: `==${found.version}` };
       break;
     }
   }

@@ -20,9 +20,10 @@ describe("Python SDK pins from release files", () => {
       "worker.py": worker,
     };
     const repo = repoOf(files);
-    expect(projectPinFor(repo, "worker.py")).toEqual({ verdict: "v1", source: "app.py:1", spec: "==0.3.0" });
+    expect(projectPinFor(repo, "worker.py")).toEqual({ verdict: "v1", releaseFile: true, source: "app.py:1", spec: "==0.3.0" });
     const input: FileScanInput = { file: "worker.py", text: worker, bytes: Buffer.from(worker), kind: fileKind("worker.py"), hosts: DEFAULT_HOSTS, repo };
-    expect(scanPythonCode(input).map((f) => `${f.line}:${f.ruleId}`)).toContain("1:v1-sdk-import");
+    // fix cannot replace the installed file, so the import stays a person's job.
+    expect(scanPythonCode(input).map((f) => `${f.line}:${f.ruleId}:${f.fix}`)).toContain("1:v1-sdk-import:manual");
   });
 
   it("leaves the manifest's pin in charge, and ignores release files named only in prose", () => {
