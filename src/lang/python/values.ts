@@ -6,7 +6,7 @@
  */
 import { HOLE } from "../../core/urls.js";
 import { helperOf, memberValue, type PyLink } from "./members.js";
-import type { PyModule } from "./module.js";
+import type { PyDef, PyModule } from "./module.js";
 import type { PyRange } from "./syntax.js";
 import { fStringParts, isName, isOp, isString, type PyToken, type PyTokens, stringValue, tokenizePython } from "./tokens.js";
 
@@ -258,12 +258,7 @@ export class PyValues {
     if (depth > MAX_DEPTH) return HOLE;
     const helper = helperOf(this.module, callee.split("."), e.seq.tokens[open]!.start);
     if (!helper) return HOLE;
-    const parameters = helper.method ? helper.def.parameters.slice(1) : helper.def.parameters;
-    const env = new Map<string, Expr>();
-    parameters.forEach((parameter, i) => {
-      const arg = args.keyword.get(parameter.name) ?? args.positional[i];
-      if (arg) env.set(parameter.name, arg);
-    });
+    const env = bindArguments(helper.def, helper.method, args);
     for (const value of this.module.returnValues(helper.def.scope)) {
       const result = this.evaluate({ seq: this.module.seq, ...value, env, envScope: helper.def.scope }, depth + 1);
       if (!isUnknown(result)) return result;
@@ -326,6 +321,16 @@ export class PyValues {
     });
   }
 
+  /**
+   * The value of a range inside a helper (`def`), as the call of it at `open`
+   * in this module sees it: the helper's parameters hold the call's arguments.
+   */
+  stringInCall(range: PyRange, def: PyDef, method: boolean, open: number): string {
+    const whole: Expr = { seq: this.module.seq, lo: 0, hi: this.module.tokens.length };
+    const env = bindArguments(def, method, this.arguments(whole, open));
+    return this.evaluate({ seq: this.module.seq, ...range, env, envScope: def.scope }, 0);
+  }
+
   private arguments(e: Expr, open: number): { positional: Expr[]; keyword: Map<string, Expr> } {
     const close = e.seq.partner[open] ?? -1;
     const positional: Expr[] = [];
@@ -339,6 +344,17 @@ export class PyValues {
     }
     return { positional, keyword };
   }
+}
+
+/** A helper's parameters (`self` aside for a method) by name, bound to a call's arguments. */
+function bindArguments(def: PyDef, method: boolean, args: { positional: Expr[]; keyword: Map<string, Expr> }): Map<string, Expr> {
+  const parameters = method ? def.parameters.slice(1) : def.parameters;
+  const env = new Map<string, Expr>();
+  parameters.forEach((parameter, i) => {
+    const arg = args.keyword.get(parameter.name) ?? args.positional[i];
+    if (arg) env.set(parameter.name, arg);
+  });
+  return env;
 }
 
 function isUnknown(value: string): boolean {

@@ -82,4 +82,30 @@ describe("Python requests on a base held elsewhere", () => {
     expect(scan("app/session.py", files)).toEqual(["4:vendored-v1-client", "7:legacy-base-url", "10:legacy-create-run", "13:legacy-get-run"]);
     expect(scan("app/other.py", files)).toEqual([]);
   });
+
+  it("reads a call of a request wrapper as the request it sends, with the call's path, method and body", () => {
+    const wrapper = (base: string) =>
+      [
+        "import requests",
+        "",
+        "class Api:",
+        `    def __init__(self, base_url="${base}"):`,
+        "        self.base_url = base_url",
+        "        self.session = requests.Session()",
+        "",
+        "    def _request(self, method, endpoint, **kwargs):",
+        "        url = f\"{self.base_url}/{endpoint.lstrip('/')}\"",
+        "        return self.session.request(method, url, **kwargs)",
+        "",
+        "    def run(self, deployment_id, inputs):",
+        '        return self._request("POST", "/run", json={"deployment_id": deployment_id, "inputs": inputs}).json()',
+        "",
+        "    def get_run(self, run_id):",
+        '        return self._request("GET", "run", params={"run_id": run_id}).json()',
+        "",
+      ].join("\n");
+    const files = { "sdk/api.py": wrapper("https://www.comfydeploy.com/api"), "other/api.py": wrapper("https://api.example.com") };
+    expect(scan("sdk/api.py", files)).toEqual(["3:vendored-v1-client", "4:legacy-base-url", "13:legacy-create-run", "16:legacy-get-run"]);
+    expect(scan("other/api.py", files)).toEqual([]);
+  });
 });
