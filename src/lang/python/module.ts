@@ -17,6 +17,22 @@ export interface PyAssignment {
   scope: number;
 }
 
+/** A parameter of a `def`, with its default value when it has one. */
+export interface PyParameter {
+  name: string;
+  default?: PyRange;
+}
+
+/** A `def` of the module: its name, the scope it opens, its parameters and where it is. */
+export interface PyDef {
+  name: string;
+  scope: number;
+  /** Offset of the `def` (or `async`) keyword and the column it is indented to. */
+  start: number;
+  indent: number;
+  parameters: PyParameter[];
+}
+
 export class PyModule extends PySyntax {
   /** Every assignment by key, in document order. */
   readonly assignments = new Map<string, PyAssignment[]>();
@@ -26,6 +42,8 @@ export class PyModule extends PySyntax {
   private readonly lineStarts: number[] = [];
   /** The scope a `def` opens, by the index of its logical line. */
   private readonly defScopes = new Map<number, number>();
+  /** Every `def`, by the scope it opens. */
+  readonly defs = new Map<number, PyDef>();
 
   constructor(text: string) {
     super(text);
@@ -46,6 +64,7 @@ export class PyModule extends PySyntax {
       const isDef = isName(first, "def") || (isName(first, "async") && isName(this.tokens[line.lo + 1], "def"));
       if (!isDef) continue;
       this.defScopes.set(index, next);
+      this.defs.set(next, this.defOf(line, next, first.start, indent));
       stack.push({ indent, id: next++ });
     }
   }
@@ -61,6 +80,24 @@ export class PyModule extends PySyntax {
       else hi = mid - 1;
     }
     return this.lineScopes[lo] ?? [0];
+  }
+
+  private defOf(line: PyRange, scope: number, start: number, indent: number): PyDef {
+    const t = this.tokens;
+    const at = isName(t[line.lo], "async") ? line.lo + 2 : line.lo + 1;
+    const open = at + 1;
+    const parameters: PyParameter[] = [];
+    const close = isOp(t[open], "(") ? this.partner(open) : -1;
+    if (close > open) {
+      for (const part of this.splitTopLevel(open + 1, close)) {
+        let lo = part.lo;
+        while (isOp(t[lo], "*") || isOp(t[lo], "**")) lo++;
+        if (!isName(t[lo])) continue;
+        const equals = this.findTopLevel(lo, part.hi, (tok) => isOp(tok, "="));
+        parameters.push({ name: t[lo]!.value, ...(equals > 0 ? { default: { lo: equals + 1, hi: part.hi } } : {}) });
+      }
+    }
+    return { name: t[at]?.value ?? "", scope, start, indent, parameters };
   }
 
   private collectAssignments(line: PyRange, index: number): void {
@@ -126,15 +163,17 @@ export class PyModule extends PySyntax {
       return candidates && (lastBefore(candidates, offset) ?? candidates[0]);
     }
     const byScope = this.byScope.get(key);
-    if (!byScope) return undefined;
     const scopes = this.scopesAt(offset);
     for (let i = scopes.length - 1; i >= 0; i--) {
-      const inScope = byScope.get(scopes[i]!);
-      if (!inScope) continue;
-      const before = lastBefore(inScope, offset);
-      // A module constant may be defined below the function that reads it.
+      const inScope = byScope?.get(scopes[i]!);
+      const before = inScope && lastBefore(inScope, offset);
       if (before) return before;
-      if (scopes[i] === 0) return inScope[0];
+      // A module constant may be defined below the function that reads it.
+      if (inScope && scopes[i] === 0) return inScope[0];
+      // A parameter hides the names outside: its default is its value when the caller leaves it out.
+      const def = this.defs.get(scopes[i]!);
+      const parameter = def?.parameters.find((p) => p.name === key);
+      if (def && parameter) return parameter.default ? { key, value: parameter.default, at: def.start, scope: scopes[i - 1] ?? 0 } : undefined;
     }
     return undefined;
   }

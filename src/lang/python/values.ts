@@ -5,7 +5,8 @@
  * that cannot be known become HOLE characters.
  */
 import { HOLE } from "../../core/urls.js";
-import type { PyModule } from "./module.js";
+import { helperOf, memberValue, type PyLink } from "./members.js";
+import type { PyDef, PyModule } from "./module.js";
 import type { PyRange } from "./syntax.js";
 import { fStringParts, isName, isOp, isString, type PyToken, type PyTokens, stringValue, tokenizePython } from "./tokens.js";
 
@@ -22,13 +23,29 @@ interface Expr {
   seq: PyTokens;
   lo: number;
   hi: number;
+  /** The arguments a helper was called with, by parameter name, while its return value is evaluated. */
+  env?: ReadonlyMap<string, Expr>;
+  /** The helper's scope: assignments there see the same arguments. */
+  envScope?: number;
 }
 
 export class PyValues {
   /** Assignment values (by start token index in the file) that evaluations passed through. */
   private trail: Set<number> | undefined;
 
-  constructor(private readonly module: PyModule) {}
+  /**
+   * `link` follows a name this module imports into the module it comes from;
+   * without it, values stay within the file.
+   */
+  constructor(
+    readonly module: PyModule,
+    readonly link?: PyLink,
+  ) {}
+
+  /** The value of a range of this module's tokens, `depth` levels into an evaluation (for values followed from another module). */
+  valueAt(range: PyRange, depth: number): string {
+    return this.evaluate({ seq: this.module.seq, ...range }, depth);
+  }
 
   /** The value of tokens[range] in the file; `consumed` collects the assignment values it follows. */
   stringOf(range: PyRange, consumed?: Set<number>): string {
@@ -143,7 +160,7 @@ export class PyValues {
     let value: string;
     if (isString(t[i])) {
       value = "";
-      while (i < e.hi && isString(t[i])) value += this.literal(e.seq, i++, depth);
+      while (i < e.hi && isString(t[i])) value += this.literal(e, i++, depth);
     } else if (isOp(t[i], "(")) {
       const close = partner(i);
       if (close < 0 || close >= e.hi) return HOLE;
@@ -188,7 +205,8 @@ export class PyValues {
     return value;
   }
 
-  private literal(seq: PyTokens, index: number, depth: number): string {
+  private literal(e: Expr, index: number, depth: number): string {
+    const seq = e.seq;
     const token = seq.tokens[index]!;
     if (!isString(token)) return HOLE;
     if (!token.prefix.includes("f") && !token.prefix.includes("t")) return stringValue(seq.text, token);
@@ -197,18 +215,26 @@ export class PyValues {
         if (part.kind === "text") return part.text;
         const sub = tokenizePython(seq.text, part.start, part.end);
         const hi = sub.tokens[sub.tokens.length - 1]?.kind === "newline" ? sub.tokens.length - 1 : sub.tokens.length;
-        return this.evaluate({ seq: sub, lo: 0, hi }, depth + 1);
+        return this.evaluate({ ...e, seq: sub, lo: 0, hi }, depth + 1);
       })
       .join("");
   }
 
   private name(e: Expr, lo: number, hi: number, depth: number): string {
-    const key = this.keyOf(e.seq.tokens, lo, hi);
-    if (!key) return HOLE;
-    const assignment = this.module.resolve(key, e.seq.tokens[lo]!.start);
-    if (!assignment) return HOLE;
+    const t = e.seq.tokens;
+    const bound = hi - lo === 1 ? e.env?.get(t[lo]!.value) : undefined;
+    if (bound) return this.evaluate(bound, depth + 1);
+    const key = this.keyOf(t, lo, hi);
+    const assignment = key ? this.module.resolve(key, t[lo]!.start) : undefined;
+    if (!assignment) {
+      // An imported name, a settings object's field, a dataclass default, another module's constant.
+      if (depth > MAX_DEPTH) return HOLE;
+      const segments = t.slice(lo, hi).filter((tok) => tok.kind === "name").map((tok) => tok.value);
+      return memberValue(this, segments, t[lo]!.start, depth + 1);
+    }
     this.trail?.add(assignment.value.lo);
-    return this.evaluate({ seq: this.module.seq, ...assignment.value }, depth + 1);
+    const inHelper = e.env && assignment.scope === e.envScope ? { env: e.env, envScope: e.envScope } : {};
+    return this.evaluate({ seq: this.module.seq, ...assignment.value, ...inHelper }, depth + 1);
   }
 
   /** "NAME" or "self.NAME" for a plain name or an attribute of self/cls. */
@@ -227,6 +253,15 @@ export class PyValues {
     if (STRING_WRAPPERS.has(callee) && args.positional[0]) return this.evaluate(args.positional[0], depth + 1);
     if (URL_JOINERS.has(callee) && args.positional[0] && args.positional[1]) {
       return urlJoin(this.evaluate(args.positional[0], depth + 1), this.evaluate(args.positional[1], depth + 1));
+    }
+    // A helper of this module that builds the URL from its arguments (`self._url("/run")`).
+    if (depth > MAX_DEPTH) return HOLE;
+    const helper = helperOf(this.module, callee.split("."), e.seq.tokens[open]!.start);
+    if (!helper) return HOLE;
+    const env = bindArguments(helper.def, helper.method, args);
+    for (const value of this.module.returnValues(helper.def.scope)) {
+      const result = this.evaluate({ seq: this.module.seq, ...value, env, envScope: helper.def.scope }, depth + 1);
+      if (!isUnknown(result)) return result;
     }
     return HOLE;
   }
@@ -286,6 +321,16 @@ export class PyValues {
     });
   }
 
+  /**
+   * The value of a range inside a helper (`def`), as the call of it at `open`
+   * in this module sees it: the helper's parameters hold the call's arguments.
+   */
+  stringInCall(range: PyRange, def: PyDef, method: boolean, open: number): string {
+    const whole: Expr = { seq: this.module.seq, lo: 0, hi: this.module.tokens.length };
+    const env = bindArguments(def, method, this.arguments(whole, open));
+    return this.evaluate({ seq: this.module.seq, ...range, env, envScope: def.scope }, 0);
+  }
+
   private arguments(e: Expr, open: number): { positional: Expr[]; keyword: Map<string, Expr> } {
     const close = e.seq.partner[open] ?? -1;
     const positional: Expr[] = [];
@@ -299,6 +344,17 @@ export class PyValues {
     }
     return { positional, keyword };
   }
+}
+
+/** A helper's parameters (`self` aside for a method) by name, bound to a call's arguments. */
+function bindArguments(def: PyDef, method: boolean, args: { positional: Expr[]; keyword: Map<string, Expr> }): Map<string, Expr> {
+  const parameters = method ? def.parameters.slice(1) : def.parameters;
+  const env = new Map<string, Expr>();
+  parameters.forEach((parameter, i) => {
+    const arg = args.keyword.get(parameter.name) ?? args.positional[i];
+    if (arg) env.set(parameter.name, arg);
+  });
+  return env;
 }
 
 function isUnknown(value: string): boolean {

@@ -14,7 +14,9 @@ import { unknownBaseMessage } from "../../messages.js";
 import { PyModule } from "../../../lang/python/module.js";
 import { projectPinFor } from "./project-pin.js";
 import { findPythonSdkUses } from "./sdk.js";
-import { moduleFile, reExports, vendoredClasses, vendoredExports, type VendoredExport, vendoredUses } from "./vendored-client.js";
+import { reExports, vendoredClasses, vendoredExports, type VendoredExport, vendoredUses } from "./vendored-client.js";
+import { moduleFile } from "../../../lang/python/imports.js";
+import { PyPackage } from "../../../lang/python/package.js";
 import { pythonVendoredClassMessage, pythonVendoredUseMessage } from "./messages.js";
 import { isString, type PyStringToken, skipReplacementField, tokenizePython } from "../../../lang/python/tokens.js";
 import { PyValues } from "../../../lang/python/values.js";
@@ -27,7 +29,8 @@ export const pythonCodeScanner: FileScanner = {
 };
 
 export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Finding[] {
-  const module = new PyModule(text);
+  const values = valuesOf(repo, file, text);
+  const module = values.module;
   const sink = new FindingSink(file, text);
   const seen = new Set<string>();
   const add = (start: number, end: number, input: Parameters<FindingSink["atOffset"]>[2]): void => {
@@ -39,7 +42,6 @@ export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Find
 
   reportHostMentions(module, hosts, add);
 
-  const values = new PyValues(module);
   const endpoints = findPythonEndpoints(module, values, hosts, repo.legacyBaseHeld ?? false);
   for (const use of endpoints) {
     const first = module.tokens[use.range.lo]!;
@@ -66,6 +68,18 @@ export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Find
   return sink.findings;
 }
 
+const packages = new WeakMap<FileScanInput["repo"], PyPackage>();
+
+/** The file's values in its repository's package, so names imported from other files are followed. */
+function valuesOf(repo: FileScanInput["repo"], file: string, text?: string): PyValues {
+  let pkg = packages.get(repo);
+  if (!pkg) packages.set(repo, (pkg = new PyPackage(repo.files.filter((f) => /\.pyw?$/i.test(f)), (f) => repo.read(f))));
+  const values = pkg.valuesOf(file, text);
+  if (values && (text === undefined || values.module.text === text)) return values;
+  const module = new PyModule(text ?? "");
+  return new PyValues(module, values?.link);
+}
+
 const vendoredCache = new WeakMap<FileScanInput["repo"], Map<string, ReadonlyMap<string, VendoredExport>>>();
 
 /** What `from <dotted> import <name>` in `file` imports when it is a copy of the V1 client defined in another file of the repository. */
@@ -85,9 +99,10 @@ function exportsOf(target: string, hosts: HostSet, repo: FileScanInput["repo"], 
   cache.set(target, found); // cycle guard
   const text = repo.read(target) ?? "";
   if (/\b(def|class)\b|\bimport\b/.test(text)) {
-    const module = new PyModule(text);
+    const values = valuesOf(repo, target, text);
+    const module = values.module;
     if (/\b(def|class)\b/.test(text)) {
-      const endpoints = findPythonEndpoints(module, new PyValues(module), hosts, repo.legacyBaseHeld ?? false);
+      const endpoints = findPythonEndpoints(module, values, hosts, repo.legacyBaseHeld ?? false);
       for (const [name, info] of vendoredExports(module, endpoints, hosts)) found.set(name, info);
     }
     if (depth < 3) {

@@ -5,7 +5,10 @@
  * seen going into a known call are reported where they are built, method unknown.
  */
 import { endpointMessage } from "../../messages.js";
-import { HOLE, type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf, v1SignatureOnUnknownBase } from "../../../core/urls.js";
+import { HOLE, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1EndpointOf, v1SignatureOnUnknownBase } from "../../../core/urls.js";
+import { classAt } from "../../../lang/python/classes.js";
+import { helperOf } from "../../../lang/python/members.js";
+import type { PyDef } from "../../../lang/python/module.js";
 import type { PyModule } from "../../../lang/python/module.js";
 import type { PyCallee, PyRange } from "../../../lang/python/syntax.js";
 import { isOp, isString } from "../../../lang/python/tokens.js";
@@ -17,6 +20,8 @@ export interface EndpointUse {
   method: string | undefined;
   /** V1's signature on a base that is not resolved here (a parameter, a setting from elsewhere). */
   unknownBase?: boolean;
+  /** A V1 path on the V2 host: the request is V1, the base is already the current one. */
+  onCurrentHost?: boolean;
 }
 
 interface PyRequest {
@@ -26,6 +31,10 @@ interface PyRequest {
   queryKeys: string[];
   /** Top-level keys of a `json=` body. */
   bodyKeys: string[];
+  /** The method argument when it is not a literal (a wrapper's `method` parameter). */
+  methodRange?: PyRange;
+  /** The URL's value, when it was worked out through a wrapper. */
+  value?: string;
 }
 
 const VERBS = new Set(["get", "post", "put", "patch", "delete", "head", "options"]);
@@ -42,18 +51,20 @@ const CLIENT_FACTORIES = new Set(["Client", "AsyncClient", "ClientSession", "Ses
 export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: HostSet, legacyBaseHeld = false): EndpointUse[] {
   const uses: EndpointUse[] = [];
   const consumed = new Set<number>();
+  const wrappers = new Map<number, WrappedRequest | null>();
   const t = module.tokens;
   for (let open = 0; open < t.length; open++) {
     if (!isOp(t[open], "(")) continue;
     const callee = module.calleeOf(open);
-    const request = callee && recognise(module, values, callee, open);
+    const request = callee && (recognise(module, values, callee, open) ?? wrapperRequest(module, values, callee, open, wrappers));
     if (!request) continue;
     const trail = new Set<number>();
-    let url = values.stringOf(request.url, trail);
+    let url = request.value ?? values.stringOf(request.url, trail);
     if (request.base !== undefined && !url.startsWith(HOLE)) url = joinBase(request.base, url);
     for (const key of request.queryKeys) url += `${url.includes("?") ? "&" : "?"}${key}=${HOLE}`;
     const info = parseUrlText(url, hosts);
-    const endpoint = info.hostKind === "legacy" ? v1EndpointOf(info, request.method) : undefined;
+    // The V1 paths are V1 on any ComfyDeploy host; on the V2 host only the exact V1 path is (its prefixes are V2 paths).
+    const endpoint = isVendorHost(info) ? v1EndpointOf(info, request.method) : undefined;
     const signature = endpoint ? undefined : v1SignatureOnUnknownBase(url, request.method, new Set(request.bodyKeys));
     if (signature) {
       const memberBase = /^f?["']{1,3}\{\s*[A-Za-z_]\w*\.[\w.]+\s*\}|^[A-Za-z_]\w*\.[\w.]+\s*\+/.test(module.text.slice(module.tokens[request.url.lo]!.start, module.tokens[request.url.hi - 1]!.end));
@@ -61,7 +72,7 @@ export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: H
       uses.push({ range: request.url, endpoint: signature, method: request.method, ...(held ? {} : { unknownBase: true }) });
     }
     if (!endpoint) continue;
-    uses.push({ range: request.url, endpoint, method: request.method });
+    uses.push({ range: request.url, endpoint, method: request.method, ...(info.hostKind === "current" ? { onCurrentHost: true } : {}) });
     consumed.add(request.url.lo);
     for (const lo of trail) consumed.add(lo);
   }
@@ -98,6 +109,7 @@ function recognise(module: PyModule, values: PyValues, callee: PyCallee, open: n
   const staticArg = (range: PyRange | undefined): string | undefined => (range ? values.staticString(range) : undefined);
   let url: PyRange | undefined;
   let method: string | undefined;
+  let methodRange: PyRange | undefined;
   if (verb === "Request") {
     // urllib.request.Request(url, data=None, headers={}, origin_req_host=None, unverifiable=False, method=None)
     url = args.positional[0] ?? args.keyword.get("url");
@@ -111,13 +123,14 @@ function recognise(module: PyModule, values: PyValues, callee: PyCallee, open: n
     const methodArg = args.keyword.get("method") ?? args.positional[0];
     url = args.keyword.get("url") ?? (args.keyword.has("method") ? args.positional[0] : args.positional[1]);
     method = staticArg(methodArg)?.toUpperCase();
+    if (method === undefined && methodArg) methodRange = methodArg;
   } else if (VERBS.has(lower) && (callee.segments.length >= 2 || callee.receiverCall !== undefined)) {
     // Any object's .get/.post: the name says the method; the URL decides whether it counts.
     url = args.positional[0] ?? args.keyword.get("url");
     method = lower.toUpperCase();
   }
   if (!url) return undefined;
-  const request: PyRequest = { url, method, queryKeys: [], bodyKeys: [] };
+  const request: PyRequest = { url, method, queryKeys: [], bodyKeys: [], ...(methodRange ? { methodRange } : {}) };
   const params = args.keyword.get("params");
   if (params) request.queryKeys = values.dictKeys(params);
   const json = args.keyword.get("json");
@@ -127,10 +140,75 @@ function recognise(module: PyModule, values: PyValues, callee: PyCallee, open: n
   return request;
 }
 
+/** A helper's own request, whose URL is built from one of its parameters. */
+interface WrappedRequest {
+  def: PyDef;
+  method: boolean;
+  request: PyRequest;
+  /** The parameter the URL is built from. */
+  parameter: string;
+  index: number;
+}
+
+/**
+ * A call of a request wrapper of this module (`self._request("POST", "/run",
+ * json=body)` with `def _request(self, method, path, **kw)` sending
+ * `self.session.request(method, f"{self.base_url}{path}", **kw)`): a request
+ * whose URL, method, body and query come from the call's arguments.
+ */
+function wrapperRequest(module: PyModule, values: PyValues, callee: PyCallee, open: number, cache: Map<number, WrappedRequest | null>): PyRequest | undefined {
+  if (callee.receiverCall !== undefined) return undefined;
+  const helper = helperOf(module, callee.segments, module.tokens[open]!.start);
+  if (!helper) return undefined;
+  if (!cache.has(helper.def.scope)) cache.set(helper.def.scope, wrappedRequestOf(module, values, helper.def, helper.method) ?? null);
+  const wrapped = cache.get(helper.def.scope);
+  if (!wrapped) return undefined;
+  const args = module.callArguments(open);
+  const url = args.keyword.get(wrapped.parameter) ?? args.positional[wrapped.index];
+  if (!url) return undefined;
+  const inner = wrapped.request;
+  const methodText = inner.method ?? (inner.methodRange ? values.stringInCall(inner.methodRange, wrapped.def, wrapped.method, open) : undefined);
+  const method = methodText && !methodText.includes(HOLE) ? methodText.toUpperCase() : undefined;
+  const params = args.keyword.get("params");
+  const json = args.keyword.get("json");
+  return {
+    url,
+    value: values.stringInCall(inner.url, wrapped.def, wrapped.method, open),
+    method,
+    queryKeys: params ? values.dictKeys(params) : inner.queryKeys,
+    bodyKeys: json ? values.dictKeys(json) : inner.bodyKeys,
+    ...(inner.base !== undefined ? { base: inner.base } : {}),
+  };
+}
+
+function wrappedRequestOf(module: PyModule, values: PyValues, def: PyDef, method: boolean): WrappedRequest | undefined {
+  const t = module.tokens;
+  const parameters = (method ? def.parameters.slice(1) : def.parameters).map((p) => p.name);
+  const header = module.statementAt(module.tokenFrom(def.start));
+  for (let i = header.hi + 1; i < t.length; i++) {
+    if (!module.scopesAt(t[i]!.start).includes(def.scope)) break;
+    if (!isOp(t[i], "(")) continue;
+    const callee = module.calleeOf(i);
+    const request = callee && recognise(module, values, callee, i);
+    if (!request) continue;
+    // The URL names a parameter, directly or through a local built from it (f-string fields included).
+    const source = (range: PyRange): string => module.text.slice(t[range.lo]!.start, t[range.hi - 1]!.end);
+    let text = source(request.url);
+    for (const word of new Set(text.match(/[A-Za-z_]\w*/g) ?? [])) {
+      const local = module.resolve(word, t[request.url.lo]!.start);
+      if (local && local.scope === def.scope) text += ` ${source(local.value)}`;
+    }
+    const index = parameters.findIndex((p) => new RegExp(`(?<![\\w.])${p}\\b`).test(text));
+    if (index >= 0) return { def, method, request, parameter: parameters[index]!, index };
+  }
+  return undefined;
+}
+
 /** The `base_url` of the client a call is made on, when it was built from a known client class. */
 function clientBase(module: PyModule, values: PyValues, callee: PyCallee): string | undefined {
   if (callee.receiverCall !== undefined) return factoryBase(module, values, callee.receiverCall);
   const receiver = callee.segments.slice(0, -1);
+  if (receiver.length === 1 && receiver[0] === "self") return subclassBase(module, values, module.tokens[callee.start]!.start);
   const key = receiver.length === 1 ? receiver[0] : receiver.length === 2 && (receiver[0] === "self" || receiver[0] === "cls") ? `self.${receiver[1]}` : undefined;
   if (!key) return undefined;
   const assignment = module.resolve(key, module.tokens[callee.start]!.start);
@@ -146,6 +224,22 @@ function factoryBase(module: PyModule, values: PyValues, open: number): string |
   if (!factory || !CLIENT_FACTORIES.has(factory.segments[factory.segments.length - 1]!)) return undefined;
   const base = module.callArguments(open).keyword.get("base_url");
   return base ? values.stringOf(base) : undefined;
+}
+
+/**
+ * `self.post("run", …)` in a subclass of a client class (`requests.Session`,
+ * `httpx.Client`) that keeps its own base: the subclass joins its paths onto it.
+ */
+function subclassBase(module: PyModule, values: PyValues, offset: number): string | undefined {
+  const cls = classAt(module, offset);
+  if (!cls || !cls.bases.some((base) => CLIENT_FACTORIES.has(base.split(".").pop()!))) return undefined;
+  const candidates = [...module.assignments.keys()].filter((key) => /^self\.\w*base\w*$/i.test(key) || /^self\.\w*url$/i.test(key));
+  for (const key of candidates.sort((a, b) => Number(b === "self.base_url") - Number(a === "self.base_url"))) {
+    const assignment = module.assignments.get(key)!.find((a) => a.at > cls.start && a.at < cls.end);
+    const value = assignment && values.stringOf(assignment.value);
+    if (value && /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
+  }
+  return undefined;
 }
 
 function joinBase(base: string, path: string): string {

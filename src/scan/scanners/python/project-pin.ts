@@ -1,7 +1,9 @@
 /**
  * The `comfydeploy` version a Python file runs with: the nearest manifests
  * or lockfiles (same directory, then parents) that declare the SDK decide.
- * A V1 declaration there wins, since that code path still exists.
+ * A V1 declaration there wins, since that code path still exists. Where no
+ * manifest declares it, a V1 release file the repository installs
+ * (`comfydeploy-0.3.0-py3-none-any.whl` in an image build, a wheel list) does.
  */
 import { posix } from "node:path";
 import type { PypiVerdict } from "../../../knowledge/pypi-versions.js";
@@ -9,6 +11,7 @@ import type { RepoFacts } from "../../scanner.js";
 import { judgeDeclaration, type PythonDeclaration } from "./declarations.js";
 import { pythonManifestKindOf } from "../../../lang/python/manifest-names.js";
 import { readPythonManifest } from "./manifests.js";
+import { v1ReleaseFiles } from "./wheel-names.js";
 
 export interface ProjectPin {
   verdict: PypiVerdict | "none";
@@ -16,12 +19,16 @@ export interface ProjectPin {
   source?: string;
   /** Its specifier or locked version as written. */
   spec?: string;
+  /** The pin is a release file the repository installs, not a manifest entry: fix cannot move it. */
+  releaseFile?: true;
 }
 
 interface RepoPins {
   /** Manifest files by the directory whose code they govern. */
   manifestsByDir: Map<string, string[]>;
   pins: Map<string, ProjectPin>;
+  /** The first V1 release file named in the repository, once looked for. */
+  releaseFile?: ProjectPin | null;
 }
 
 const cache = new WeakMap<RepoFacts, RepoPins>();
@@ -46,9 +53,27 @@ export function projectPinFor(repo: RepoFacts, file: string): ProjectPin {
     if (dir === ".") break;
     dir = posix.dirname(dir);
   }
-  const result = pin ?? { verdict: "none" };
+  const result = pin ?? releaseFilePin(repo, state) ?? { verdict: "none" };
   for (const d of walked) state.pins.set(d, result);
   return result;
+}
+
+/** Prose files name releases without installing them. */
+const PROSE = /\.(?:md|mdx|markdown|rst|adoc)$/i;
+
+function releaseFilePin(repo: RepoFacts, state: RepoPins): ProjectPin | undefined {
+  if (state.releaseFile === undefined) {
+    state.releaseFile = null;
+    for (const file of [...(repo.candidates ?? repo.files)].sort()) {
+      if (PROSE.test(file)) continue;
+      const text = repo.read(file);
+      const found = text === undefined ? undefined : v1ReleaseFiles(text)[0];
+      if (!found) continue;
+      state.releaseFile = { verdict: "v1", releaseFile: true, source: `${file}:${text!.slice(0, found.start).split("\n").length}`, spec: `==${found.version}` };
+      break;
+    }
+  }
+  return state.releaseFile ?? undefined;
 }
 
 function stateOf(repo: RepoFacts): RepoPins {

@@ -97,7 +97,8 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
     imports.statements.length > 0 || t.some((tok) => tok.kind === "name" && (tok.value === "run" || tok.value === RESULT || V1_NAMESPACES.has(tok.value)));
   if (!mayUseSdk) return uses;
   const pin = pinOf();
-  const mode = sdkMode(pin, v1Clients.length > 0, imports.statements.length > 0);
+  // A release file outlives fix (a person replaces it): the calls are judged by their own shape, as without a pin.
+  const mode = sdkMode(pin.releaseFile ? { verdict: "none" } : pin, v1Clients.length > 0, imports.statements.length > 0);
   if (!mode) return uses;
   const context: SdkContext = { pin, mode };
   // What makes the file's SDK V1: the pin, or else bearer_auth. A leftover is V1 by its own shape; the pin says which SDK is in use.
@@ -111,7 +112,7 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
         end: statement.end,
         ruleId: "v1-sdk-import",
         message: pythonImportMessage(pin),
-        fix: "review",
+        fix: pin.releaseFile ? "manual" : "review",
         facts: { kind: "python-sdk", module: statement.module, ...pinData },
       });
     }

@@ -6,7 +6,6 @@
  * repository is reported where it switches to V2: the import, the
  * construction, and the calls of V1 methods on the instance.
  */
-import { posix } from "node:path";
 import { V1_CLIENT_METHODS } from "../../../knowledge/migration.js";
 import type { PyModule } from "../../../lang/python/module.js";
 import { isName, isOp, isString } from "../../../lang/python/tokens.js";
@@ -61,7 +60,8 @@ function blocksOf(module: PyModule): Block[] {
 
 /** Offsets of the V1 requests the module sends on a ComfyDeploy base (or on V1's signature where the repository holds a V1 base). */
 function requestOffsets(module: PyModule, endpoints: readonly EndpointUse[]): Array<{ at: number; endpoint: string; resolved: boolean }> {
-  return endpoints.map((use) => ({ at: module.tokens[use.range.lo]!.start, endpoint: use.endpoint, resolved: use.unknownBase !== true }));
+  // V1 paths on the V2 host are fixed where they are sent: the module is not a copy of the V1 client.
+  return endpoints.filter((use) => !use.onCurrentHost).map((use) => ({ at: module.tokens[use.range.lo]!.start, endpoint: use.endpoint, resolved: use.unknownBase !== true }));
 }
 
 /**
@@ -136,30 +136,6 @@ export function vendoredClasses(module: PyModule, endpoints: readonly EndpointUs
   const out = new Map<string, { start: number; end: number }>();
   for (const [name, info] of vendoredExports(module, endpoints, hosts)) if (info.kind === "class") out.set(name, { start: info.start, end: info.end });
   return out;
-}
-
-/** The repository file a dotted module name (`vendor.comfydeploy_client`) names, from the importing file or the root. */
-export function moduleFile(dotted: string, importer: string, files: readonly string[]): string | undefined {
-  const relative = dotted.replace(/^\.+/, "");
-  const dots = dotted.length - relative.length;
-  const path = relative.split(".").join("/");
-  const candidates: string[] = [];
-  if (dots > 0) {
-    let dir = posix.dirname(importer);
-    for (let i = 1; i < dots; i++) dir = posix.dirname(dir);
-    candidates.push(posix.join(dir, path));
-  } else {
-    // Absolute imports from the repository root or from any source root above the importer (`src/`).
-    for (let dir = posix.dirname(importer); ; dir = posix.dirname(dir)) {
-      candidates.push(dir === "." ? path : `${dir}/${path}`);
-      if (dir === "." || dir === "/") break;
-    }
-  }
-  const set = new Set(files);
-  for (const candidate of candidates) {
-    for (const file of [`${candidate}.py`, `${candidate}/__init__.py`]) if (set.has(file)) return file;
-  }
-  return undefined;
 }
 
 /** The names a module imports with `from <dotted> import name [as local]`, which it re-exports. */
