@@ -14,7 +14,7 @@ import { isStackOverflow, UsageError } from "../core/errors.js";
 import { SEVERITY_RANK, type RuleId, type Severity } from "../rules/catalog.js";
 import { DEFAULT_HOSTS, type HostSet } from "../core/urls.js";
 import type { RuleSettingInput } from "./config-schema.js";
-import { FAIL_ON_CHOICES } from "./fail-on.js";
+import type { FAIL_ON_CHOICES } from "./fail-on.js";
 import { LineIndex } from "../core/location.js";
 
 export { FAIL_ON_CHOICES } from "./fail-on.js";

@@ -4,7 +4,7 @@
  * owner is no longer running (a killed run) is taken over rather than
  * waited on.
  */
-import { link, open, readFile, rename, unlink } from "node:fs/promises";
+import { type FileHandle, link, open, readFile, rename, unlink } from "node:fs/promises";
 import { RuntimeFailure } from "../core/errors.js";
 
 export interface HeldLock {
@@ -52,7 +52,7 @@ export async function acquireLock(path: string, options: LockOptions): Promise<H
 }
 
 async function tryCreate(path: string): Promise<boolean> {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(path, "wx");
   } catch (error) {

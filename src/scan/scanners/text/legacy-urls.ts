@@ -67,7 +67,7 @@ function configuresInProse(text: string, start: number, end: number): boolean {
   const after = text.slice(end, end + 300);
   const from = Math.max(before.search(/(?:[.!?|]\s|\n\s*\n)(?![\s\S]*(?:[.!?|]\s|\n\s*\n))/) + 1, 0);
   const sentenceEnd = after.search(/[.!?|](?:\s|$)|\n\s*\n/);
-  const sentence = before.slice(from) + " " + after.slice(0, sentenceEnd < 0 ? after.length : sentenceEnd);
+  const sentence = `${before.slice(from)} ${after.slice(0, sentenceEnd < 0 ? after.length : sentenceEnd)}`;
   return CONFIGURING_WORDS.test(sentence);
 }
 

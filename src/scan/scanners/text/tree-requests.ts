@@ -59,7 +59,10 @@ const trees = new WeakMap<RepoFacts, PackageTrees>();
 
 function treesOf(repo: RepoFacts): PackageTrees {
   let found = trees.get(repo);
-  if (!found) trees.set(repo, (found = new PackageTrees(repo.candidates ?? [], (file) => repo.read(file))));
+  if (!found) {
+    found = new PackageTrees(repo.candidates ?? [], (file) => repo.read(file));
+    trees.set(repo, found);
+  }
   return found;
 }
 
