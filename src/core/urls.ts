@@ -29,7 +29,7 @@ export interface UrlInfo {
   hostKind: "legacy" | "current" | "other" | "ignored" | "relative" | "unknown";
   host?: string;
   /** Path below the `/api` segment, when the URL is under it. */
-  apiPath?: string;
+  apiPath?: string | undefined;
   /** True when the URL is a bare host (the V1 SDK appends /api itself). */
   bareHost: boolean;
   queryKeys: Set<string>;

@@ -187,7 +187,8 @@ async function normalise(value: unknown, where: string): Promise<UserConfig> {
 function ruleSetting(setting: RuleSettingInput): RuleSetting {
   if (setting === "off") return { off: true };
   if (typeof setting === "string") return { severity: setting };
-  return { ...setting };
+  const { off, severity, paths } = setting;
+  return { ...(off !== undefined ? { off } : {}), ...(severity !== undefined ? { severity } : {}), ...(paths !== undefined ? { paths } : {}) };
 }
 
 /** Accepts `host`, `https://host` or `https://host/api/` and keeps the host name. */
