@@ -11,7 +11,7 @@ import type { Finding } from "../core/finding.js";
 import { NODE_COMPONENT } from "../knowledge/migration.js";
 import { type NodeRefDecision, verdictFromComparison } from "../knowledge/node-ref.js";
 import { factsOf, type NodePinFacts } from "../core/facts.js";
-import { nodePinClass, nodePinFacts, nodePinMessage } from "../scan/scanners/machine/node-pin-finding.js";
+import { nodePinClass, nodePinFacts, nodePinMessage } from "../lang/node-pin/report.js";
 import { GitHubClient } from "../platform/github/client.js";
 import { compareStatus } from "../platform/github/compare.js";
 import { GitHubFailure } from "../platform/github/failure.js";

@@ -7,10 +7,6 @@ import { NODE_COMPONENT } from "../../../knowledge/migration.js";
 import { decideRegistryVersion } from "../../../knowledge/node-ref.js";
 import type { NodePinSite } from "./node-pin-finding.js";
 
-export function isPyproject(file: string): boolean {
-  return /(^|\/)pyproject\.toml$/i.test(file);
-}
-
 /** Throws on TOML syntax errors (the caller reports them). */
 export function pyprojectPins(text: string): NodePinSite[] {
   const project = (parse(text) as { project?: { name?: unknown; version?: unknown } }).project;
