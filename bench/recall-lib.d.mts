@@ -74,7 +74,7 @@ export const RECALL_TARGET: number;
 export const RECALL_TARGETS: Readonly<Record<Corpus, number>>;
 export const REPOSITORY_CORPORA: readonly Corpus[];
 
-export function languageOf(entry: { file: string; language?: string }): string;
+export function languageOf(entry: { file: string; language?: string | undefined }): string;
 export function readText(path: string): string;
 
 export function judgedFindings(findings: readonly ScanFinding[]): JudgedFinding[];

@@ -13,7 +13,7 @@
 //
 // See bench/README.md.
 import { spawn, spawnSync } from "node:child_process";
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { delimiter, dirname, join, posix, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -790,7 +790,7 @@ function genPython(rng, plant) {
   }
   if (plant) blocks.splice(rng.int(0, blocks.length), 0, pyPlant(rng, plant));
   for (const block of blocks) lines.push(...block, "", "");
-  return lines.join("\n").trimEnd() + "\n";
+  return `${lines.join("\n").trimEnd()}\n`;
 }
 
 function genMarkdown(rng, plant) {
@@ -850,7 +850,7 @@ function genJson(rng, name, plant) {
   }
   if (plant === "v1") obj.comfy = { apiUrl: V1_BASE, deploymentId: rng.uuid() };
   else if (plant) obj.inference = { endpoint: rng.chance(0.5) ? `${RUNPOD_BASE}/${rng.hex(12)}/run` : V2_QUEUE };
-  return JSON.stringify(obj, null, 2) + "\n";
+  return `${JSON.stringify(obj, null, 2)}\n`;
 }
 
 function genYaml(rng, plant) {
@@ -880,7 +880,7 @@ function genYaml(rng, plant) {
     }
   }
   if (plant) lines.push(...yamlPlant(rng, plant));
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 function genShell(rng, plant) {
@@ -892,7 +892,7 @@ function genShell(rng, plant) {
   }
   if (plant) lines.push(...shPlant(rng, plant), "");
   lines.push('echo "done"');
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 function genCss(rng) {
@@ -920,7 +920,7 @@ function genDockerfile(rng, plant) {
   if (plant === "v1") lines.push(`ENV COMFY_API=${V1_BASE}`);
   else if (plant) lines.push(`ENV INFERENCE_URL=${RUNPOD_BASE}/${rng.hex(12)}/run`);
   lines.push(`EXPOSE ${rng.int(3000, 9000)}`, `CMD ["node", "dist/index.js"]`);
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 function genEnv(rng, plant) {
@@ -929,7 +929,7 @@ function genEnv(rng, plant) {
     lines.push(`${upper(nounWords(rng))}=${rng.pick([kebab(nounWords(rng)), String(rng.int(0, 9999)), "true", `${rng.pick(VENDOR_BASES)}`])}`);
   }
   if (plant) lines.splice(rng.int(1, lines.length), 0, ...envPlant(rng, plant));
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 // ---------------------------------------------------------------------------
@@ -1064,10 +1064,10 @@ function generateTree(root, fileCount) {
     counts.byKind[kind] = (counts.byKind[kind] ?? 0) + 1;
   };
 
-  write("package.json", JSON.stringify({ name: "acme-platform", private: true, workspaces: ["packages/*", "apps/*"], scripts: { build: "turbo build", test: "turbo test" } }, null, 2) + "\n", "json");
+  write("package.json", `${JSON.stringify({ name: "acme-platform", private: true, workspaces: ["packages/*", "apps/*"], scripts: { build: "turbo build", test: "turbo test" } }, null, 2)}\n`, "json");
   write("README.md", `# Acme platform\n\n${paragraph(rng, 3, 6)}\n\n## Layout\n\n- \`packages/\`: libraries\n- \`apps/\`: deployable front ends\n- \`services/\`: Python workers\n`, "md");
   write(".gitignore", "node_modules/\ndist/\ncoverage/\n*.log\n.env.local\n", "other");
-  write("tsconfig.base.json", JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", strict: true } }, null, 2) + "\n", "json");
+  write("tsconfig.base.json", `${JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", strict: true } }, null, 2)}\n`, "json");
 
   const pools = buildDirPools(rng, fileCount);
   while (counts.files < fileCount) {
@@ -1152,7 +1152,7 @@ function ensureTree(fileCount) {
   const started = performance.now();
   const counts = generateTree(root, fileCount);
   const marker = { generatorVersion: GENERATOR_VERSION, seed: SEED, ...counts };
-  writeFileSync(markerPath, JSON.stringify(marker, null, 2) + "\n");
+  writeFileSync(markerPath, `${JSON.stringify(marker, null, 2)}\n`);
   console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { root, marker, generated: true };
 }
@@ -1316,7 +1316,7 @@ const findingKeys = (findings) => [...new Set(findings.map((f) => `${f.file}:${f
 function compareWithBaseline(label, keys, record) {
   const file = join(BENCH_DIR, "results", `findings-${label}.txt`);
   if (record) {
-    writeFileSync(file, keys.join("\n") + "\n");
+    writeFileSync(file, `${keys.join("\n")}\n`);
     return { ok: true, text: `recorded ${keys.length} in ${posix.relative(REPO_ROOT, file)}` };
   }
   if (!existsSync(file)) return { ok: false, text: `no baseline (${posix.relative(REPO_ROOT, file)}; --record-findings)` };

@@ -20,6 +20,7 @@ interface CommandEntry {
   name: string;
   command: string;
   describe: string;
+  // biome-ignore lint/suspicious/noExplicitAny: each command parses its own argument type; the table holds them all
   load: () => Promise<{ builder: (y: Argv) => Argv<any>; run: (args: any) => Promise<number> }>;
 }
 

@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { CLI, REPO_ROOT } from "./helpers/cli.js";
+import { REPO_ROOT } from "./helpers/cli.js";
 import { FakeGitHub } from "./helpers/fake-github.js";
 import { demoRepository, git } from "./helpers/git-repo.js";
 import { tempDir } from "./helpers/temp-repo.js";

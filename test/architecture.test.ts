@@ -109,6 +109,22 @@ describe("layers", () => {
     expect(outside).toEqual([]);
   });
 
+  it("transforms and pins use what the scan proved, not the scanners' insides: nothing under src/scan/scanners/ is imported", () => {
+    const reaching = files
+      .filter((f) => f.startsWith("transforms/") || f.startsWith("src/pins/"))
+      .flatMap((f) => relativeImports(f).filter((t) => t.startsWith("src/scan/scanners/")).map((t) => `${f} -> ${t}`));
+    expect(reaching).toEqual([]);
+  });
+
+  it("no module is longer than 400 lines", () => {
+    const MAX_LINES = 400;
+    const long = files
+      .map((f) => ({ f, lines: readFileSync(join(ROOT, f), "utf8").split("\n").length - 1 }))
+      .filter(({ lines }) => lines > MAX_LINES)
+      .map(({ f, lines }) => `${f}: ${lines} lines`);
+    expect(long).toEqual([]);
+  });
+
   it("only src/platform/git.ts starts git", () => {
     // Any spawn/exec function (promisified ones included) called with "git" as the program.
     const spawnsGit = /\b\w*(spawn|exec)\w*\)?\s*\(\s*["'`]git["'`\s]/i;

@@ -3,7 +3,7 @@ import { createServer as createTcpServer } from "node:net";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { type CheckOptions, runCheck } from "../src/check/live-check.js";
+import { runCheck } from "../src/check/live-check.js";
 import { renderCheckJson, renderCheckText } from "../src/check/render.js";
 import { parseDeployment } from "../src/serve/options.js";
 import type { Emulator } from "../src/serve/server.js";

@@ -4,7 +4,7 @@
  * cannot run. The TypeScript app is type-checked against the real V2 SDK.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { verifyChanges } from "../src/fix/verify.js";

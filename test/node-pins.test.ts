@@ -33,7 +33,7 @@ function pins(file: string, text: string): Finding[] {
   return scanNodePins({ file, text, repo: { root: tmpdir(), files: [], sdkImportingPackages: new Set(), read: () => undefined } });
 }
 
-function brief(findings: Finding[]): Array<{ line: number; column: number; verdict?: string; ref?: string }> {
+function brief(findings: Finding[]): Array<{ line: number; column: number; verdict?: string | undefined; ref?: string | undefined }> {
   return findings.map((f) => ({ line: f.line, column: f.column, verdict: pinFacts(f)?.verdict, ref: pinFacts(f)?.ref }));
 }
 

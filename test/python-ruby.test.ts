@@ -247,7 +247,7 @@ describe("Python tokens and values", () => {
     expect(comments.map((c) => c.text)).toEqual([`# not "a string"`]);
   });
 
-  function valueOf(source: string, name: string): string {
+  function stringValueOf(source: string, name: string): string {
     const module = new PyModule(source);
     const assignment = module.assignments.get(name)!.at(-1)!;
     return new PyValues(module).stringOf(assignment.value);
@@ -255,19 +255,19 @@ describe("Python tokens and values", () => {
 
   it("evaluates constants, f-strings, concatenation and formatting", () => {
     const head = 'import os\nBASE = os.getenv("API", "https://h.example/api")\n';
-    expect(valueOf(`${head}U = f"{BASE}/run?run_id={rid}"\n`, "U")).toBe(`https://h.example/api/run?run_id=${HOLE}`);
-    expect(valueOf(`${head}U = BASE.rstrip("/") + "/run"\n`, "U")).toBe("https://h.example/api/run");
-    expect(valueOf(`${head}U = "{}/run".format(BASE)\n`, "U")).toBe("https://h.example/api/run");
-    expect(valueOf(`${head}U = "%s/run" % BASE\n`, "U")).toBe("https://h.example/api/run");
-    expect(valueOf(`${head}U = "/".join([BASE, "run"])\n`, "U")).toBe("https://h.example/api/run");
-    expect(valueOf(`${head}U = urljoin(BASE + "/", "run")\n`, "U")).toBe("https://h.example/api/run");
-    expect(valueOf(`X = os.environ.get("X") or "https://h.example/api"\n`, "X")).toBe("https://h.example/api");
+    expect(stringValueOf(`${head}U = f"{BASE}/run?run_id={rid}"\n`, "U")).toBe(`https://h.example/api/run?run_id=${HOLE}`);
+    expect(stringValueOf(`${head}U = BASE.rstrip("/") + "/run"\n`, "U")).toBe("https://h.example/api/run");
+    expect(stringValueOf(`${head}U = "{}/run".format(BASE)\n`, "U")).toBe("https://h.example/api/run");
+    expect(stringValueOf(`${head}U = "%s/run" % BASE\n`, "U")).toBe("https://h.example/api/run");
+    expect(stringValueOf(`${head}U = "/".join([BASE, "run"])\n`, "U")).toBe("https://h.example/api/run");
+    expect(stringValueOf(`${head}U = urljoin(BASE + "/", "run")\n`, "U")).toBe("https://h.example/api/run");
+    expect(stringValueOf(`X = os.environ.get("X") or "https://h.example/api"\n`, "X")).toBe("https://h.example/api");
   });
 
   it("resolves a name to the assignment in force in the function that reads it", () => {
     const source = 'URL = "https://a.example"\ndef f():\n    URL = "https://b.example"\n    u = URL + "/x"\ndef g():\n    v = URL + "/y"\n';
-    expect(valueOf(source, "u")).toBe("https://b.example/x");
-    expect(valueOf(source, "v")).toBe("https://a.example/y");
+    expect(stringValueOf(source, "u")).toBe("https://b.example/x");
+    expect(stringValueOf(source, "v")).toBe("https://a.example/y");
   });
 });
 

@@ -38,7 +38,7 @@ describe("the /run needle ends a path segment", () => {
   it.skipIf(!rg)("ripgrep reads the needle's pattern the same way", () => {
     const dir = tempDir();
     const cases = [...ends, ...continues];
-    cases.forEach((text, i) => writeFileSync(join(dir, `case${i}.txt`), text));
+    for (const [i, text] of cases.entries()) writeFileSync(join(dir, `case${i}.txt`), text);
     const needle = prefilterNeedles(DEFAULT_HOSTS).find((n) => n.literal === "/run")!;
     const run = spawnSync(rg!, ["--files-with-matches", "--no-config", "--no-unicode", "-e", needlePattern(needle), "."], { cwd: dir, encoding: "utf8" });
     const matched = new Set(run.stdout.split("\n").filter(Boolean).map((f) => f.replace(/^\.\//, "")));

@@ -8,7 +8,6 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hostRewrites, moveRunIdIntoPath, v1OnlyFields } from "../transforms/v2-endpoints/urls.js";
 import { findRunIdParam, findRunSegment } from "../src/core/run-path.js";
-import type { Finding } from "../src/core/finding.js";
 import { DEFAULT_NODE_REF } from "../transforms/node-pin/target.js";
 import { planFixes } from "../src/fix/runner.js";
 import { DEFAULT_HOSTS, type HostSet } from "../src/core/urls.js";

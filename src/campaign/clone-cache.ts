@@ -66,9 +66,9 @@ export async function checkoutTip(cacheDir: string, target: Target, tip: RemoteT
   await mkdir(cacheDir, { recursive: true });
   const lock = await acquireLock(`${dir}.lock`, { waitMs: lockWaitMs, what: `the cached clone of ${target.url}` });
   try {
-    return { ...(await checkoutLocked(dir, target, tip, token)), release: lock.release };
+    return { ...(await checkoutLocked(dir, target, tip, token)), release: async () => lock.release() };
   } catch (error) {
-    await lock.release();
+    lock.release();
     throw error;
   }
 }

@@ -51,7 +51,7 @@ export function reportsDigest(reports: readonly RepoReport[]): string {
  * point partial: a failed clone is not progress, and its return is not a regression.
  */
 export function withPoint(points: readonly HistoryPoint[], campaign: Omit<Campaign, "history">, reports: readonly RepoReport[]): HistoryPoint[] {
-  const newest = reports.reduce((at, r) => (r.startedAt > at ? r.startedAt : at), "");
+  const newest = reports.map((r) => r.startedAt).sort().at(-1) ?? "";
   const digest = reportsDigest(reports);
   const kept = points.filter((p) => p.digest !== digest);
   const known = kept.findLast((p) => p.byRepository !== undefined)?.byRepository ?? {};

@@ -47,7 +47,7 @@ function tableRow(row: CampaignRow): string {
   const p = row.pullRequest;
   const progress = p ? [p.checks ? CHECKS_LABEL[p.checks] : "", p.review ? REVIEW_LABEL[p.review] : ""].filter(Boolean).join(", ") : "";
   const pr = p && p.state !== "none"
-    ? `${p.number !== undefined ? (p.url ? `[#${p.number}](${p.url})` : `#${p.number}`) + " " : ""}${p.state}${progress ? ` (${progress})` : ""}`
+    ? `${p.number !== undefined ? `${p.url ? `[#${p.number}](${p.url})` : `#${p.number}`} ` : ""}${p.state}${progress ? ` (${progress})` : ""}`
     : "–";
   const pin = nodePinLabel(row.nodePins);
   const check = row.check ? row.check.verdict.replace("_", " ") : "–";

@@ -211,7 +211,7 @@ function nodePinState(report: Report): RepoReport["nodePins"] {
   return pins.length > 0 ? "unknown" : "none";
 }
 
-type ScanSettings = { root: string; hosts: ReturnType<typeof hostSetFor>; include: string[]; exclude: string[]; rules: ScanOptions["rules"] };
+type ScanSettings = { root: string; hosts: ReturnType<typeof hostSetFor>; include: string[]; exclude: string[]; rules: NonNullable<ScanOptions["rules"]> };
 
 /** --dry-run: what fix would change; nothing is written, committed or sent. */
 async function plannedPull(scanSettings: ScanSettings): Promise<PullRequestState> {

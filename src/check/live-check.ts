@@ -15,7 +15,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { cutoffStatus, type CutoffStatus } from "../knowledge/cutoff.js";
-import { ENDPOINTS, HOSTS } from "../knowledge/migration.js";
+import { ENDPOINTS } from "../knowledge/migration.js";
 import { isTerminalRunStatus } from "../knowledge/run-record.js";
 import { maskKnownSecrets } from "../core/redact.js";
 import { type Budget, CheckError, networkReason, send, sleep } from "./http.js";

@@ -11,8 +11,8 @@ import { type TreeState, treeState } from "../files/git-state.js";
 import { nodeRefTarget } from "../../transforms/node-pin/target.js";
 import { envChangesOf } from "../fix/env-changes.js";
 import { onInterrupt, ROLLBACK_COMMAND } from "../fix/interrupt.js";
-import { FixLock } from "../fix/fix-lock.js";
 import { fixProgress } from "../fix/progress.js";
+import { acquireFixLock, type FixLock } from "../fix/write.js";
 import type { FixPlan } from "../fix/runner.js";
 import type { Verification } from "../fix/verify.js";
 import { TRANSFORM_IDS, TRANSFORM_METAS } from "../../transforms/index.js";
@@ -96,7 +96,7 @@ export async function runFix(args: FixArgs): Promise<number> {
   if (!rootStat.isDirectory()) throw new UsageError(`not a directory: ${args.path}`);
   const dryRun = Boolean(args["dry-run"]);
   // Taken before the tree is looked at: a second fix is told another one runs, not that the tree has changes.
-  const lock = dryRun ? undefined : await FixLock.acquire(root);
+  const lock = dryRun ? undefined : await acquireFixLock(root);
   try {
     return await fixWithLock(args, root, lock, dryRun, planFixes);
   } finally {

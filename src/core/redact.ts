@@ -8,7 +8,7 @@ const MASK = "***";
 /** A value that stands for a secret elsewhere (`${TOKEN}`, `$TOKEN`, `<token>`, `{{ secrets.X }}`), not a secret itself. */
 const PLACEHOLDER = String.raw`(?!\$|<|\{|%|\*\*\*)`;
 /** Key names whose value is a secret, in `key: value`, `key=value` and `?key=value`. */
-const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*?(?:password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth)`;
+const SECRET_KEY = `[A-Za-z0-9_.-]*?(?:password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth)`;
 
 const PATTERNS: Array<[RegExp, string | ((...groups: string[]) => string)]> = [
   // Authorization headers and bearer tokens in any syntax.

@@ -80,5 +80,5 @@ export function findRunIdParam(url: string, queryStart: number): RunIdParam | un
 
 /** Whether a query (`?…`, possibly with a fragment) sets run_id. */
 export function queryHasRunId(query: string | undefined): boolean {
-  return query !== undefined && query.startsWith("?") && findRunIdParam(query, 0) !== undefined;
+  return query?.startsWith("?") === true && findRunIdParam(query, 0) !== undefined;
 }

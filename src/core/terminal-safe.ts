@@ -10,17 +10,17 @@
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const UNSAFE_OR_NEWLINE = /[\u0000-\u0008\n-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
-function escape(char: string): string {
+function escapeChar(char: string): string {
   const code = char.charCodeAt(0);
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
 /** Multi-line text for the terminal: newlines and tabs stay, every other control is escaped. */
 export function terminalSafe(text: string): string {
-  return text.replace(UNSAFE, escape);
+  return text.replace(UNSAFE, escapeChar);
 }
 
 /** One line for the terminal (a file name, a message, an excerpt): newlines are escaped too. */
 export function terminalSafeLine(text: string): string {
-  return text.replace(UNSAFE_OR_NEWLINE, escape);
+  return text.replace(UNSAFE_OR_NEWLINE, escapeChar);
 }

@@ -29,7 +29,7 @@ export interface UrlInfo {
   hostKind: "legacy" | "current" | "other" | "ignored" | "relative" | "unknown";
   host?: string;
   /** Path below the `/api` segment, when the URL is under it. */
-  apiPath?: string;
+  apiPath?: string | undefined;
   /** True when the URL is a bare host (the V1 SDK appends /api itself). */
   bareHost: boolean;
   queryKeys: Set<string>;
@@ -169,7 +169,10 @@ const hostPatterns = new WeakMap<HostSet, RegExp>();
  */
 export function legacyHostPattern(hosts: HostSet): RegExp {
   let pattern = hostPatterns.get(hosts);
-  if (!pattern) hostPatterns.set(hosts, (pattern = compileLegacyHostPattern(hosts)));
+  if (!pattern) {
+    pattern = compileLegacyHostPattern(hosts);
+    hostPatterns.set(hosts, pattern);
+  }
   return pattern;
 }
 
@@ -187,7 +190,10 @@ const currentAsLegacy = new WeakMap<HostSet, HostSet>();
 /** The host set with the V2 hosts in the legacy slot, to find their mentions with the legacy host search (compiled once per set). */
 export function currentHostsAsLegacy(hosts: HostSet): HostSet {
   let found = currentAsLegacy.get(hosts);
-  if (!found) currentAsLegacy.set(hosts, (found = { ...hosts, legacy: hosts.current }));
+  if (!found) {
+    found = { ...hosts, legacy: hosts.current };
+    currentAsLegacy.set(hosts, found);
+  }
   return found;
 }
 

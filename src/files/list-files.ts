@@ -112,5 +112,5 @@ function applyFilter(files: string[], filter: FileFilter): string[] {
   const include = filter.include?.length ? picomatch([...filter.include], { dot: true }) : undefined;
   const exclude = filter.exclude?.length ? picomatch([...filter.exclude], { dot: true }) : undefined;
   if (!include && !exclude) return files;
-  return files.filter((file) => (!include || include(file)) && !(exclude && exclude(file)));
+  return files.filter((file) => (!include || include(file)) && !(exclude?.(file)));
 }

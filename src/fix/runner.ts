@@ -23,8 +23,7 @@ import { SupportModules } from "./support-modules.js";
 import { decodeUtf8, normalize, restore } from "./text-shape.js";
 import { parseError } from "./validate.js";
 import { asUtf8, decodeUtf16, encodeUtf16, utf16Of } from "../core/text-encoding.js";
-import { FixLock } from "./fix-lock.js";
-import { errorCode, writeFile, WriteRefused } from "./write.js";
+import { acquireFixLock, errorCode, type FixLock, writeFile, WriteRefused } from "./write.js";
 
 export { normalize, restore } from "./text-shape.js";
 export { writeFixes } from "./write.js";
@@ -75,7 +74,7 @@ export interface FixPlan {
 
 export async function planFixes(options: FixOptions): Promise<FixPlan> {
   if (!options.write || options.lock) return planWithLock(options, options.lock);
-  const lock = await FixLock.acquire(options.root);
+  const lock = await acquireFixLock(options.root);
   try {
     return await planWithLock(options, lock);
   } finally {

@@ -1,16 +1,21 @@
 /**
  * Writing fixed files: each one atomically (a temp file beside it, renamed
- * over it), so a kill leaves every file either as it was or as fixed. The
- * temp files are named and listed by the fix lock (`fix-lock.ts`), so a run
- * after a kill removes only those. A file is not written when it changed
+ * over it), so a kill leaves every file either as it was or as fixed. One
+ * writing fix per tree holds the tree's lock (in the git directory, else in
+ * the tree); each temp file is listed in it before it is created, so the run
+ * that takes over a killed run's lock removes exactly the temp files that run
+ * made (its name pattern and its list), never a user's `app.js.20250101`.
+ * A file is not written when it changed
  * since fix read it, when it is read-only (unless asked), or when it is a
  * symbolic link that leads out of the tree.
  */
 import { constants, unlinkSync } from "node:fs";
 import { access, chmod, lstat, open, readFile, realpath, rename, stat, unlink } from "node:fs/promises";
+import { hostname } from "node:os";
 import { basename, dirname, join, posix, relative, sep } from "node:path";
-import { RuntimeFailure } from "../core/errors.js";
-import type { FixLock } from "./fix-lock.js";
+import { RuntimeFailure, UsageError } from "../core/errors.js";
+import { gitOutput } from "../platform/git.js";
+import { acquireLock, type HeldLock, LockBusy } from "../platform/pid-lock.js";
 
 export interface FileWrite {
   file: string;
@@ -19,6 +24,55 @@ export interface FileWrite {
   before?: string;
   /** How the text is stored (UTF-8 when absent): a UTF-16 file is written back as UTF-16. */
   encode?: (text: string) => Buffer;
+}
+
+const LOCK_NAME = ".comfydeploy-migrate-fix.lock";
+
+/** fix's temp names: `.<name>.cdm-<pid>-<n>.tmp` beside the file; hidden, so an editor or a glob does not pick them up. */
+const TEMP_NAME = /^\..+\.cdm-\d+-\d+\.tmp$/;
+
+export interface FixLock extends HeldLock {
+  /** Temp files a killed run had left, removed when its lock was taken over (absolute paths). */
+  readonly removedTemps: readonly string[];
+}
+
+/** Takes the tree's fix lock for `root`, or refuses (a usage error) while another fix writes there. */
+export async function acquireFixLock(root: string): Promise<FixLock> {
+  const path = join(await lockDir(root), LOCK_NAME);
+  let lock: HeldLock;
+  try {
+    lock = await acquireLock(path, { waitMs: 0, what: "this tree" });
+  } catch (error) {
+    if (!(error instanceof LockBusy)) throw error;
+    const by = error.owner ? `pid ${error.owner.pid}${error.owner.host === hostname() ? "" : ` on ${error.owner.host}`}` : "starting";
+    throw new UsageError(`another fix is writing to this tree (${by}); wait for it to end, or remove ${path} if none runs`);
+  }
+  const removedTemps = lock.leftBehind.filter((temp) => TEMP_NAME.test(basename(temp)) && removed(temp));
+  return { ...lock, removedTemps };
+}
+
+/** The git directory of the tree (a lock there leaves the work tree clean), else the tree itself. */
+async function lockDir(root: string): Promise<string> {
+  const gitDir = await gitOutput(root, ["rev-parse", "--absolute-git-dir"]).catch(() => undefined);
+  return gitDir?.trim() || root;
+}
+
+function removed(path: string): boolean {
+  try {
+    unlinkSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let tempCount = 0;
+
+/** A new temp path beside `target`; with a lock, listed in it before anything is created there. */
+function tempFor(target: string, lock: FixLock | undefined): string {
+  const temp = join(dirname(target), `.${basename(target)}.cdm-${process.pid}-${lock ? "" : "u"}${++tempCount}.tmp`);
+  lock?.record(temp);
+  return temp;
 }
 
 export interface WriteGuard {
@@ -34,8 +88,6 @@ export class WriteRefused extends Error {
 }
 
 export const READ_ONLY_OPTION = "--write-read-only";
-
-let unlocked = 0;
 
 /** Temp files being written: an exit (Ctrl-C ends the process from its handler) removes them. */
 const inFlight = new Set<string>();
@@ -72,7 +124,7 @@ export async function writeFile(root: string, change: FileWrite, guard: WriteGua
       throw new WriteRefused("changed since fix read it; left unchanged: run fix again");
     }
   }
-  const temp = guard.lock ? guard.lock.tempFor(target) : join(dirname(target), `.${basename(target)}.cdm-${process.pid}-u${++unlocked}.tmp`);
+  const temp = tempFor(target, guard.lock);
   track(temp);
   try {
     const handle = await open(temp, "wx", info ? info.mode & 0o7777 : 0o666);

@@ -11,7 +11,7 @@ import type { Finding } from "../core/finding.js";
 import { NODE_COMPONENT } from "../knowledge/migration.js";
 import { type NodeRefDecision, verdictFromComparison } from "../knowledge/node-ref.js";
 import { factsOf, type NodePinFacts } from "../core/facts.js";
-import { nodePinClass, nodePinFacts, nodePinMessage } from "../scan/scanners/machine/node-pin-finding.js";
+import { nodePinClass, nodePinFacts, nodePinMessage } from "../lang/node-pin/report.js";
 import { GitHubClient } from "../platform/github/client.js";
 import { compareStatus } from "../platform/github/compare.js";
 import { GitHubFailure } from "../platform/github/failure.js";
@@ -173,7 +173,7 @@ export async function resolveUnknownNodePins(findings: readonly Finding[], optio
 /** The commit (lower case) of a node pin the compare API can settle: a SHA whose verdict is unknown. */
 function resolvableRef(finding: Finding): string | undefined {
   const pin = finding.ruleId === "node-component-pin" ? factsOf(finding, "node-pin") : undefined;
-  if (!pin || pin.verdict !== "unknown" || pin.refKind !== "sha" || !/^[0-9a-f]{7,40}$/i.test(pin.ref)) return undefined;
+  if (pin?.verdict !== "unknown" || pin.refKind !== "sha" || !/^[0-9a-f]{7,40}$/i.test(pin.ref)) return undefined;
   return pin.ref.toLowerCase();
 }
 

@@ -14,7 +14,7 @@ import { isStackOverflow, UsageError } from "../core/errors.js";
 import { SEVERITY_RANK, type RuleId, type Severity } from "../rules/catalog.js";
 import { DEFAULT_HOSTS, type HostSet } from "../core/urls.js";
 import type { RuleSettingInput } from "./config-schema.js";
-import { FAIL_ON_CHOICES } from "./fail-on.js";
+import type { FAIL_ON_CHOICES } from "./fail-on.js";
 import { LineIndex } from "../core/location.js";
 
 export { FAIL_ON_CHOICES } from "./fail-on.js";
@@ -187,7 +187,8 @@ async function normalise(value: unknown, where: string): Promise<UserConfig> {
 function ruleSetting(setting: RuleSettingInput): RuleSetting {
   if (setting === "off") return { off: true };
   if (typeof setting === "string") return { severity: setting };
-  return { ...setting };
+  const { off, severity, paths } = setting;
+  return { ...(off !== undefined ? { off } : {}), ...(severity !== undefined ? { severity } : {}), ...(paths !== undefined ? { paths } : {}) };
 }
 
 /** Accepts `host`, `https://host` or `https://host/api/` and keeps the host name. */

@@ -20,9 +20,9 @@ export const DEFAULT_API_URL = "https://api.github.com";
 const NAME_PART = /^[A-Za-z0-9_.-]+$/;
 
 export interface RepositoryInputs {
-  repo?: string;
-  apiUrl?: string;
-  originUrl?: string;
+  repo?: string | undefined;
+  apiUrl?: string | undefined;
+  originUrl?: string | undefined;
   env: NodeJS.ProcessEnv;
 }
 

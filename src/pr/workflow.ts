@@ -151,7 +151,7 @@ export async function previewPr(settings: PrSettings): Promise<string> {
       ...(settings.reviewers.length + settings.teamReviewers.length > 0 ? ["request the reviewers (on a new pull request only)"] : []),
       ...(settings.assignees?.length ? ["assign it (on a new pull request only)"] : []),
     ];
-    steps.forEach((step, i) => lines.push(`  ${i + 1}. ${step}`));
+    for (const [i, step] of steps.entries()) lines.push(`  ${i + 1}. ${step}`);
   }
   lines.push("", `----- pull request body (${body.length} characters) -----`, "", body);
   return `${lines.join("\n")}\n`;

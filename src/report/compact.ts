@@ -8,6 +8,6 @@ import type { Report } from "./model.js";
 
 export function renderCompact(report: Report): string {
   return report.findings
-    .map((f) => terminalSafeLine(`${f.file}:${f.line}:${f.column}: ${f.severity} ${f.ruleId} ${f.message}`) + "\n")
+    .map((f) => `${terminalSafeLine(`${f.file}:${f.line}:${f.column}: ${f.severity} ${f.ruleId} ${f.message}`)}\n`)
     .join("");
 }

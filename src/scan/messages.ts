@@ -9,7 +9,7 @@ export function legacyHostMessage(kind: "api" | "bare", url: string): string {
   return `V1 API host in ${url}: use ${HOSTS.v2.apiBase}.`;
 }
 
-export function endpointMessage(endpoint: V1Endpoint, methodKnown: boolean): string {
+export function endpointMessage(endpoint: V1Endpoint): string {
   const create = `${ENDPOINTS.createRun.v2.method} {base}${ENDPOINTS.createRun.v2.path}`;
   const get = `${ENDPOINTS.getRun.v2.method} {base}${ENDPOINTS.getRun.v2.path}`;
   switch (endpoint) {
@@ -89,5 +89,5 @@ export function vendoredCallMessage(method: string): string {
 
 /** What a request on a base its file does not show is reported on: where the repository sets the V1 base. */
 export function heldBaseMessage(endpoint: V1Endpoint, at: { file: string; line: number }): string {
-  return `${endpointMessage(endpoint, true)} The base is not in this file; the repository sets the ComfyDeploy API base at ${at.file}:${at.line}.`;
+  return `${endpointMessage(endpoint)} The base is not in this file; the repository sets the ComfyDeploy API base at ${at.file}:${at.line}.`;
 }

@@ -8,7 +8,7 @@
  */
 import { execFile } from "node:child_process";
 import { ripgrepEnv } from "../platform/child-env.js";
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync, lstatSync, type Stats } from "node:fs";
 import { lstat, readFile, realpath } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { posix, sep } from "node:path";
@@ -143,7 +143,7 @@ async function statAll(root: string, realRoot: string, files: readonly string[],
   const ok = new Set<string>();
   const base = toPosix(root);
   for (const file of files) {
-    let stats;
+    let stats: Stats;
     try {
       stats = lstatSync(posix.join(base, file));
     } catch (error) {

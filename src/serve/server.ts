@@ -8,7 +8,7 @@ import { readJsonBody } from "./body.js";
 import { keepLast } from "./bounded-log.js";
 import { HttpError, unprocessable } from "./http-error.js";
 import { IDEMPOTENCY_HEADER, IdempotencyKeys } from "./idempotency.js";
-import { type DeploymentRule, type EmulatorOptions } from "./options.js";
+import type { DeploymentRule, EmulatorOptions } from "./options.js";
 import { type RunRecord, RunStore } from "./runs.js";
 import { NOT_AN_OBJECT, queueRequestSchema, runIdSchema, validationItems } from "./validation.js";
 

@@ -8,6 +8,7 @@ import { renderCampaignHtml } from "../../src/campaign/render-html.js";
 import { renderCampaignMarkdown } from "../../src/campaign/render-markdown.js";
 import type { RepoReport } from "../../src/campaign/repo-report.js";
 import { isRemoteUrl, parseShard, planMatrix, resolveTargets, shardOf } from "../../src/campaign/targets.js";
+import { scannedReport } from "../helpers/campaign-reports.js";
 
 function targetsOf(yaml: string, listed: Parameters<typeof resolveTargets>[2] = []) {
   return resolveTargets(parseCampaignFile(yaml, "campaign.yml"), "/srv/campaigns", listed);
@@ -71,22 +72,7 @@ describe("shards", () => {
 });
 
 function report(name: string, startedAt: string, errors: number, extra: Partial<RepoReport> = {}): RepoReport {
-  return {
-    schemaVersion: 1,
-    name,
-    url: `https://github.com/acme/${name}.git`,
-    status: "ok",
-    tool: { name: "comfydeploy-migrate", version: "0.1.0" },
-    runKey: `${name}-${startedAt}`,
-    startedAt,
-    durationMs: 10,
-    scan: {
-      schemaVersion: 1,
-      summary: { total: errors, files: 1, bySeverity: { error: errors, warning: 0, info: 0 }, byRule: errors ? { "legacy-base-url": errors } : {} },
-      findings: Array.from({ length: errors }, () => ({ ruleId: "legacy-base-url", severity: "error" as const })),
-    },
-    ...extra,
-  };
+  return scannedReport(name, errors ? { "legacy-base-url": errors } : {}, { runKey: `${name}-${startedAt}`, startedAt, ...extra });
 }
 
 describe("history", () => {

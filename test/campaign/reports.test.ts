@@ -16,23 +16,9 @@ import { pruneReports } from "../../src/campaign/run.js";
 import { refreshPullRequests } from "../../src/campaign/status.js";
 import { resolveTargets, type Target } from "../../src/campaign/targets.js";
 import { UsageError } from "../../src/core/errors.js";
+import { repoReport } from "../helpers/campaign-reports.js";
 import { runCli } from "../helpers/cli.js";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";
-
-function report(name: string, extra: Partial<RepoReport> = {}): RepoReport {
-  return {
-    schemaVersion: 1,
-    name,
-    url: `https://github.com/acme/${name}.git`,
-    github: `acme/${name}`,
-    status: "ok",
-    tool: { name: "comfydeploy-migrate", version: "0.1.0" },
-    runKey: `${name}-key`,
-    startedAt: "2025-03-01T10:00:00.000Z",
-    durationMs: 10,
-    ...extra,
-  };
-}
 
 function outWith(files: Record<string, unknown>): string {
   const out = tempDir();
@@ -46,10 +32,10 @@ const target = (name: string): Target => ({ name, url: name, source: name, local
 describe("campaign run removes only its own reports", () => {
   it("keeps other JSON in repos/, and removes reports of repositories the campaign no longer lists", async () => {
     const out = outWith({
-      "kept.json": report("kept"),
-      "gone.json": report("gone"),
+      "kept.json": repoReport("kept"),
+      "gone.json": repoReport("gone"),
       "package.json": { name: "someone-elses", version: "1.0.0" },
-      "renamed.json": report("other-name"),
+      "renamed.json": repoReport("other-name"),
     });
     const removed = await pruneReports(join(out, "repos"), [target("kept")]);
     expect(removed).toEqual(["gone"]);
@@ -64,7 +50,7 @@ describe("a report's fields never name a path", () => {
     const parent = tempDir();
     const out = join(parent, "campaign", "out");
     mkdirSync(join(out, "repos"), { recursive: true });
-    writeFileSync(join(out, "repos", "evil.json"), JSON.stringify(report("../../../escaped")));
+    writeFileSync(join(out, "repos", "evil.json"), JSON.stringify(repoReport("../../../escaped")));
     const github = { latestPullFrom: async () => undefined, pullRequest: async () => undefined } as unknown as CampaignGitHub;
     const refused = refreshPullRequests({ outDir: out, github, token: "t", defaultBranch: "migrate" });
     await expect(refused).rejects.toThrow(UsageError);
@@ -74,7 +60,7 @@ describe("a report's fields never name a path", () => {
   });
 
   it("a name that matches its file but holds a path is refused as well", async () => {
-    const out = outWith({ "a.json": report("a/../../b") });
+    const out = outWith({ "a.json": repoReport("a/../../b") });
     await expect(mergeCampaign({ outDir: out, failOn: "error" })).rejects.toThrow(/a\.json is not a campaign repository report/);
   });
 });
@@ -91,7 +77,7 @@ describe("names from an organisation listing", () => {
 
 describe("timestamps that are not dates", () => {
   it("in a report: exit 2 naming the file, and no dashboard file written", () => {
-    const out = outWith({ "a.json": report("a", { startedAt: "yesterday-ish" }) });
+    const out = outWith({ "a.json": repoReport("a", { startedAt: "yesterday-ish" }) });
     const result = runCli(["campaign", "merge", out]);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(join(out, "repos", "a.json"));
@@ -100,7 +86,7 @@ describe("timestamps that are not dates", () => {
   });
 
   it("in the history file: exit 2 naming it, and no dashboard file written", () => {
-    const out = outWith({ "a.json": report("a") });
+    const out = outWith({ "a.json": repoReport("a") });
     writeFileSync(join(out, "history.json"), JSON.stringify({ schemaVersion: 1, points: [{ at: "not a date", digest: "x", repositories: 1, ready: 0, failed: 0, findings: { total: 0, error: 0, warning: 0, info: 0 } }] }));
     const result = runCli(["campaign", "merge", out]);
     expect(result.status).toBe(2);

@@ -13,7 +13,7 @@ import { tempRepo } from "../helpers/temp-repo.js";
 const lastLine = (out: string): string => out.trimEnd().split("\n").pop()!;
 /** The command as the tests start it (`node …/cli.js`), which is how hints print it back. */
 const INVOKED = String.raw`(?:comfydeploy-migrate|node \S*cli\.js)`;
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** A committed repository, so fix runs without --allow-dirty. */
 function repo(files: Record<string, string>): string {
@@ -67,7 +67,7 @@ describe("fix exiting 1", () => {
     const dir = repo(UNUSED_DEPENDENCY);
     const fixed = runCli(["fix", dir]);
     expect(fixed.status).toBe(1);
-    expect(fixed.stdout).toMatch(new RegExp(`1 finding left at --fail-on error: package\\.json:1 v1-sdk-dependency\\. All of them: \`${INVOKED} scan ${escape(dir)}\``));
+    expect(fixed.stdout).toMatch(new RegExp(`1 finding left at --fail-on error: package\\.json:1 v1-sdk-dependency\\. All of them: \`${INVOKED} scan ${escapeRegExp(dir)}\``));
     const dry = runCli(["fix", dir, "--dry-run"]);
     expect(dry.status).toBe(1);
     expect(dry.stdout).toContain("1 finding left at --fail-on error: package.json:1 v1-sdk-dependency.");

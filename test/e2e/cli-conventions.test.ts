@@ -9,6 +9,8 @@ import { tempRepo } from "../helpers/temp-repo.js";
 
 const ERROR_LINE = 'export const BASE = "https://www.comfydeploy.com/api";\n';
 const PLAIN_ENV = { NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined, TERM: "xterm" };
+/** What `scan --print-config` prints: each setting with where its value came from. */
+type PrintedConfig = Record<string, unknown> & { legacyHosts: Array<{ value: string; from: string }> };
 
 describe("colour", () => {
   it("is off with FORCE_COLOR=0", () => {
@@ -75,7 +77,7 @@ describe("scan --print-config", () => {
     });
     const run = runCli(["scan", ".", "--print-config", "--exclude", "vendor/**", "--max-warnings", "3"], { cwd: dir, env: { CI: undefined } });
     expect(run.status, run.stderr).toBe(0);
-    const config = JSON.parse(run.stdout) as Record<string, any>;
+    const config = JSON.parse(run.stdout) as PrintedConfig;
     expect(config.configFile).toBe(".comfydeploy-migrate.json");
     expect(config.failOn).toEqual({ value: "warning", from: ".comfydeploy-migrate.json" });
     expect(config.maxWarnings).toEqual({ value: 3, from: "--max-warnings" });
@@ -85,8 +87,8 @@ describe("scan --print-config", () => {
       { value: "vendor/**", from: "--exclude" },
     ]);
     expect(config.legacyHosts).toContainEqual({ value: "comfy.corp.example", from: ".comfydeploy-migrate.json" });
-    expect(config.legacyHosts.some((h: { from: string }) => h.from === "default")).toBe(true);
-    const flagWins = JSON.parse(runCli(["scan", ".", "--print-config", "--fail-on", "none"], { cwd: dir }).stdout) as Record<string, any>;
+    expect(config.legacyHosts.some((h) => h.from === "default")).toBe(true);
+    const flagWins = JSON.parse(runCli(["scan", ".", "--print-config", "--fail-on", "none"], { cwd: dir }).stdout) as PrintedConfig;
     expect(flagWins.failOn).toEqual({ value: "none", from: "--fail-on" });
   });
 });

@@ -12,6 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withoutCredentials } from "../../src/files/repo-root.js";
 import { runCli } from "../helpers/cli.js";
 
+/** The part of a SARIF result these tests read. */
+type SarifResult = { locations: [{ physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }] };
+
 const V1 = 'export const u = "https://www.comfydeploy.com/api";\n';
 const TOKEN = "ghp_s3cretToken0123456789";
 
@@ -82,7 +85,7 @@ describe("scan of a directory inside a git repository", () => {
     expect(sarifRun.versionControlProvenance).toEqual([
       { repositoryUri: "https://github.com/acme/mono.git", revisionId: head, branch: "main", mappedTo: { uriBaseId: "%SRCROOT%" } },
     ]);
-    const uris = sarifRun.results.map((r: any) => r.locations[0].physicalLocation.artifactLocation);
+    const uris = sarifRun.results.map((r: SarifResult) => r.locations[0].physicalLocation.artifactLocation);
     expect(uris).toContainEqual({ uri: "packages/web/src/a.ts", uriBaseId: "%SRCROOT%" });
   });
 
@@ -124,7 +127,7 @@ describe("outside git", () => {
     const dir = tree(MONOREPO);
     const sarif = JSON.parse(runCli(["scan", join(dir, "packages", "web"), "--format", "sarif"]).stdout);
     expect(sarif.runs[0].versionControlProvenance).toBeUndefined();
-    const uris = sarif.runs[0].results.map((r: any) => r.locations[0].physicalLocation.artifactLocation.uri);
+    const uris = sarif.runs[0].results.map((r: SarifResult) => r.locations[0].physicalLocation.artifactLocation.uri);
     expect(uris.sort()).toEqual(["lib/b.ts", "other/c.ts", "src/a.ts"]);
   });
 

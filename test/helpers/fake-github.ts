@@ -41,7 +41,7 @@ export interface FakePull {
   reviewers: string[];
   assignees: string[];
   /** Submitted reviews, oldest first, as GitHub lists them. */
-  reviews?: Array<{ user: string; state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED" | "DISMISSED" }>;
+  reviews?: Array<{ user: string; state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED" | "DISMISSED" }> | undefined;
 }
 
 /** What GitHub knows of a commit's checks: commit statuses and check runs. */

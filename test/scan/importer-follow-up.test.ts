@@ -3,7 +3,7 @@
  * own code: however many rounds a client takes to reach its user (module,
  * barrel, barrel, importer), the tree is searched for imports once.
  */
-import * as childProcess from "node:child_process";
+import type * as childProcess from "node:child_process";
 import { describe, expect, it, vi } from "vitest";
 import { DEFAULT_HOSTS } from "../../src/core/urls.js";
 import { scan } from "../../src/scan/engine.js";

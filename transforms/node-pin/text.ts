@@ -12,9 +12,8 @@ import { posix } from "node:path";
 import { factsOf } from "../../src/core/facts.js";
 import type { Finding } from "../../src/core/finding.js";
 import { NODE_COMPONENT, WORKER_IMAGE, WORKER_IMAGE_STATUS } from "../../src/knowledge/migration.js";
-import type { RuleId } from "../../src/rules/catalog.js";
 import { isJsFile, markerSyntaxFor } from "../../src/platform/file-types.js";
-import { pinFileKind } from "../../src/scan/scanners/machine/node-pins.js";
+import { pinFileKind } from "../../src/lang/node-pin/files.js";
 import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
 import type { FileFix, FixContext, FixEvent, NodeRefTarget, SiteNote, TransformPart } from "../types.js";
 

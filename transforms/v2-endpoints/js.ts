@@ -9,13 +9,13 @@
  * The scan's findings say where to look; the code there decides what to do.
  */
 import type { API, ASTPath, Collection, FileInfo, JSCodeshift } from "jscodeshift";
-import { advice, ENDPOINT_TEXT, messages } from "./advice.js";
+import { advice, messages } from "./advice.js";
 import { applyEdits, hostRewrites, onlyVendorLegacyHosts, QUEUE_SUFFIX, type TextEdit, v1OnlyFields } from "./urls.js";
 import { findRunIdParam, findRunSegment } from "../../src/core/run-path.js";
 import type { MigrationOptions } from "../lib/jscodeshift-part.js";
 import type { Finding } from "../../src/core/finding.js";
 import { factsOf } from "../../src/core/facts.js";
-import { HOSTS, V1_ONLY_CREATE_FIELDS } from "../../src/knowledge/migration.js";
+import { HOSTS } from "../../src/knowledge/migration.js";
 import type { RuleId } from "../../src/rules/catalog.js";
 import { HOLE, parseUrlText } from "../../src/core/urls.js";
 import { addMarker } from "../lib/markers.js";
@@ -221,7 +221,7 @@ class EndpointMigration {
     const edits: Array<{ path: ASTPath; edit: TextEdit }> = [];
     const replace = (from: number, to: number, text: string): boolean => {
       const part = flat.parts.find((p) => p.kind === "text" && p.from <= from && to <= p.to && (from < p.to || from === to));
-      if (!part || part.kind !== "text") return false;
+      if (part?.kind !== "text") return false;
       if (!this.editableThrough(part.via, finding.ruleId)) return false;
       edits.push({ path: part.path, edit: { start: from - part.from, end: to - part.from, text } });
       return true;
@@ -231,7 +231,7 @@ class EndpointMigration {
       const part =
         flat.parts.find((p) => p.kind === "text" && p.from === at && p.to >= at) ??
         flat.parts.find((p) => p.kind === "text" && p.from < at && at <= p.to);
-      if (!part || part.kind !== "text" || !this.editableThrough(part.via, finding.ruleId)) return false;
+      if (part?.kind !== "text" || !this.editableThrough(part.via, finding.ruleId)) return false;
       edits.push({ path: part.path, edit: { start: at - part.from, end: at - part.from, text } });
       return true;
     };

@@ -60,7 +60,7 @@ export class JsonUrls {
     const items = query.children ?? [];
     const index = items.findIndex((item) => item.type === "object" && this.property(item, "key")?.value === RUN_ID_KEY);
     const value = index < 0 ? undefined : this.property(items[index]!, "value");
-    if (!value || value.type !== "string") return [];
+    if (value?.type !== "string") return [];
     const edits = [this.append(path, [this.text.slice(value.offset, value.offset + value.length)])];
     if (items.length === 1) edits.push({ start: query.offset, end: query.offset + query.length, text: "[]" });
     else if (index === 0) edits.push({ start: items[0]!.offset, end: items[1]!.offset, text: "" });

@@ -59,7 +59,7 @@ export function boundBefore(value: ASTPath, offset: number): boolean {
     }
     for (const key of ["arguments", "expressions"]) {
       const list = node[key] as Node[] | undefined;
-      list?.forEach((_, i) => visit(path.get(key, i) as ASTPath));
+      if (list) for (let i = 0; i < list.length; i++) visit(path.get(key, i) as ASTPath);
     }
   };
   visit(value);

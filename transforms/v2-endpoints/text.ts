@@ -18,7 +18,7 @@ import { TextFile } from "../../src/lang/text/text-file.js";
 import { findLegacyHostMentions, parseUrlText } from "../../src/core/urls.js";
 import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
 import type { FileFix, FixContext, FixEvent, SiteNote, TransformPart } from "../types.js";
-import { advice, ENDPOINT_TEXT, messages } from "./advice.js";
+import { advice, messages } from "./advice.js";
 import { applyEdits, hostEditIn, moveRunIdIntoPath, onlyVendorLegacyHosts, QUEUE_SUFFIX, type TextEdit, v1OnlyFields } from "./urls.js";
 import { findRunIdParam, findRunSegment } from "../../src/core/run-path.js";
 import { JsonUrls } from "./json.js";
@@ -87,7 +87,7 @@ class TextEndpointMigration {
     }
     const url = this.text.slice(site.segment.start, Math.max(end, site.segment.start));
     const mention = findLegacyHostMentions(url, this.context.hosts)[0];
-    if (!mention || mention.start !== 0 || mention.kind === "page") return;
+    if (mention?.start !== 0 || mention.kind === "page") return;
     const edit = hostEditIn(mention.url, this.context.hosts);
     if (!edit) return;
     if ("other" in edit) {
@@ -173,7 +173,7 @@ class TextEndpointMigration {
    */
   private endsAtRunIdValue(site: Site, url: string, queryStart: number): boolean {
     const query = findRunIdParam(url, queryStart);
-    if (!query || query.before !== "" || query.valueStart !== url.length || site.segment.quote === "") return false;
+    if (query?.before !== "" || query.valueStart !== url.length || site.segment.quote === "") return false;
     if (site.pyIndex !== undefined) return this.python!.nextOp(site.pyIndex) === "+";
     const after = afterSegment(this.file, site.segment);
     if (!/^\s*[+.]\s*[\w$]/.test(after)) return false;

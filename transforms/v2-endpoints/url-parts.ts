@@ -116,7 +116,7 @@ export function constBindingOf(identifier: ASTPath): ConstBinding | undefined {
   const name = (identifier.node as Node).name as string;
   const scope = (identifier as unknown as { scope?: Scope }).scope?.lookup(name);
   const bindings = scope?.getBindings()[name];
-  if (!bindings || bindings.length !== 1) return undefined;
+  if (bindings?.length !== 1) return undefined;
   const declarator = bindings[0]!.parent as ASTPath | undefined;
   const declaration = declarator?.parent as ASTPath | undefined;
   if ((declarator?.node as Node | undefined)?.type !== "VariableDeclarator") return undefined;

@@ -191,7 +191,7 @@ class PythonSdkFix {
     const request = args.keyword.get("request");
     const shapes = request && args.positional.length === 0 && args.keyword.size === 1 ? this.flow.requestKeys(request) : undefined;
     const fits = (keys: string[]) => keys.includes("deployment_id") && keys.every((k) => QUEUE_KEYS.has(k));
-    if (!shapes || !shapes.every(fits)) {
+    if (!shapes?.every(fits)) {
       return this.mark(
         runToken,
         "v1-sdk-call",

@@ -48,7 +48,7 @@ export class PyModule extends PySyntax {
   constructor(text: string) {
     super(text);
     this.computeScopes();
-    this.lines.forEach((line, index) => this.collectAssignments(line, index));
+    for (const [index, line] of this.lines.entries()) this.collectAssignments(line, index);
   }
 
   /** Function scopes: a `def` opens one for the lines indented below it. */

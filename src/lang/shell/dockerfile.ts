@@ -24,7 +24,7 @@ export function isDockerfile(file: string): boolean {
 
 export function readDockerfile(text: string): DockerInstruction[] {
   const lines = physicalLines(text);
-  const escape = escapeCharacter(lines);
+  const escapeChar = escapeCharacter(lines);
   const chars = text.split("");
   const blank = (from: number, to: number): void => {
     for (let k = from; k < to; k++) chars[k] = " ";
@@ -42,7 +42,7 @@ export function readDockerfile(text: string): DockerInstruction[] {
     for (;;) {
       const line = lines[j]!;
       const trimmedEnd = line.text.replace(/\s+$/, "");
-      if (!trimmedEnd.endsWith(escape) || j + 1 >= lines.length) break;
+      if (!trimmedEnd.endsWith(escapeChar) || j + 1 >= lines.length) break;
       // The escape character and the line break vanish; the next line continues the instruction.
       blank(line.start + trimmedEnd.length - 1, line.next);
       j++;

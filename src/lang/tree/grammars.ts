@@ -48,7 +48,10 @@ export async function loadGrammarsFor(files: Iterable<string>): Promise<void> {
   await Promise.all(
     [...wanted].map((language) => {
       let pending = loading.get(language);
-      if (!pending) loading.set(language, (pending = loadGrammar(language).catch(() => undefined)));
+      if (!pending) {
+        pending = loadGrammar(language).catch(() => undefined);
+        loading.set(language, pending);
+      }
       return pending;
     }),
   );

@@ -7,19 +7,16 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { TreeSource } from "./declarations.js";
-import { argumentsOf, type TreeValues } from "./values.js";
+import { calledName, calleeOf, stringCallAround, type TreeValues } from "./values.js";
 import {
-  ARGUMENT_LIST_NODES,
   CALL_NODES,
   CONCAT_OPERATORS,
   DECLARATION_NODES,
-  FORMAT_FUNCTIONS,
   INTERPOLATION_NODES,
   lastName,
   MEMBER_NODES,
   NAME_NODES,
   nameText,
-  STRING_KEEPING_METHODS,
   STRING_NODES,
   VALUE_WRAPPERS,
 } from "./syntax.js";
@@ -128,34 +125,13 @@ function outermostValue(literal: Node): Node {
       node = parent;
       continue;
     }
-    const call = callAround(node);
+    const call = stringCallAround(node);
     if (call) {
       node = call;
       continue;
     }
     return node;
   }
-}
-
-/** The format or string-keeping call a node is an argument or receiver of. */
-function callAround(node: Node): Node | undefined {
-  let at: Node | null = node.parent;
-  for (let hops = 0; at && hops < 4 && !CALL_NODES.has(at.type); hops++) {
-    if (!ARGUMENT_LIST_NODES.has(at.type) && at.type !== "argument" && at.type !== "value_argument" && !/member_access|attribute|navigation|selector/.test(at.type)) return undefined;
-    at = at.parent;
-  }
-  if (!at || !CALL_NODES.has(at.type)) return undefined;
-  const callee = at.childForFieldName("name") ?? at.childForFieldName("method") ?? at.childForFieldName("function") ?? at.namedChild(0);
-  const name = callee && lastName(callee);
-  if (!name) return undefined;
-  const method = nameText(name);
-  if (FORMAT_FUNCTIONS.has(method)) return at;
-  if (STRING_KEEPING_METHODS.has(method) && argumentsOf(at).every((a) => !isWithin(node, a))) return at;
-  return undefined;
-}
-
-function isWithin(node: Node, container: Node): boolean {
-  return container.startIndex <= node.startIndex && node.endIndex <= container.endIndex;
 }
 
 /** The value of a declaration (`RUN_PATH = "/run"`): its uses make the requests. */
@@ -176,8 +152,8 @@ function isRouteArgument(node: Node): boolean {
   let at: Node | null = node.parent;
   for (let hops = 0; at && hops < 4 && !CALL_NODES.has(at.type); hops++) at = at.parent;
   if (!at || !CALL_NODES.has(at.type)) return false;
-  const callee = at.childForFieldName("function") ?? at.childForFieldName("method") ?? at.childForFieldName("name") ?? at.namedChild(0);
-  const name = callee && lastName(callee);
+  const callee = calleeOf(at);
+  const name = calledName(at);
   if (name && ROUTE_FUNCTIONS.test(nameText(name))) return true;
   const receiver = at.childForFieldName("object") ?? at.childForFieldName("receiver") ?? at.childForFieldName("scope") ?? (callee && callee !== name ? callee.namedChild(0) : null);
   return receiver !== null && ROUTER_RECEIVERS.test(nameText(receiver)) && /^(?:get|post|put|delete|patch|any|GET|POST|PUT|DELETE|PATCH|Any|Get|Post)$/.test(name ? nameText(name) : "");

@@ -130,8 +130,8 @@ export class TreeValues {
   }
 
   private callValue(node: Node, source: TreeSource, depth: number): string {
-    const callee = node.childForFieldName("function") ?? node.childForFieldName("name") ?? node.childForFieldName("method") ?? node.namedChild(0);
-    const nameNode = node.childForFieldName("name") ?? node.childForFieldName("method") ?? (callee ? lastName(callee) : undefined);
+    const callee = calleeOf(node);
+    const nameNode = calledName(node);
     if (!callee || !nameNode) return HOLE;
     const name = nameText(nameNode);
     const receiver = node.childForFieldName("object") ?? node.childForFieldName("receiver") ?? (callee !== nameNode && MEMBER_NODES.has(callee.type) ? callee.namedChild(0) : null);
@@ -153,6 +153,17 @@ export function isUnknown(value: string): boolean {
   return value.replaceAll(HOLE, "") === "";
 }
 
+/** What a call calls: the function or member expression before its arguments. */
+export function calleeOf(call: Node): Node | null {
+  return call.childForFieldName("function") ?? call.childForFieldName("name") ?? call.childForFieldName("method") ?? call.namedChild(0);
+}
+
+/** The name a call calls: `format` in `String.format(…)`, `get` in `router.get(…)`. */
+export function calledName(call: Node): Node | undefined {
+  const callee = calleeOf(call);
+  return call.childForFieldName("name") ?? call.childForFieldName("method") ?? (callee ? lastName(callee) : undefined);
+}
+
 /** A call's arguments, without their wrappers (`argument`, `value_argument`, `name=`). */
 export function argumentsOf(call: Node): Node[] {
   const list = call.childForFieldName("arguments") ?? call.namedChildren.find((c) => c !== null && ARGUMENT_LIST_NODES.has(c.type)) ?? null;
@@ -169,6 +180,26 @@ export function argumentsOf(call: Node): Node[] {
   };
   collect(list);
   return out;
+}
+
+/** The format or string-keeping call a node is an argument or receiver of: the call its string value flows through. */
+export function stringCallAround(node: Node): Node | undefined {
+  let at: Node | null = node.parent;
+  for (let hops = 0; at && hops < 4 && !CALL_NODES.has(at.type); hops++) {
+    if (!ARGUMENT_LIST_NODES.has(at.type) && at.type !== "argument" && at.type !== "value_argument" && !/member_access|attribute|navigation|selector/.test(at.type)) return undefined;
+    at = at.parent;
+  }
+  if (!at || !CALL_NODES.has(at.type)) return undefined;
+  const name = calledName(at);
+  if (!name) return undefined;
+  const method = nameText(name);
+  if (FORMAT_FUNCTIONS.has(method)) return at;
+  if (STRING_KEEPING_METHODS.has(method) && argumentsOf(at).every((a) => !isWithin(node, a))) return at;
+  return undefined;
+}
+
+function isWithin(node: Node, container: Node): boolean {
+  return container.startIndex <= node.startIndex && node.endIndex <= container.endIndex;
 }
 
 /** `%s`, `%v`, `{}`, `{0}` and `{name}` placeholders filled in order. */

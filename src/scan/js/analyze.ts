@@ -328,7 +328,7 @@ class Reporter {
     const certain = methodKnown && endpoint !== "run-ambiguous";
     this.add(node, {
       ruleId,
-      message: endpointMessage(endpoint, methodKnown),
+      message: endpointMessage(endpoint),
       ...(certain ? {} : { fix: "review" as const }),
       facts: { kind: "endpoint", endpoint, methodSeen: methodKnown, ...(request ? { request } : {}) },
     });

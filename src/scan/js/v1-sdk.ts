@@ -137,7 +137,7 @@ export class V1Sdk {
   }
 
   private definitionKind(def: Definition | undefined, depth: number): ClientKind | undefined {
-    if (!def || def.kind !== "node") return undefined;
+    if (def?.kind !== "node") return undefined;
     const { node, context } = def;
     if (ts.isVariableDeclaration(node)) {
       const typed = this.clientTypeKind(node.type, context);
@@ -192,7 +192,7 @@ export class V1Sdk {
       const owner = this.reach.definitionOf(e.expression, context);
       if (owner?.kind === "module") def = this.reach.exportDefinition(owner.file, e.name.text);
     }
-    if (!def || def.kind !== "node") return undefined;
+    if (def?.kind !== "node") return undefined;
     let fn: ts.Node = def.node;
     if (ts.isVariableDeclaration(fn) && fn.initializer) fn = unwrap(fn.initializer);
     if (!(ts.isFunctionDeclaration(fn) || ts.isFunctionExpression(fn) || ts.isArrowFunction(fn))) return undefined;

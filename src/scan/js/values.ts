@@ -72,7 +72,7 @@ export class Values {
 
   /** The expression a definition stands for: a variable's initializer, or the expression itself. */
   valueOf(def: Definition | undefined): { context: FileContext; expr: ts.Expression } | undefined {
-    if (!def || def.kind !== "node") return undefined;
+    if (def?.kind !== "node") return undefined;
     const node = def.node;
     if (ts.isVariableDeclaration(node)) {
       return node.initializer ? { context: def.context, expr: node.initializer } : undefined;

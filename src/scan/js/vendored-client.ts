@@ -108,7 +108,7 @@ export class VendoredClients {
   classOf(expr: ts.Expression, context: FileContext, depth = 0): { cls: ts.ClassLikeDeclaration; info: VendoredClass } | undefined {
     if (depth > 8 || !ts.isIdentifier(expr)) return undefined;
     const def = this.reach.definitionOf(expr, context);
-    if (!def || def.kind !== "node") return undefined;
+    if (def?.kind !== "node") return undefined;
     let node: ts.Node = def.node;
     if (ts.isVariableDeclaration(node) && node.initializer) {
       if (ts.isIdentifier(node.initializer)) return this.classOf(node.initializer, def.context, depth + 1);

@@ -34,11 +34,11 @@ function migrateClassSpecifier(context: SdkContext, spec: SdkSpecifier, local: s
     if (local !== spec.local) renameReference(context, ref, local);
   }
   if (replaced > 0 && replaced === references.length) {
-    removeSpecifier(context, spec);
+    removeSpecifier(spec);
     context.rewrite("v1-sdk-import", lineOf(spec.path.node), `${V1_CLASS} import removed: it named only V1 member types, which now come from the compat module`);
     return;
   }
-  if (existing) removeSpecifier(context, spec);
+  if (existing) removeSpecifier(spec);
   else setImported(context, spec, V2_CLASS, local);
   context.rewrite("v1-sdk-import", lineOf(spec.path.node), `${V1_CLASS} → ${V2_CLASS}${local !== V2_CLASS ? ` (as ${local})` : ""}`);
 }
@@ -65,20 +65,20 @@ function setImported(context: SdkContext, spec: SdkSpecifier, imported: string, 
   }
 }
 
-function removeSpecifier(context: SdkContext, spec: SdkSpecifier): void {
+function removeSpecifier(spec: SdkSpecifier): void {
   const declaration = spec.declaration.node as AnyNode;
   if (spec.kind === "import") {
     const specifiers = declaration.specifiers as AnyNode[];
     declaration.specifiers = specifiers.filter((s) => s !== spec.path.node);
-    if ((declaration.specifiers as AnyNode[]).length === 0) removeStatement(context, spec.declaration);
+    if ((declaration.specifiers as AnyNode[]).length === 0) removeStatement(spec.declaration);
     return;
   }
   const pattern = spec.path.parent!.node as AnyNode;
   pattern.properties = (pattern.properties as AnyNode[]).filter((p) => p !== spec.path.node);
-  if ((pattern.properties as AnyNode[]).length === 0) removeStatement(context, spec.declaration);
+  if ((pattern.properties as AnyNode[]).length === 0) removeStatement(spec.declaration);
 }
 
-function removeStatement(context: SdkContext, path: ASTPath): void {
+function removeStatement(path: ASTPath): void {
   const node = path.node as AnyNode & { comments?: unknown[] };
   const comments = node.comments ?? [];
   const body = path.parent?.node?.body as AnyNode[] | undefined;
@@ -107,7 +107,7 @@ function moveToCompat(context: SdkContext, specs: readonly SdkSpecifier[]): void
       moved[0]!.source.value = module.specifier;
       delete (moved[0]!.source as { extra?: unknown }).extra;
     } else {
-      for (const spec of moved) removeSpecifier(context, spec);
+      for (const spec of moved) removeSpecifier(spec);
       const names = moved.map((s) => (s.local === s.imported ? s.imported : s.kind === "import" ? `${s.imported} as ${s.local}` : `${s.imported}: ${s.local}`));
       const q = context.style.quote;
       const typeOnly = moved.every((s) => s.typeOnly);

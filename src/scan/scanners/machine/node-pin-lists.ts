@@ -8,10 +8,6 @@ import { decideGitRef } from "../../../knowledge/node-ref.js";
 import type { NodePinSite } from "./node-pin-finding.js";
 import { nodeSourceOf } from "./node-source-url.js";
 
-export function isPinList(file: string): boolean {
-  return /\.(txt|list|lst)$/i.test(file);
-}
-
 export function listPins(text: string): NodePinSite[] {
   const sites: NodePinSite[] = [];
   let offset = 0;

@@ -7,21 +7,17 @@ import { NODE_COMPONENT } from "../../../knowledge/migration.js";
 import { decideRegistryVersion } from "../../../knowledge/node-ref.js";
 import type { NodePinSite } from "./node-pin-finding.js";
 
-export function isPyproject(file: string): boolean {
-  return /(^|\/)pyproject\.toml$/i.test(file);
-}
-
 /** Throws on TOML syntax errors (the caller reports them). */
 export function pyprojectPins(text: string): NodePinSite[] {
   const project = (parse(text) as { project?: { name?: unknown; version?: unknown } }).project;
   if (typeof project?.name !== "string" || project.name.toLowerCase() !== NODE_COMPONENT.registryName) return [];
   if (typeof project.version !== "string") return [];
   const version = project.version;
-  const line = new RegExp(`^\\s*version\\s*=\\s*["']${escape(version)}["']`, "m").exec(text);
+  const line = new RegExp(`^\\s*version\\s*=\\s*["']${escapeRegExp(version)}["']`, "m").exec(text);
   const start = line ? line.index + line[0].lastIndexOf(version) : (/^\s*name\s*=/m.exec(text)?.index ?? 0);
   return [{ decision: decideRegistryVersion(version), format: "pyproject", start, end: start + Math.max(1, version.length) }];
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

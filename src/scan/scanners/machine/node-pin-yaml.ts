@@ -5,7 +5,7 @@
  * `env:`/`variables:` values feed the shell variables the steps read.
  */
 import { member, spanIn, stringOf, type TreeNode, type TreeScalar, walk } from "../../../lang/data/doc-tree.js";
-import { NodeCommandTracker } from "./node-pin-commands.js";
+import type { NodeCommandTracker } from "./node-pin-commands.js";
 import { ScriptContext } from "../../../lang/shell/interpreter.js";
 import { resolveDir } from "../../../lang/shell/args.js";
 import { nodeSourceOf } from "./node-source-url.js";

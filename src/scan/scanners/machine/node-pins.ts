@@ -8,53 +8,29 @@
  * Files that never name the node are not parsed.
  */
 import { parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
-import { posix } from "node:path";
 import { parseAllDocuments } from "yaml";
 import type { Finding } from "../../../core/finding.js";
 import { FindingSink } from "../../scanner-helpers.js";
 import type { FileScanInput, FileScanner } from "../../scanner.js";
 import { fromJson, fromYaml } from "../../../lang/data/doc-tree.js";
-import { isDockerfile } from "../../../lang/shell/dockerfile.js";
+import { pinFileKind, type PinFileKind } from "../../../lang/node-pin/files.js";
 import { NodeCommandTracker } from "./node-pin-commands.js";
 import { ScriptContext } from "../../../lang/shell/interpreter.js";
 import { documentPins } from "./node-pin-documents.js";
 import { type NodePinSite, reportNodePin } from "./node-pin-finding.js";
-import { isPyproject, pyprojectPins } from "./node-pin-pyproject.js";
+import { pyprojectPins } from "./node-pin-pyproject.js";
 import { submodulePins } from "./node-pin-submodules.js";
 import { readYamlCommands } from "./node-pin-yaml.js";
 import { mentionsNode } from "./node-source-url.js";
 import { dockerfilePins } from "./node-pin-dockerfile.js";
 import { pythonCodePins } from "./node-pin-python.js";
-import { isPinList, listPins } from "./node-pin-lists.js";
-
-type PinFileKind = "dockerfile" | "shell" | "maybe-shell" | "yaml" | "json" | "gitmodules" | "pyproject" | "python" | "list";
-
-/** Manifests and lockfiles other scanners own (and report as unreadable). */
-const OTHER_OWNERS = new Set(["package.json", "package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "pnpm-workspace.yaml", "composer.json"]);
+import { listPins } from "./node-pin-lists.js";
 
 export const nodePinScanner: FileScanner = {
   id: "node-pins",
   matches: (file) => pinFileKind(file) !== undefined,
   scan: (input) => scanNodePins(input),
 };
-
-export function pinFileKind(file: string): PinFileKind | undefined {
-  const base = posix.basename(file).toLowerCase();
-  if (OTHER_OWNERS.has(base)) return undefined;
-  // Before the Dockerfile names: `dockerfile.py` is code that writes one.
-  if (posix.extname(base) === ".py") return "python";
-  if (isDockerfile(file)) return "dockerfile";
-  if (base === ".gitmodules") return "gitmodules";
-  if (isPyproject(file)) return "pyproject";
-  const ext = posix.extname(base);
-  if ([".sh", ".bash", ".zsh", ".ksh"].includes(ext)) return "shell";
-  if (ext === ".yml" || ext === ".yaml") return "yaml";
-  if (ext === ".json") return "json";
-  if (isPinList(file)) return "list";
-  // Scripts without an extension are recognised by their shebang.
-  if (!base.includes(".")) return "maybe-shell";
-  return undefined;
-}
 
 export function scanNodePins(input: Pick<FileScanInput, "file" | "text" | "repo">): Finding[] {
   const { file, text } = input;

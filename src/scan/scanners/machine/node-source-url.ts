@@ -20,7 +20,7 @@ export interface UrlRef {
 }
 
 const [OWNER, NAME] = NODE_COMPONENT.repository.split("/") as [string, string];
-const REPO = `${escape(OWNER)}\\/${escape(NAME)}`;
+const REPO = `${escapeRegExp(OWNER)}\\/${escapeRegExp(NAME)}`;
 
 /** `github.com/Owner/name` after any scheme or `git@`; the rest of the URL is captured. */
 const REPOSITORY_URL = new RegExp(`^(?:git\\+)?(?:(?:https?|git|ssh)://)?(?:[^@/\\s]+@)?(?:www\\.)?github\\.com[/:]${REPO}(?:\\.git)?(?=$|[/#@?])(.*)$`, "i");
@@ -66,6 +66,6 @@ export function mentionsNode(text: string): boolean {
   return /comfyui-deploy/i.test(text);
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
 }

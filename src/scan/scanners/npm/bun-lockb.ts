@@ -29,7 +29,7 @@ const NAME_THEN_VERSION = new RegExp(
   "g",
 );
 /** The bare name; names like `comfydeploy-utils` or `@acme/comfydeploy` are other packages. */
-const NAME_ONLY = new RegExp(String.raw`(?<![@/.-])${NAME}(?![-_.])`);
+const NAME_ONLY = new RegExp(`(?<![@/.-])${NAME}(?![-_.])`);
 
 const UNREADABLE_VERSION = "has a version that could not be read from the binary file, so its SDK generation cannot be told";
 

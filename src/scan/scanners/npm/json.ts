@@ -24,7 +24,7 @@ export function parseJsonTree(text: string, sink: FindingSink, dialect: JsonDial
     sink.unreadable(`${printParseErrorCode(first.error)} at line ${line}, column ${column}`, line);
     return undefined;
   }
-  if (!root || root.type !== "object") {
+  if (root?.type !== "object") {
     sink.unreadable("expected a JSON object at the top level");
     return undefined;
   }
@@ -39,7 +39,7 @@ export interface JsonProperty {
 
 /** The properties of an object node (none for other nodes). */
 export function propertiesOf(node: Node | undefined): JsonProperty[] {
-  if (!node || node.type !== "object") return [];
+  if (node?.type !== "object") return [];
   const out: JsonProperty[] = [];
   for (const property of node.children ?? []) {
     const [keyNode, value] = property.children ?? [];

@@ -92,7 +92,10 @@ function importedVendoredExport(file: string, dotted: string, name: string, host
 /** The copies of the V1 client a module defines or re-exports (`from .client import ComfyDeploy` in a package's `__init__.py`). */
 function exportsOf(target: string, hosts: HostSet, repo: FileScanInput["repo"], depth: number): ReadonlyMap<string, VendoredExport> {
   let cache = vendoredCache.get(repo);
-  if (!cache) vendoredCache.set(repo, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    vendoredCache.set(repo, cache);
+  }
   const cached = cache.get(target);
   if (cached) return cached;
   const found = new Map<string, VendoredExport>();

@@ -3,7 +3,6 @@
  * lockfiles: requirements and constraints files, pyproject.toml, Pipfile,
  * Pipfile.lock, poetry.lock, uv.lock, setup.cfg and setup.py.
  */
-import { PYTHON_SDK } from "../../../knowledge/migration.js";
 import type { Finding } from "../../../core/finding.js";
 import type { FileScanner, FileScanInput } from "../../scanner.js";
 import { FindingSink } from "../../scanner-helpers.js";

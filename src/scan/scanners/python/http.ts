@@ -99,7 +99,7 @@ export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: H
 export function endpointFindingInput(use: EndpointUse): { ruleId: "legacy-create-run" | "legacy-get-run"; message: string; fix?: "review" } {
   const ruleId = use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
   const certain = use.method !== undefined && use.endpoint !== "run-ambiguous";
-  return { ruleId, message: endpointMessage(use.endpoint, use.method !== undefined), ...(certain ? {} : { fix: "review" as const }) };
+  return { ruleId, message: endpointMessage(use.endpoint), ...(certain ? {} : { fix: "review" as const }) };
 }
 
 function recognise(module: PyModule, values: PyValues, callee: PyCallee, open: number): PyRequest | undefined {

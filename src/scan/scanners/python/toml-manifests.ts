@@ -106,9 +106,9 @@ function entries(value: unknown): Array<[string, unknown]> {
 // Where a declaration sits in the text. Names compare case-insensitively and must not run on into a longer name.
 const NAME_END = "(?![A-Za-z0-9]|[-_.][A-Za-z0-9])";
 const REQUIREMENT_STRING = new RegExp(`(["'])[ \\t]*(comfydeploy)${NAME_END}`, "gid");
-const PACKAGE_KEY = new RegExp(`(?:^|[\\s{,.])(["']?)(comfydeploy)\\1[ \\t]*=(?!=)`, "gimd");
-const PACKAGE_HEADER = new RegExp(`^[ \\t]*\\[[^\\]\\n]*\\.(["']?)(comfydeploy)\\1[ \\t]*\\]`, "gimd");
-const LOCK_NAME = new RegExp(`^[ \\t]*name[ \\t]*=[ \\t]*(["'])(comfydeploy)\\1`, "gimd");
+const PACKAGE_KEY = /(?:^|[\s{,.])(["']?)(comfydeploy)\1[ \t]*=(?!=)/gimd;
+const PACKAGE_HEADER = /^[ \t]*\[[^\]\n]*\.(["']?)(comfydeploy)\1[ \t]*\]/gimd;
+const LOCK_NAME = /^[ \t]*name[ \t]*=[ \t]*(["'])(comfydeploy)\1/gimd;
 
 /** Hands out matches of a pattern in document order, each once, skipping comments. */
 class AnchorFinder {

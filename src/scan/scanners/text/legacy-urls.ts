@@ -67,7 +67,7 @@ function configuresInProse(text: string, start: number, end: number): boolean {
   const after = text.slice(end, end + 300);
   const from = Math.max(before.search(/(?:[.!?|]\s|\n\s*\n)(?![\s\S]*(?:[.!?|]\s|\n\s*\n))/) + 1, 0);
   const sentenceEnd = after.search(/[.!?|](?:\s|$)|\n\s*\n/);
-  const sentence = before.slice(from) + " " + after.slice(0, sentenceEnd < 0 ? after.length : sentenceEnd);
+  const sentence = `${before.slice(from)} ${after.slice(0, sentenceEnd < 0 ? after.length : sentenceEnd)}`;
   return CONFIGURING_WORDS.test(sentence);
 }
 
@@ -158,7 +158,7 @@ class TextScan {
       const heldBase = this.isHeldBase(base);
       if (heldBase) {
         const ruleId = use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
-        const message = use.atQuery ? runIdQueryMessage() : endpointMessage(use.endpoint, true);
+        const message = use.atQuery ? runIdQueryMessage() : endpointMessage(use.endpoint);
         this.reportOnce(use.start, use.end, ruleId, message, "review", undefined, { kind: "endpoint", endpoint: use.endpoint, methodSeen: true });
       } else {
         this.reportOnce(use.start, use.end, "v1-shape-unknown-base", unknownBaseMessage(use.endpoint), undefined, "warning");
@@ -332,7 +332,7 @@ class TextScan {
       const ruleId = use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
       const fix = use.fix ?? (use.endpoint === "run-ambiguous" || !use.methodKnown ? "review" : undefined);
       const facts: EndpointFacts = { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.methodKnown };
-      this.reportOnce(use.start, use.end, ruleId, endpointMessage(use.endpoint, use.methodKnown), fix, undefined, facts);
+      this.reportOnce(use.start, use.end, ruleId, endpointMessage(use.endpoint), fix, undefined, facts);
     }
   }
 

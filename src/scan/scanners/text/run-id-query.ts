@@ -11,7 +11,7 @@ import { statementAround } from "../../../lang/text/statements.js";
 import type { TextFile } from "../../../lang/text/text-file.js";
 
 const KEY = ENDPOINTS.getRun.v1.query;
-const Q = String.raw`["']${KEY}["']`;
+const Q = `["']${KEY}["']`;
 
 /** Methods that put a key and a value into a query (or a collection that becomes one). */
 const SETTERS = new Set([
@@ -48,7 +48,7 @@ const CONSTRUCTIONS: Construction[] = [
   // Ruby URI.encode_www_form(run_id: id), Python urlencode({"run_id": id}), PHP http_build_query(['run_id' => $id])
   { pattern: new RegExp(String.raw`\b(?:encode_www_form|urlencode|to_query|http_build_query)\s*\(\s*[^()\n]{0,200}?["':]?\b${KEY}\b["']?\s*(?:=>|:)`, "g") },
   // "?run_id=" + id, "&run_id=" (a full URL is handled with its host)
-  { pattern: new RegExp(String.raw`[?&]${KEY}=`, "g") },
+  { pattern: new RegExp(`[?&]${KEY}=`, "g") },
   // curl -G --data-urlencode "run_id=$ID"
   { pattern: new RegExp(String.raw`(?:--data-urlencode|--data|\s-d)\s+["']?${KEY}=`, "g") },
   // Settings: status_param: run_id, id_query = "run_id"

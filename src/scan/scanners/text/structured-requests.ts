@@ -11,7 +11,7 @@ import type { TextFile } from "../../../lang/text/text-file.js";
 
 /** The request object a URL belongs to. */
 export interface RequestObject {
-  method?: HttpMethod;
+  method?: HttpMethod | undefined;
   /** Offsets of the whole object: its body and query live inside. */
   start: number;
   end: number;

@@ -48,7 +48,7 @@ export interface TreeRequests {
 export function treeUseFinding(use: TreeRunUse): { ruleId: RuleId; message: string; fix: FixClass | undefined; facts: EndpointFacts } {
   return {
     ruleId: use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run",
-    message: use.evidence ? heldBaseMessage(use.endpoint, use.evidence) : endpointMessage(use.endpoint, use.methodKnown),
+    message: use.evidence ? heldBaseMessage(use.endpoint, use.evidence) : endpointMessage(use.endpoint),
     // On the V2 host the text transform edits the /run literal the facts name, as on the V1 host.
     fix: use.evidence || use.endpoint === "run-ambiguous" || !use.methodKnown ? "review" : undefined,
     facts: { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.methodKnown, runLiteral: use.runLiteral },
@@ -59,7 +59,10 @@ const trees = new WeakMap<RepoFacts, PackageTrees>();
 
 function treesOf(repo: RepoFacts): PackageTrees {
   let found = trees.get(repo);
-  if (!found) trees.set(repo, (found = new PackageTrees(repo.candidates ?? [], (file) => repo.read(file))));
+  if (!found) {
+    found = new PackageTrees(repo.candidates ?? [], (file) => repo.read(file));
+    trees.set(repo, found);
+  }
   return found;
 }
 

@@ -20,7 +20,7 @@ function scan(file: string, files: Record<string, string>): string[] {
   const input: FileScanInput = { file, text, bytes: Buffer.from(text), kind: fileKind(file), hosts: DEFAULT_HOSTS, repo };
   return scanPythonCode(input)
     .map((f) => `${f.line}:${f.ruleId}`)
-    .sort((a, b) => parseInt(a) - parseInt(b));
+    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
 }
 
 const sdkClass = (base: string, create = "create_run", read = "fetch") => `import requests
