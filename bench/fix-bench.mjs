@@ -5,7 +5,9 @@
 // against `scan` of the same tree in the same run (runs alternate), so the ratio says what fixing adds to
 // finding; peak RSS comes from the process itself (bench/rss-probe.mjs).
 //
-//   node bench/fix-bench.mjs [--candidates 50,200] [--noise 5000] [--runs 3] [--prettier-only]
+//   node bench/fix-bench.mjs [--candidates 50,200] [--noise 5000] [--runs 3] [--prettier-only] [--cli PATH]
+//
+// --cli: the cli.js to measure (default dist/src/cli.js), e.g. another build's, to compare.
 //
 // Targets (issue 14): fix <= 1.5 s for 50 candidates, <= 10 s for 200, peak RSS <= 300 MB. The case with
 // 4x the noise shows whether fix time grows with the tree or with the candidates. "lost": files with findings
@@ -17,7 +19,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { makeTree, makeV1Tree } from "./fix-bench-trees.mjs";
@@ -28,12 +30,13 @@ const { values } = parseArgs({
     noise: { type: "string", default: "5000" },
     runs: { type: "string", default: "3" },
     "prettier-only": { type: "boolean", default: false },
+    cli: { type: "string" },
   },
 });
 const CANDIDATES = values.candidates.split(",").map(Number);
 const NOISE = Number(values.noise);
 const RUNS = Number(values.runs);
-const CLI = fileURLToPath(new URL("../dist/src/cli.js", import.meta.url));
+const CLI = values.cli ? resolve(values.cli) : fileURLToPath(new URL("../dist/src/cli.js", import.meta.url));
 const PROBE = fileURLToPath(new URL("./rss-probe.mjs", import.meta.url));
 const TARGET_MS = { 50: 1500, 200: 10_000 };
 const TARGET_RSS_MB = 300;
