@@ -5,7 +5,9 @@
 // against `scan` of the same tree in the same run (runs alternate), so the ratio says what fixing adds to
 // finding; peak RSS comes from the process itself (bench/rss-probe.mjs).
 //
-//   node bench/fix-bench.mjs [--candidates 50,200] [--noise 5000] [--runs 3] [--prettier-only]
+//   node bench/fix-bench.mjs [--candidates 50,200] [--noise 5000] [--runs 3] [--prettier-only] [--cli PATH]
+//
+// --cli: the cli.js to measure (default dist/src/cli.js), e.g. another build's, to compare.
 //
 // Targets (issue 14): fix <= 1.5 s for 50 candidates, <= 10 s for 200, peak RSS <= 300 MB. The case with
 // 4x the noise shows whether fix time grows with the tree or with the candidates. "lost": files with findings
@@ -15,11 +17,12 @@
 // fixed, and the same files are formatted with `prettier --write` (the devDependency), runs alternating on a
 // reset tree. Targets: fix <= 1.5x Prettier's time (then 1x), peak RSS <= 300 MB.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync, rmSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { makeTree, makeV1Tree } from "./fix-bench-trees.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -27,60 +30,18 @@ const { values } = parseArgs({
     noise: { type: "string", default: "5000" },
     runs: { type: "string", default: "3" },
     "prettier-only": { type: "boolean", default: false },
+    cli: { type: "string" },
   },
 });
 const CANDIDATES = values.candidates.split(",").map(Number);
 const NOISE = Number(values.noise);
 const RUNS = Number(values.runs);
-const CLI = fileURLToPath(new URL("../dist/src/cli.js", import.meta.url));
+const CLI = values.cli ? resolve(values.cli) : fileURLToPath(new URL("../dist/src/cli.js", import.meta.url));
 const PROBE = fileURLToPath(new URL("./rss-probe.mjs", import.meta.url));
-const FIXTURES = fileURLToPath(new URL("../fixtures/transforms/", import.meta.url));
 const TARGET_MS = { 50: 1500, 200: 10_000 };
 const TARGET_RSS_MB = 300;
 const PRETTIER = fileURLToPath(new URL("../node_modules/prettier/bin/prettier.cjs", import.meta.url));
 const TARGET_PRETTIER_RATIO = 1.5;
-/** Candidates per package (each package.json names the V1 SDK). */
-const PER_PACKAGE = 25;
-
-/** The transform fixtures' inputs with V1 use, in a fixed order. */
-function candidateSources() {
-  const out = [];
-  for (const transform of ["v2-endpoints", "v2-sdk", "node-pin"]) {
-    for (const name of readdirSync(join(FIXTURES, transform)).sort()) {
-      const match = /^(.*)\.input\.(.+)$/.exec(name);
-      if (!match || /already|vendor-doc|own-api-route|links|current/.test(match[1])) continue;
-      out.push({ path: join(FIXTURES, transform, name), base: match[1], ext: match[2] });
-    }
-  }
-  return out;
-}
-
-function makeTree(candidates, noise) {
-  const tree = mkdtempSync(join(tmpdir(), `cdm-fix-bench-${candidates}-`));
-  const sources = candidateSources();
-  for (let i = 0; i < candidates; i++) {
-    const pkg = join(tree, "apps", `app-${Math.floor(i / PER_PACKAGE)}`);
-    const src = sources[i % sources.length];
-    mkdirSync(join(pkg, "src"), { recursive: true });
-    if (i % PER_PACKAGE === 0) writeFileSync(join(pkg, "package.json"), `${JSON.stringify({ name: `app-${i}`, dependencies: { comfydeploy: "^0.0.19" } }, null, 2)}\n`);
-    const name = src.ext === "Dockerfile" ? `Dockerfile.${i}` : `${src.base}-${i}.${src.ext}`;
-    writeFileSync(join(pkg, "src", name), readFileSync(src.path));
-  }
-  for (let i = 0; i < noise; i++) {
-    const dir = join(tree, "packages", `lib-${i % 40}`, "src", `mod-${i % 7}`);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, `util-${i}.ts`),
-      `import { helper${i % 13} } from "../shared";\n\nexport interface Item${i} { id: string; count: number }\n\n` +
-        `export async function load${i}(base: string): Promise<Item${i}[]> {\n  const res = await fetch(\`\${base}/items?page=${i}\`);\n  return helper${i % 13}(await res.json());\n}\n`,
-    );
-  }
-  const git = (...args) => execFileSync("git", args, { cwd: tree, stdio: "ignore" });
-  git("init", "-q");
-  git("add", "-A");
-  git("-c", "user.email=bench@example.com", "-c", "user.name=bench", "commit", "-qm", "bench tree");
-  return tree;
-}
 
 /** One run of the CLI (or of another script): wall time, peak RSS (MB) and output. */
 function measure(args, tree, script = CLI) {
@@ -145,59 +106,6 @@ function benchCase(candidates, noise) {
   } finally {
     rmSync(tree, { recursive: true, force: true });
   }
-}
-
-/** 100 raw-fetch JS files and 100 V1-SDK TS files, in packages of 25 that depend on the V1 SDK. */
-function makeV1Tree() {
-  const tree = mkdtempSync(join(tmpdir(), "cdm-fix-bench-prettier-"));
-  const files = [];
-  for (let i = 0; i < 200; i++) {
-    const pkg = join("apps", `app-${Math.floor(i / PER_PACKAGE)}`);
-    mkdirSync(join(tree, pkg, "src"), { recursive: true });
-    if (i % PER_PACKAGE === 0) writeFileSync(join(tree, pkg, "package.json"), `${JSON.stringify({ name: `app-${i}`, dependencies: { comfydeploy: "^0.0.19" } }, null, 2)}\n`);
-    const file = join(pkg, "src", i % 2 === 0 ? `runs-${i}.js` : `comfy-${i}.ts`);
-    writeFileSync(join(tree, file), i % 2 === 0 ? rawFetchSource(i) : v1SdkSource(i));
-    files.push(file);
-  }
-  const git = (...args) => execFileSync("git", args, { cwd: tree, stdio: "ignore" });
-  git("init", "-q");
-  git("add", "-A");
-  git("-c", "user.email=bench@example.com", "-c", "user.name=bench", "commit", "-qm", "bench tree");
-  return { tree, files };
-}
-
-function rawFetchSource(i) {
-  return `const API = process.env.COMFY_API ?? "https://www.comfydeploy.com/api";
-const headers = { "Content-Type": "application/json", Authorization: \`Bearer \${process.env.COMFY_TOKEN}\` };
-
-export async function queue${i}(prompt) {
-  const res = await fetch(\`\${API}/run\`, { method: "POST", headers, body: JSON.stringify({ deployment_id: "dep-${i}", inputs: { prompt } }) });
-  if (!res.ok) throw new Error(\`queue failed: \${res.status}\`);
-  return (await res.json()).run_id;
-}
-
-export async function status${i}(runId) {
-  const res = await fetch(\`\${API}/run?run_id=\${runId}\`, { headers });
-  return res.json();
-}
-`;
-}
-
-function v1SdkSource(i) {
-  return `import { ComfyDeployClient } from "comfydeploy";
-
-const client = new ComfyDeployClient({ apiToken: process.env.COMFY_TOKEN ?? "" });
-
-export async function generate${i}(prompt: string): Promise<string | null> {
-  const run = await client.run({ deployment_id: "dep-${i}", inputs: { prompt } });
-  return run?.run_id ?? null;
-}
-
-export async function check${i}(runId: string) {
-  const run = await client.getRun(runId);
-  return run ? { status: run.status, outputs: run.outputs } : null;
-}
-`;
 }
 
 function prettierCase() {

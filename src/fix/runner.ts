@@ -5,8 +5,7 @@
  * the changes. With `write`, each file is written (atomically) as soon as it
  * is done, so the work of a long run is not held back to its end.
  */
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
 import { posix } from "node:path";
 import { nearestPackageDir } from "../files/package-dirs.js";
 import type { Finding } from "../core/finding.js";
@@ -44,7 +43,7 @@ export interface FixOptions extends Pick<ScanOptions, "root" | "hosts" | "includ
   writeReadOnly?: boolean;
   /** After each file written. */
   onWritten?: (file: string) => void;
-  /** After each file with findings: how many are done, of how many. */
+  /** After each file with findings is fixed (its write may still be under way): how many are done, of how many. */
   onFileDone?: (done: number, total: number) => void;
 }
 
@@ -99,7 +98,7 @@ async function planWithLock(options: FixOptions, lock: FixLock | undefined): Pro
   const selected = transforms.filter((t) => options.transforms.includes(t.id));
   const files = [...byFile.keys()].sort((a, b) => Number(isJsFile(b)) - Number(isJsFile(a)) || (a < b ? -1 : 1));
   const plan: FixPlan = { changes: [], skipped: [], removedTemps, notes: [], candidates: 0, untouched: 0, scan: result };
-  // Files already written, as they were: support modules take their style from the original.
+  // Files already written (or being written), as they were: support modules take their style from the original.
   const originals = new Map<string, string>();
   const run: FileRun = {
     options,
@@ -108,53 +107,81 @@ async function planWithLock(options: FixOptions, lock: FixLock | undefined): Pro
     supportModules: new SupportModules(options.root, byFile, (file) => originals.get(file)),
     digests: result.digests ?? new Map(),
   };
-  const write = async (change: PlannedChange): Promise<boolean> => {
-    if (!options.write) return true;
+  /** Writes a change (when writing); the reason it was not written, if it was not. */
+  const write = async (change: PlannedChange): Promise<string | undefined> => {
+    if (!options.write) return undefined;
     try {
       await writeFile(options.root, change, { ...(lock ? { lock } : {}), ...(options.writeReadOnly ? { writeReadOnly: true } : {}) });
       options.onWritten?.(change.file);
-      return true;
+      return undefined;
     } catch (error) {
-      plan.skipped.push({ file: change.file, reason: error instanceof WriteRefused ? error.message : `could not be written (${errorCode(error)})` });
-      return false;
+      return error instanceof WriteRefused ? error.message : `could not be written (${errorCode(error)})`;
     }
   };
+  // Files whose write is under way, in order: the next file is fixed meanwhile, and each is accounted for in order.
+  const pending: Array<{ file: string; findings: readonly Finding[]; outcome: FileOutcome; writing: Promise<string | undefined> }> = [];
   let done = 0;
-  for (const file of files) {
-    const findings = byFile.get(file)!;
-    const sdkFindings = isJsFile(file) && findings.some((f) => f.ruleId.startsWith("v1-sdk"));
-    const outcome = await fixFile(run, file, findings);
-    const written = outcome.kind !== "changed" || (await write(outcome.change));
-    if (outcome.kind === "untouched") plan.untouched++;
-    else plan.candidates++;
-    // JS/TS code left on the V1 SDK keeps its package on V1 too (sdk-dependency reads this; it runs after the code).
-    const leftOnV1 =
-      sdkFindings &&
-      (!written ||
-        outcome.kind === "untouched" ||
-        outcome.kind === "skipped" ||
-        !selected.some((t) => t.id === "v2-sdk") ||
-        outcome.events.some((e) => e.leavesV1));
-    if (leftOnV1) {
-      const pkg = packageDirOf(options.root, file);
-      run.v1Left.set(pkg, [...(run.v1Left.get(pkg) ?? []), file]);
+  const settle = async (keep: number): Promise<void> => {
+    while (pending.length > keep) {
+      const { file, findings, outcome, writing } = pending.shift()!;
+      const refused = await writing;
+      if (refused !== undefined) {
+        plan.skipped.push({ file, reason: refused });
+        originals.delete(file);
+      }
+      account(run, plan, file, findings, outcome, refused === undefined);
     }
-    for (const note of outcome.notes) plan.notes.push({ file, ...note });
-    if (outcome.kind === "skipped") plan.skipped.push({ file, reason: outcome.reason, ...(outcome.unreadable ? { ruleId: "unreadable-file" as const } : {}) });
-    if (outcome.kind === "changed") run.supportModules.noteOutput(file, outcome.change.after);
-    if (outcome.kind === "changed" && written) {
-      plan.changes.push(outcome.change);
+  };
+  for (const file of files) {
+    // Other files' parts read what the JS/TS files left on V1 (sdk-dependency), so those are all accounted for first.
+    const inOrder = !isJsFile(file);
+    if (inOrder) await settle(0);
+    const findings = byFile.get(file)!;
+    const outcome = await fixFile(run, file, findings);
+    if (outcome.kind === "changed") {
+      run.supportModules.noteOutput(file, outcome.change.after);
       if (options.write && isJsFile(file)) originals.set(file, outcome.change.before);
     }
+    pending.push({ file, findings, outcome, writing: outcome.kind === "changed" ? write(outcome.change) : Promise.resolve(undefined) });
     options.onFileDone?.(++done, files.length);
+    await settle(inOrder ? 0 : WRITES_IN_FLIGHT);
   }
+  await settle(0);
   // Modules a transform adds to a package, written once every file has asked for them.
   const modules = await run.supportModules.planned();
   for (const module of modules) {
     const change = { file: module.file, before: "", after: module.text, events: module.events };
-    if (await write(change)) plan.changes.push(change);
+    const refused = await write(change);
+    if (refused === undefined) plan.changes.push(change);
+    else plan.skipped.push({ file: change.file, reason: refused });
   }
   return plan;
+}
+
+/** Writes under way while the next files are fixed: their I/O (fsync included) overlaps the parsing. */
+const WRITES_IN_FLIGHT = 8;
+
+/** What one file's outcome adds to the plan, once its write is done. */
+function account(run: FileRun, plan: FixPlan, file: string, findings: readonly Finding[], outcome: FileOutcome, written: boolean): void {
+  const { options, selected } = run;
+  const sdkFindings = isJsFile(file) && findings.some((f) => f.ruleId.startsWith("v1-sdk"));
+  if (outcome.kind === "untouched") plan.untouched++;
+  else plan.candidates++;
+  // JS/TS code left on the V1 SDK keeps its package on V1 too (sdk-dependency reads this; it runs after the code).
+  const leftOnV1 =
+    sdkFindings &&
+    (!written ||
+      outcome.kind === "untouched" ||
+      outcome.kind === "skipped" ||
+      !selected.some((t) => t.id === "v2-sdk") ||
+      outcome.events.some((e) => e.leavesV1));
+  if (leftOnV1) {
+    const pkg = packageDirOf(options.root, file);
+    run.v1Left.set(pkg, [...(run.v1Left.get(pkg) ?? []), file]);
+  }
+  for (const note of outcome.notes) plan.notes.push({ file, ...note });
+  if (outcome.kind === "skipped") plan.skipped.push({ file, reason: outcome.reason, ...(outcome.unreadable ? { ruleId: "unreadable-file" as const } : {}) });
+  if (outcome.kind === "changed" && written) plan.changes.push(outcome.change);
 }
 
 interface FileRun {
@@ -180,7 +207,8 @@ async function fixFile(run: FileRun, file: string, findings: readonly Finding[])
   if (parts.length === 0) return { kind: "untouched", events: [], notes: [] };
   let bytes: Buffer;
   try {
-    bytes = await readFile(posix.join(options.root, file));
+    // Read on this thread: the file is small and cached, and a thread-pool round trip costs more than the read on a busy machine.
+    bytes = readFileSync(posix.join(options.root, file));
   } catch (error) {
     return { kind: "skipped", reason: `could not be read (${errorCode(error)})`, events: [], notes: [] };
   }

@@ -5,7 +5,7 @@
  * (minified, nested too deep, or a parse the codemod gave up on) is refused
  * with UnparsableFile, never passed over as if it needed no change.
  */
-import type { API, FileInfo, Options } from "jscodeshift";
+import type { API, FileInfo, JSCodeshift, Options } from "jscodeshift";
 import type { Finding } from "../../src/core/finding.js";
 import type { HostSet } from "../../src/core/urls.js";
 import type { RuleId } from "../../src/rules/catalog.js";
@@ -30,10 +30,19 @@ export function parserFor(file: string): "ts" | "tsx" | "babylon" {
 
 type JscodeshiftCore = typeof import("jscodeshift");
 let core: Promise<JscodeshiftCore> | undefined;
+/** jscodeshift bound to each parser, made once: binding copies every node type and builder onto a new function. */
+const bound = new Map<ReturnType<typeof parserFor>, JSCodeshift>();
 
 async function loadJscodeshift(): Promise<JscodeshiftCore> {
   core ??= import("jscodeshift").then((m) => ((m as unknown as { default?: JscodeshiftCore }).default ?? m) as JscodeshiftCore);
   return core;
+}
+
+async function jscodeshiftFor(parser: ReturnType<typeof parserFor>): Promise<JSCodeshift> {
+  const jscodeshift = await loadJscodeshift();
+  let j = bound.get(parser);
+  if (!j) bound.set(parser, (j = jscodeshift.withParser(parser)));
+  return j;
 }
 
 /** A jscodeshift transform written against the options above. */
@@ -51,10 +60,10 @@ export function jscodeshiftPart(codemod: Codemod, rules: readonly RuleId[]): Tra
       if (!context.findings.some((f) => claimed.has(f.ruleId))) return { text, events: [] };
       const limit = astLimitProblem(text);
       if (limit) throw new UnparsableFile(limit);
-      const jscodeshift = await loadJscodeshift();
+      const parsing = await jscodeshiftFor(parserFor(context.file));
       let parseFailure: unknown;
       // The codemod's j(source), watched: a parse it catches and gives up on still refuses the file.
-      const j = new Proxy(jscodeshift.withParser(parserFor(context.file)), {
+      const j = new Proxy(parsing, {
         apply(target, self, args: unknown[]) {
           try {
             return Reflect.apply(target, self, args);

@@ -13,6 +13,7 @@ import { EOL } from "node:os";
 import type { ASTPath, Collection, JSCodeshift } from "jscodeshift";
 import { type Finding, spanOf } from "../../src/core/finding.js";
 import type { Span } from "../../src/core/location.js";
+import { findPaths } from "./node-paths.js";
 
 type AnyNode = { type: string; start?: number | null; end?: number | null };
 
@@ -36,11 +37,13 @@ export class SpanIndex {
   private readonly lines: LineShape[] = [];
   private readonly byStart = new Map<number, ASTPath[]>();
   private readonly parts: ASTPath[] = [];
+  /** Every node path of the tree as it was when indexed, in the order `root.find(j.Node)` gives. */
+  readonly paths: readonly ASTPath[];
 
   constructor(j: JSCodeshift, root: Collection, readonly source: string) {
     this.measureLines();
-    root.find(j.Node).forEach((found) => {
-      const path = found as unknown as ASTPath;
+    this.paths = findPaths(j, root, "Node");
+    this.paths.forEach((path) => {
       const node = path.node as AnyNode;
       if (typeof node.start !== "number") return;
       if (isStringPart(node)) this.parts.push(path);

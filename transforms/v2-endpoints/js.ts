@@ -69,7 +69,7 @@ class EndpointMigration {
     private readonly findings: readonly Finding[],
   ) {
     this.index = new SpanIndex(j, root, source);
-    this.all = root.find(j.Node).paths() as unknown as ASTPath[];
+    this.all = [...this.index.paths];
     this.quote = preferredQuote(source);
     this.removals = new Removals(source);
   }

@@ -6,6 +6,7 @@
  */
 import type { ASTPath, Collection, JSCodeshift } from "jscodeshift";
 import { JS_SDK } from "../../src/knowledge/migration.js";
+import { findPaths } from "../lib/node-paths.js";
 import { isSdkModule, isSdkSubpath } from "../../src/lang/js/sdk-module.js";
 
 type AnyNode = { type: string; [key: string]: unknown };
@@ -72,20 +73,18 @@ export function reRootSource(spec: SdkSpecifier): boolean {
 
 export function sdkBindings(j: JSCodeshift, root: Collection): SdkBindings {
   const out: SdkBindings = { specifiers: [], namespaces: new Set() };
-  root.find(j.ImportDeclaration).forEach((declaration) => {
+  findPaths(j, root, "ImportDeclaration").forEach((declaration) => {
     const node = declaration.node as unknown as AnyNode;
     if (!isSdkModule(nameOf(node.source) ?? "")) return;
     const declarationTypeOnly = node.importKind === "type";
-    j(declaration)
-      .find(j.ImportSpecifier)
-      .forEach((path) => {
-        const spec = path.node as unknown as AnyNode;
-        const imported = nameOf(spec.imported);
-        const local = nameOf(spec.local) ?? imported;
-        if (!imported || !local) return;
-        const typeOnly = declarationTypeOnly || spec.importKind === "type";
-        out.specifiers.push({ path, kind: "import", imported, local, typeOnly, declaration, source: node.source as AnyNode });
-      });
+    findPaths(j, j(declaration), "ImportSpecifier").forEach((path) => {
+      const spec = path.node as unknown as AnyNode;
+      const imported = nameOf(spec.imported);
+      const local = nameOf(spec.local) ?? imported;
+      if (!imported || !local) return;
+      const typeOnly = declarationTypeOnly || spec.importKind === "type";
+      out.specifiers.push({ path, kind: "import", imported, local, typeOnly, declaration, source: node.source as AnyNode });
+    });
     for (const spec of (node.specifiers as AnyNode[] | undefined) ?? []) {
       if (spec.type === "ImportNamespaceSpecifier" || spec.type === "ImportDefaultSpecifier") {
         const local = nameOf(spec.local);
@@ -93,7 +92,7 @@ export function sdkBindings(j: JSCodeshift, root: Collection): SdkBindings {
       }
     }
   });
-  root.find(j.VariableDeclarator).forEach((path) => {
+  findPaths(j, root, "VariableDeclarator").forEach((path) => {
     const node = path.node as unknown as AnyNode;
     if (!isSdkModuleCall(node.init)) return;
     const id = node.id as AnyNode;
@@ -108,7 +107,7 @@ export function sdkBindings(j: JSCodeshift, root: Collection): SdkBindings {
       const imported = nameOf(prop.key);
       const local = nameOf(prop.value);
       if (!imported || !local) return;
-      const propPath = j(path).find(j.ObjectPattern).paths()[0]!.get("properties", index) as ASTPath;
+      const propPath = findPaths(j, j(path), "ObjectPattern")[0]!.get("properties", index) as ASTPath;
       out.specifiers.push({ path: propPath, kind: "destructure", imported, local, typeOnly: false, declaration, source: moduleLiteralOf(node.init) });
     });
   });
@@ -117,7 +116,7 @@ export function sdkBindings(j: JSCodeshift, root: Collection): SdkBindings {
 
 /** True when any identifier in the file is spelled `name`: a new binding of that name could clash or shadow. */
 export function isNameTaken(j: JSCodeshift, root: Collection, name: string): boolean {
-  return root.find(j.Identifier, { name }).size() > 0 || root.find(j.JSXIdentifier, { name }).size() > 0;
+  return findPaths(j, root, "Identifier", { name }).length > 0 || findPaths(j, root, "JSXIdentifier", { name }).length > 0;
 }
 
 type Scope = { lookup(name: string): Scope | null };
@@ -133,7 +132,7 @@ function scopeOf(path: ASTPath): Scope | undefined {
 export function referencesOf(j: JSCodeshift, root: Collection, local: string, declaration: ASTPath): ASTPath[] {
   const declaringScope = scopeOf(declaration)?.lookup(local) ?? null;
   const out: ASTPath[] = [];
-  root.find(j.Identifier, { name: local }).forEach((path) => {
+  findPaths(j, root, "Identifier", { name: local }).forEach((path) => {
     const parent = path.parent?.node as AnyNode | undefined;
     if (!parent) return;
     const field = path.name;
@@ -150,7 +149,7 @@ export function referencesOf(j: JSCodeshift, root: Collection, local: string, de
     }
     const owner = scopeOf(path)?.lookup(local) ?? null;
     if (owner !== null && declaringScope !== null && owner !== declaringScope) return;
-    out.push(path as unknown as ASTPath);
+    out.push(path);
   });
   return out;
 }

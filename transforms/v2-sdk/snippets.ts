@@ -16,24 +16,31 @@ export interface PrintOptions {
   useTabs: boolean;
 }
 
+/**
+ * The top-level statements of `code` as parsed. The nodes are read from the
+ * tree's known shape instead of searched for: a search visits every node of
+ * the snippet, which cost more than its parse.
+ */
+function parsedBody<Statement = AnyNode>(j: JSCodeshift, code: string): Statement[] {
+  const file = j(code).nodes()[0] as unknown as { program: { body: Statement[] } };
+  return file.program.body;
+}
+
 /** An expression built from `code`. */
 export function expressionFrom(j: JSCodeshift, code: string): AnyNode {
-  const program = j(`const __cdm_value__ = ${code};`);
-  const declarator = program.find(j.VariableDeclarator).paths()[0]!;
-  return declarator.node.init as unknown as AnyNode;
+  const [declaration] = parsedBody<{ declarations: Array<{ init: AnyNode }> }>(j, `const __cdm_value__ = ${code};`);
+  return declaration!.declarations[0]!.init;
 }
 
 /** A TypeScript type built from `code`. */
 export function typeFrom(j: JSCodeshift, code: string): AnyNode {
-  const program = j(`type __CdmType__ = ${code};`);
-  const alias = program.find(j.TSTypeAliasDeclaration).paths()[0]!;
-  return alias.node.typeAnnotation as unknown as AnyNode;
+  const [alias] = parsedBody<{ typeAnnotation: AnyNode }>(j, `type __CdmType__ = ${code};`);
+  return alias!.typeAnnotation;
 }
 
 /** Top-level statements built from `code`. */
 export function statementsFrom(j: JSCodeshift, code: string): AnyNode[] {
-  const program = j(code);
-  return program.find(j.Program).paths()[0]!.node.body as unknown as AnyNode[];
+  return parsedBody(j, code);
 }
 
 /** The current text of a node (its original text where it is unchanged), lines after the first relative to its own line. */

@@ -7,6 +7,7 @@ import { schemaAdvice } from "../advice.js";
 import { type AnyNode, lineOf, type SdkContext, V1_CLASS, V2_CLASS } from "../context.js";
 import { COMPAT_NAMES, moveNamespaceMember } from "./compat-names.js";
 import { replaceIndexedAccess } from "./type-positions.js";
+import { findPaths } from "../../lib/node-paths.js";
 
 export function renameNamespaceMember(context: SdkContext, path: ASTPath): void {
   const node = path.node as AnyNode;
@@ -37,7 +38,7 @@ export function renameImportType(context: SdkContext, path: ASTPath): void {
 export function renameNamespaceTypes(context: SdkContext): void {
   const { j, root, bindings } = context;
   if (bindings.namespaces.size === 0) return;
-  root.find(j.TSQualifiedName).forEach((path) => {
+  findPaths(j, root, "TSQualifiedName").forEach((path) => {
     const node = path.node as unknown as AnyNode;
     const left = node.left as AnyNode;
     const right = node.right as AnyNode;
