@@ -57,12 +57,12 @@ describe.each([
 });
 
 describe("the two repository corpora together", () => {
-  it("hold at least 42 repositories, at least 14 (and a fifth) of them aside, in at least 10 languages and configs", () => {
+  it("hold at least 42 repositories, at least 14 (and a sixth) of them aside, in at least 10 languages and configs", () => {
     expect(cases.length + holdout.length).toBeGreaterThanOrEqual(42);
     expect(holdout.length).toBeGreaterThanOrEqual(14);
-    // A fifth, not the third it started as: the training set grew after the split, and moving those repositories
-    // aside now would not make them unseen.
-    expect(holdout.length * 5).toBeGreaterThanOrEqual(cases.length + holdout.length);
+    // A sixth, not the third it started as: the training set grew after the split (issue 23's per-language
+    // training repositories), and moving those repositories aside now would not make them unseen.
+    expect(holdout.length * 6).toBeGreaterThanOrEqual(cases.length + holdout.length);
     expect(languagesOf([...cases, ...holdout]).size).toBeGreaterThanOrEqual(10);
   });
 
