@@ -259,13 +259,12 @@ const CORPORA = ["real-shapes", "real-shapes-holdout", "existing"] as const;
  * the held-aside set) are not met on the real-shapes corpora yet; `npm run bench:recall` prints how far off they are.
  * Raise a floor whenever recall rises.
  */
-const RECALL_FLOORS = { "real-shapes": 333 / 358, "real-shapes-holdout": 141 / 184, existing: RECALL_TARGETS.existing } as const;
+const RECALL_FLOORS = { "real-shapes": 0.93, "real-shapes-holdout": 141 / 184, existing: RECALL_TARGETS.existing } as const;
 
 /** False positives still open, by file:line:rule (training set) or by count (the held-aside set, whose lines stay unread). */
 const KNOWN_FALSE_POSITIVES: Record<(typeof CORPORA)[number], readonly string[] | number> = {
   "real-shapes": [
     "deno-edge-module: supabase/functions/_shared/comfydeploy.ts:19:legacy-get-run",
-    "ops-curl-configs: scripts/smoke-v2.sh:8:other-host-v1-shape",
   ],
   "real-shapes-holdout": 14,
   existing: [],

@@ -26,6 +26,9 @@ const BASE_NEEDLES: readonly Needle[] = [
   { literal: "run_id" },
   { literal: "deployment_id" },
   { literal: "/run", endsSegment: true },
+  // The relative path as a call's or annotation's first argument, on a base set elsewhere: Retrofit's `@POST("run")`, Ktor's `post("run")`.
+  { literal: '("run"' },
+  { literal: "('run'" },
   { literal: "getRun" },
   { literal: "parseWebhookDataSafe" },
 ];

@@ -9,6 +9,7 @@ import type { Node } from "web-tree-sitter";
 import type { TreeSource } from "./declarations.js";
 import { calledName, calleeOf, stringCallAround, type TreeValues } from "./values.js";
 import {
+  ARGUMENT_LIST_NODES,
   CALL_NODES,
   CONCAT_OPERATORS,
   DECLARATION_NODES,
@@ -156,7 +157,23 @@ function isRouteArgument(node: Node): boolean {
   const name = calledName(at);
   if (name && ROUTE_FUNCTIONS.test(nameText(name))) return true;
   const receiver = at.childForFieldName("object") ?? at.childForFieldName("receiver") ?? at.childForFieldName("scope") ?? (callee && callee !== name ? callee.namedChild(0) : null);
-  return receiver !== null && ROUTER_RECEIVERS.test(nameText(receiver)) && /^(?:get|post|put|delete|patch|any|GET|POST|PUT|DELETE|PATCH|Any|Get|Post)$/.test(name ? nameText(name) : "");
+  const verb = HTTP_VERBS.test(name ? nameText(name) : "");
+  // A verb called on nothing with a handler block declares a route (Sinatra's `post "/api/run" do`, Ktor's
+  // `routing { post("/api/run") { … } }`); a client's request is called on the client.
+  if (verb && receiver === null && callee === name && takesHandler(at)) return true;
+  return receiver !== null && ROUTER_RECEIVERS.test(nameText(receiver)) && verb;
+}
+
+const HTTP_VERBS = /^(?:get|post|put|delete|patch|any|GET|POST|PUT|DELETE|PATCH|Any|Get|Post)$/;
+/** Blocks, lambdas and closures passed to a call. */
+const HANDLER_NODES = /^(?:do_block|block|annotated_lambda|lambda_literal|lambda|arrow_function|func_literal|closure_expression|anonymous_function|function_expression)$/;
+
+function takesHandler(call: Node): boolean {
+  const parts = call.namedChildren.flatMap((c) => (c && (ARGUMENT_LIST_NODES.has(c.type) || c.type === "call_suffix") ? c.namedChildren : [c]));
+  if (parts.some((c) => c !== null && HANDLER_NODES.test(c.type))) return true;
+  // Kotlin parses `post("/x") { … }` as a call of the call with its arguments.
+  const outer = call.parent;
+  return outer !== null && CALL_NODES.has(outer.type) && outer.namedChild(0)?.startIndex === call.startIndex && outer.namedChild(0)?.endIndex === call.endIndex && takesHandler(outer);
 }
 
 function annotationAround(node: Node): Node | undefined {

@@ -95,6 +95,8 @@ export class TreeValues {
       cursor = child.endIndex;
       // `{$x}` in PHP, `${x}` elsewhere: the braces belong to the interpolation, not to the text.
       if (!child.isNamed && INTERPOLATION_BRACES.has(child.type)) continue;
+      // Kotlin's `$name`: the sigil is a token of its own before the name it interpolates.
+      if (!child.isNamed && child.type === "$" && child.nextSibling?.isNamed === true && !STRING_TEXT_NODES.has(child.nextSibling.type)) continue;
       if (!child.isNamed || STRING_TEXT_NODES.has(child.type)) out += child.text;
       else out += this.valueOf(child, source, depth + 1);
     }

@@ -94,6 +94,18 @@ describe("tree values", () => {
     ]);
   });
 
+  it("Kotlin: a bare $NAME template reads the name without its sigil", () => {
+    const files = { "net/Probe.kt": `object Probe {\n  private const val BASE = "${V1}"\n  fun u(id: String) = "$BASE/run?run_id=$id"\n}\n` };
+    expect(runValues(files, "net/Probe.kt")).toEqual([{ value: `${V1}/run?run_id=${HOLE}`, position: "request", line: 3 }]);
+  });
+
+  it("a verb called on nothing with a handler block is a route; on a client, with a request block, a request", () => {
+    const ruby = { "app.rb": `post "/api/run" do\n  json ok: true\nend\nconn.post("/run") do |req|\n  req.body = "{}"\nend\n` };
+    expect(runValues(ruby, "app.rb").map((e) => e.position)).toEqual(["route", "request"]);
+    const kotlin = { "R.kt": `fun Application.m() { routing { post("/api/run") { call.respond("ok") } } }\nsuspend fun q() = http.post("run") { setBody("{}") }\n` };
+    expect(runValues(kotlin, "R.kt").map((e) => e.position)).toEqual(["route", "request"]);
+  });
+
   it("Dart: a constructor default through ?? and a template", () => {
     const files = {
       "lib/c.dart": `class C {\n  C({String? base}) : _base = base ?? _default;\n  static const _default = '${V1}';\n  final String _base;\n  f() => http.post(Uri.parse('$_base/run'));\n}\n`,

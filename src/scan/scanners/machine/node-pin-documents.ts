@@ -7,7 +7,7 @@
  * - workflow `docker_command_steps`: `custom-node` steps (`data.hash`, or the
  *   SHA in `data.meta.commit_url`) and `custom-node-manager` steps (`node_id`, `version`);
  * - Manager install lists (`files: [url]`), which carry no commit;
- * - any object with the repository `url` and a sibling `hash`;
+ * - any object naming the repository (`url`, `repo`, `git`, …) with a sibling ref (`hash`, `commit`, `sha`, `rev`, `ref`, `tag`);
  * - any string value naming the node with a ref: `owner/repo@ref`, `<url>@ref`, `<url>#ref`.
  */
 import { NODE_COMPONENT } from "../../../knowledge/migration.js";
@@ -46,12 +46,16 @@ export function documentPins(root: TreeNode, source: string): NodePinSite[] {
  * the order of the two keys.
  */
 function urlAndHashPins(node: TreeObject, source: string): NodePinSite[] {
-  if (!isNodeRepositoryUrl(stringOf(member(node, "url")) ?? "")) return [];
-  const hashNode = member(node, "hash");
+  if (!URL_KEYS.some((key) => isNodeRepositoryUrl(stringOf(member(node, key)) ?? ""))) return [];
+  const hashNode = REF_KEYS.map((key) => member(node, key)).find((ref) => stringOf(ref) !== undefined);
   const hash = stringOf(hashNode);
   if (!hashNode || !hash) return [];
   return [{ decision: decideGitRef(hash), format: "snapshot", ...spanIn(source, hashNode, hash) }];
 }
+
+/** Keys that name a repository, and keys that pin it, in snapshots, lock files and machine descriptors. */
+const URL_KEYS = ["url", "repo", "repository", "git", "git_url", "source"];
+const REF_KEYS = ["hash", "commit", "commit_hash", "commit_sha", "sha", "rev", "revision", "ref", "tag"];
 
 function snapshotGitPins(nodes: TreeObject, source: string): NodePinSite[] {
   const sites: NodePinSite[] = [];

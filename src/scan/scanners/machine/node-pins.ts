@@ -50,12 +50,13 @@ export function scanNodePins(input: Pick<FileScanInput, "file" | "text" | "repo"
 
 function sitesOf(kind: PinFileKind, { file, text, repo }: Pick<FileScanInput, "file" | "text" | "repo">, sink: FindingSink): NodePinSite[] {
   switch (kind) {
+    // `owner/repo@ref` may stand in any word of a script (an array of nodes to install), not only in a list file.
     case "dockerfile":
-      return dockerfilePins(text);
+      return [...dockerfilePins(text), ...listPins(text)];
     case "shell":
-      return shellPins(text);
+      return [...shellPins(text), ...listPins(text)];
     case "maybe-shell":
-      return /^#!.*\b(ba|da|z|k|a)?sh\b/.test(text) ? shellPins(text) : [];
+      return /^#!.*\b(ba|da|z|k|a)?sh\b/.test(text) ? [...shellPins(text), ...listPins(text)] : [];
     case "yaml":
       return yamlPins(text, sink);
     case "json":

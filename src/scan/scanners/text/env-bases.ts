@@ -2,9 +2,10 @@
  * Which bases a file's requests are built on count as the V1 base held in
  * the repository. A member or call (`settings.base`, `${cfg.apiBase}`) does
  * whenever the repository holds a V1 base; a bare variable does only when
- * an env file assigns it a ComfyDeploy base: the files a shell script
- * sources (`source .env`, `. ./config.env`), or, since `.env` itself is
- * rarely committed, the repository's `.env.example`-style files beside it.
+ * a file the shell script sources assigns it a ComfyDeploy base, also as a
+ * default (`source .env`, `. "$(dirname "$0")/../lib/config.sh"` with
+ * `API="${API:-https://…}"`), or, since `.env` itself is rarely committed,
+ * the repository's `.env.example`-style files beside it.
  */
 import { posix } from "node:path";
 import { findLegacyHostMentions, type HostSet, currentHostsAsLegacy } from "../../../core/urls.js";
@@ -12,6 +13,8 @@ import type { FileScanInput } from "../../scanner.js";
 
 const BARE_NAME = /^[A-Za-z_]\w*$/;
 const SOURCE_LINE = /^[ \t]*(?:source|\.)[ \t]+([^;#\n]+)/gm;
+/** `"$(dirname "$0")/`, `$(dirname "${BASH_SOURCE[0]}")/`, `${BASH_SOURCE%/*}/`, `$HERE/`: the script's own directory. */
+const SCRIPT_DIR = /^(?:\$\(dirname\s+[^)]*\)|\$\{BASH_SOURCE[^}]*\}|\$\{?\w+\}?)\//;
 const ENV_FILE = /(^|\/)\.env(\.[\w.-]+)?$|\.env$/;
 
 /** A predicate over a request's base expression (the name or member before `/run`). */
@@ -25,14 +28,14 @@ export function heldBaseOf(file: string, text: string, hosts: HostSet, repo: Fil
 function comfyEnvNames(file: string, text: string, hosts: HostSet, repo: FileScanInput["repo"]): Set<string> {
   const dir = posix.dirname(file);
   // `"$(dirname "$0")/prod.env"` and `"$ROOT/.env"` are read relative to the script.
-  const sourced = [...text.matchAll(SOURCE_LINE)].map((m) => m[1]!.trim().replace(/["']/g, "").replace(/^\$\(dirname\s+\$0\)\//, "").replace(/^\$\{?\w+\}?\//, ""));
+  const sourced = [...text.matchAll(SOURCE_LINE)].map((m) => m[1]!.trim().replace(/["']/g, "").replace(SCRIPT_DIR, ""));
   const files = new Set<string>();
   for (const path of sourced) {
     const base = posix.basename(path);
-    if (!ENV_FILE.test(base)) continue;
-    const candidates = repo.files.filter((f) => posix.basename(f) === base || posix.basename(f).startsWith(`${base}.`));
-    // Relative to the script, to the repository root, or the nearest copy of that name.
-    for (const f of candidates) if (f === posix.normalize(posix.join(dir, path)) || f === posix.normalize(path) || posix.basename(f).startsWith(base)) files.add(f);
+    const isEnvFile = ENV_FILE.test(base);
+    const candidates = repo.files.filter((f) => posix.basename(f) === base || (isEnvFile && posix.basename(f).startsWith(`${base}.`)));
+    // Relative to the script or to the repository root; an env file, which is rarely committed, also by its example's name.
+    for (const f of candidates) if (f === posix.normalize(posix.join(dir, path)) || f === posix.normalize(path) || isEnvFile) files.add(f);
   }
   const names = new Set<string>();
   const anyHost = { ...hosts, legacy: [...hosts.legacy, ...currentHostsAsLegacy(hosts).legacy] };

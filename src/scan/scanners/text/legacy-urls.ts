@@ -13,7 +13,7 @@ import type { Finding } from "../../../core/finding.js";
 import { ENDPOINTS } from "../../../knowledge/migration.js";
 import type { FixClass, RuleId, Severity } from "../../../rules/catalog.js";
 import { excerptOf, redactEnvLine } from "../../../core/redact.js";
-import { type FileKind, isJsFile } from "../../../platform/file-types.js";
+import { type FileKind, isJsFile, markerSyntaxFor } from "../../../platform/file-types.js";
 import { endpointMessage, legacyHostMessage, unknownBaseMessage } from "../../messages.js";
 import { FindingSink } from "../../scanner-helpers.js";
 import type { FileScanner } from "../../scanner.js";
@@ -28,6 +28,8 @@ import { type StructuredRequests, structuredRequestsOf } from "./structured-requ
 import { TextFile } from "../../../lang/text/text-file.js";
 import { valueShapeAt } from "./whole-values.js";
 import { heldBaseOf } from "./env-bases.js";
+import { configuresInProse } from "./prose-config.js";
+import { baseExpressionOf, isProgramSource, isShellScript, namesPartnerPlatform, sendingCommandMethod } from "./program-bases.js";
 import { type TreeRequests, treeRequestsOf, treeUseFinding } from "./tree-requests.js";
 import { type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
 import type { EndpointFacts } from "../../../core/facts.js";
@@ -54,55 +56,10 @@ interface RunUse {
   fix?: FixClass;
 }
 
-/** Words of a sentence telling the reader to configure a base: "leave it blank to use", "falls back to", "set it to". */
-const CONFIGURING_WORDS = /\b(?:leave|left|unset|blank|empty|defaults?|fall(?:s|ing)?\s+back|fallback|set\s+(?:it|this|the\s+\w+)\s+to|point\s+\S+\s+at|override|base\s*url|api\s*base)\b/i;
-
-/**
- * A bare host in a docs sentence that configures it ("Optional: leave it
- * blank to use https://…"): users copy these, so it is the API base too.
- * The sentence may span lines; links to the vendor's site stay quiet.
- */
-function configuresInProse(text: string, start: number, end: number): boolean {
-  const before = text.slice(Math.max(0, start - 300), start);
-  const after = text.slice(end, end + 300);
-  const from = Math.max(before.search(/(?:[.!?|]\s|\n\s*\n)(?![\s\S]*(?:[.!?|]\s|\n\s*\n))/) + 1, 0);
-  const sentenceEnd = after.search(/[.!?|](?:\s|$)|\n\s*\n/);
-  const sentence = `${before.slice(from)} ${after.slice(0, sentenceEnd < 0 ? after.length : sentenceEnd)}`;
-  return CONFIGURING_WORDS.test(sentence);
-}
-
 /** A statement test: it names the variable (not `@name` or `$name`, which are others). */
 function mentioning(name: string): (statement: string) => boolean {
   const pattern = new RegExp(`(?<![\\w$@])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`);
   return (statement) => pattern.test(statement);
-}
-
-/** Source code in a language with no scanner of its own: where requests are built on a base (not config, data or docs). */
-const PROGRAM_EXTENSIONS = /\.(?:go|cs|fs|vb|java|kt|kts|scala|groovy|php|rs|swift|dart|c|cc|cpp|h|hpp|m|ex|exs|erl|lua|pl|pm|r|jl|cr|nim|zig|clj|hs|ml|sh|bash|zsh|ps1|rb)$/i;
-
-function isProgramSource(file: string): boolean {
-  return PROGRAM_EXTENSIONS.test(file);
-}
-
-/**
- * The base a `/run` path is built on: the one placeholder before it
- * (`${base}`, `#{@base_url}`, `{_settings.Endpoint}`) or the operand before a
- * `+` concatenation. Undefined when the path is not built on a base, or on
- * more than one part (RunPod's `%s/%s/run`).
- */
-function baseExpressionOf(text: string, path: RunPath): string | undefined {
-  const prefix = path.text.slice(0, path.text.search(/\/(?:api\/)?run(?:\?|$)/));
-  if (prefix !== "") {
-    const inner = /^(?:\$\{|#\{|\{\{|\{|\$\(|\$)([^{}()%<>\s]+?)(?:\}\}|\}|\))?$/.exec(prefix);
-    return inner?.[1];
-  }
-  const before = text.slice(Math.max(0, path.start - 80), path.start).replace(/["'`]$/, "");
-  return /([A-Za-z_@$][\w.@$]*(?:->[\w]+)*)\s*(?:\+|\.\.|\.)\s*$/.exec(before)?.[1];
-}
-
-/** The partner platform's serverless API also ends in /run (`fmt.Sprintf("%s/run", runpodURL)`). */
-function namesPartnerPlatform(statement: string): boolean {
-  return /runpod/i.test(statement);
 }
 
 class TextScan {
@@ -116,12 +73,15 @@ class TextScan {
   /** Lines the syntax tree reported a V1 request on: the text rules' weaker guesses there are dropped. */
   private readonly treeLines = new Set<number>();
 
+  private readonly isShell: boolean;
+
   constructor(
     private readonly source: TextFile,
     private readonly isHeldBase: (base: string) => boolean,
     private readonly tree?: TreeRequests,
   ) {
     this.sink = new FindingSink(source.file, source.text);
+    this.isShell = isShellScript(source.file, source.text);
   }
 
   run(): Finding[] {
@@ -132,7 +92,7 @@ class TextScan {
       if (!this.settledByTree(url.start)) this.reportRunUses(this.resolveRunUse(url.start, url.end, url.hasRunId, true));
     }
     if (hasLegacyBase) this.scanDetachedRunPaths();
-    else if (isProgramSource(this.source.file)) this.scanBuiltRunPaths();
+    else if (isProgramSource(this.source.file, this.source.text)) this.scanBuiltRunPaths();
     this.scanOtherHosts();
     return this.sink.findings;
   }
@@ -347,8 +307,14 @@ class TextScan {
   private methodAt(offset: number): HttpMethod | undefined {
     const request = this.structured()?.requestAt(offset);
     if (request?.method) return request.method;
+    return this.statementMethod(offset);
+  }
+
+  /** The method the statement around `offset` names, or in a shell script the name of the command sending it. */
+  private statementMethod(offset: number): HttpMethod | undefined {
     const statement = statementAround(this.source, offset);
-    return methodInStatement(statement.text, offset - statement.start);
+    const method = methodInStatement(statement.text, offset - statement.start);
+    return method ?? (this.isShell ? sendingCommandMethod(statement.text, offset - statement.start) : undefined);
   }
 
   private requestFacts(offset: number): RequestFacts {
@@ -359,12 +325,23 @@ class TextScan {
     }
     const statement = statementAround(source, offset);
     const line = source.lineOf(offset);
-    const from = source.lineStart(Math.max(1, line - BODY_LINES));
-    const to = source.lineEnd(Math.min(source.lineCount, line + BODY_LINES));
+    // The lines around, up to another request: its body is not this one's (`curl … -d deployment_id` above a gateway's `curl -X POST …/api/run`).
+    let first = source.lineOf(statement.start);
+    let last = source.lineOf(Math.max(statement.start, statement.end - 1));
+    while (first > Math.max(1, line - BODY_LINES) && !this.sendsOtherRequest(first - 1)) first--;
+    while (last < Math.min(source.lineCount, line + BODY_LINES) && !this.sendsOtherRequest(last + 1)) last++;
+    const from = source.lineStart(first);
+    const to = source.lineEnd(last);
     return {
-      method: methodInStatement(statement.text, offset - statement.start),
+      method: this.statementMethod(offset),
       context: `${statement.text}\n${source.text.slice(from, to)}`,
     };
+  }
+
+  /** The line is part of a statement that sends a request of its own: a URL and an HTTP method in it. */
+  private sendsOtherRequest(line: number): boolean {
+    const statement = statementAround(this.source, this.source.lineStart(line));
+    return /\b(?:https?|wss?):\/\/|\/run\b/i.test(statement.text) && methodInStatement(statement.text, 0) !== undefined;
   }
 
   private structured(): StructuredRequests | undefined {
@@ -391,10 +368,15 @@ class TextScan {
         ruleId,
         message,
         severity: severity ?? source.severityAt(start),
-        ...(source.isLeftToAPerson(start) ? { fix: "manual" as const } : fix ? { fix } : {}),
+        ...(source.isLeftToAPerson(start) || (fix === "review" && !this.canHoldMarker) ? { fix: "manual" as const } : fix ? { fix } : {}),
         ...(facts ? { facts } : {}),
       },
       excerpt,
     );
+  }
+
+  /** A script known by its first line only (`bin/render`) has no comment syntax fix can write a review marker in. */
+  private get canHoldMarker(): boolean {
+    return !this.isShell || markerSyntaxFor(this.source.file) !== undefined;
   }
 }

@@ -16,7 +16,8 @@ import { HOLE, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1Endp
 import { ENDPOINTS, NOT_CLOUD_RUN_API } from "../../../knowledge/migration.js";
 import { PackageTrees } from "../../../lang/tree/package-trees.js";
 import { type RunExpression, runExpressionsOf } from "../../../lang/tree/run-expressions.js";
-import { DECLARATION_NODES, FUNCTION_NODES, MEMBER_NODES, NAME_NODES, STRING_NODES, VALUE_WRAPPERS } from "../../../lang/tree/syntax.js";
+import { ARGUMENT_LIST_NODES, CALL_NODES, DECLARATION_NODES, FUNCTION_NODES, lastName, MEMBER_NODES, NAME_NODES, nameText, STRING_NODES, VALUE_WRAPPERS } from "../../../lang/tree/syntax.js";
+import { argumentsOf } from "../../../lang/tree/values.js";
 import type { EndpointFacts } from "../../../core/facts.js";
 import type { FixClass, RuleId } from "../../../rules/catalog.js";
 import { endpointMessage, heldBaseMessage } from "../../messages.js";
@@ -126,20 +127,39 @@ function isRelative(value: string): boolean {
 function refine(endpoint: V1Endpoint, at: { start: number; end: number }, expression: RunExpression, text: string): { endpoint: V1Endpoint; start: number; end: number } {
   if (endpoint === "create-run" || /[?&]run_id=/.test(expression.value)) return { endpoint, ...at };
   const statement = expression.statement;
-  if (RUN_ID.test(text.slice(statement.startIndex, at.start))) return { endpoint: "get-run", ...at };
+  if (runIdKeysIn(text, statement.startIndex, at.start).length > 0) return { endpoint: "get-run", ...at };
   const urlLineEnd = lineEndAt(text, at.start);
   const to = lineEndAt(text, Math.max(statement.endIndex, at.end));
   // Up to ten lines on, inside the block the request is in.
   const blockEnd = statement.parent?.endIndex ?? text.length;
-  const after = RUN_ID.exec(text.slice(at.start, Math.min(blockEnd, nthLineEnd(text, at.end, 10, to))));
-  if (after) {
-    const start = at.start + after.index;
-    return start > urlLineEnd ? { endpoint: "get-run", start, end: start + after[0].length } : { endpoint: "get-run", ...at };
-  }
+  const after = runIdKeysIn(text, at.start, Math.min(blockEnd, nthLineEnd(text, at.end, 10, to)))[0];
+  if (after) return after.start > urlLineEnd ? { endpoint: "get-run", ...after } : { endpoint: "get-run", ...at };
   const windowStart = Math.max(statement.parent?.startIndex ?? 0, nthLineStart(text, statement.startIndex, 3));
-  const before = [...text.slice(windowStart, statement.startIndex).matchAll(new RegExp(RUN_ID.source, "g"))].at(-1);
-  if (before) return { endpoint: "get-run", start: windowStart + before.index!, end: windowStart + before.index! + before[0].length };
+  const before = runIdKeysIn(text, windowStart, statement.startIndex).at(-1);
+  if (before) return { endpoint: "get-run", ...before };
   return { endpoint, ...at };
+}
+
+/**
+ * The run_id keys written between two offsets that may name a query
+ * parameter; not reads of a response (`["run_id"]`, `.fetch("run_id")`,
+ * `json('run_id')`, `created.run_id`) nor a local variable of that name
+ * (`run_id = client.queue(…)`).
+ */
+function runIdKeysIn(text: string, from: number, to: number): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  for (const match of text.slice(from, to).matchAll(RUN_ID)) {
+    const start = from + match.index!;
+    const end = start + match[0].length;
+    const before = text.slice(Math.max(0, start - 40), start);
+    const after = text.slice(end, end + 8);
+    const quoted = /["']$/.test(before) && /^["']/.test(after);
+    if (quoted && /(?:\[\s*|\b(?:fetch|get|json|getString|optString|dig|value|read)\s*\(\s*)["']$/.test(before) && /^["']\s*[\])]/.test(after)) continue;
+    if (!quoted && /(?:\.|->|\?\.)$/.test(before) && !/[A-Z]/.test(match[0])) continue;
+    if (!quoted && /(?:^|\n)\s*[$@]?$/.test(before) && /^\s*=(?!=)/.test(after)) continue;
+    out.push({ start, end });
+  }
+  return out;
 }
 
 function lineEndAt(text: string, offset: number): number {
@@ -155,7 +175,7 @@ function nthLineStart(text: string, offset: number, count: number): number {
 }
 
 /** The query key, or a constant named after it (`RUN_ID_PARAM`); not a `runId` parameter. */
-const RUN_ID = /run_id|RUN_ID/;
+const RUN_ID = /run_id|RUN_ID/g;
 
 /** The end of the `count`-th line after `from`, but not before `atLeast`. */
 function nthLineEnd(text: string, from: number, count: number, atLeast: number): number {
@@ -218,10 +238,26 @@ function firstName(node: Node): Node | undefined {
 /** The local variable a URL expression is assigned to (`url = …`, `var url = …`, `u, err := url.Parse(…)` aside). */
 function assignedVariable(expression: RunExpression): string | undefined {
   let at = expression.node.parent;
-  while (at && VALUE_WRAPPERS.has(at.type)) at = at.parent;
+  for (;;) {
+    while (at && VALUE_WRAPPERS.has(at.type)) at = at.parent;
+    // `uri = URI("#{base}/run")`, `u, err := url.Parse(base + "/run")`: the parsed URL is the same request's.
+    const call = at && ARGUMENT_LIST_NODES.has(at.type) ? at.parent : null;
+    if (!call || !CALL_NODES.has(call.type) || argumentsOf(call)[0]?.startIndex !== expression.node.startIndex || !URL_PARSERS.test(calleeName(call))) break;
+    at = call.parent;
+  }
   if (!at || !DECLARATION_NODES.has(at.type)) return undefined;
-  const name = at.childForFieldName("name") ?? at.childForFieldName("left") ?? at.namedChild(0);
+  const left = at.childForFieldName("name") ?? at.childForFieldName("left") ?? at.namedChild(0);
+  const name = left?.type === "expression_list" ? left.namedChild(0) : left;
   return name && /^[$@]?[A-Za-z_]\w*$/.test(name.text) ? name.text : undefined;
+}
+
+/** Calls that turn a URL string into a URL value. */
+const URL_PARSERS = /^(?:URI|URL|Uri|Url|HttpUrl|parse|Parse|ParseRequestURI|create|toUri|toURI|toHttpUrl|tryParse)$/;
+
+function calleeName(call: Node): string {
+  const callee = call.childForFieldName("function") ?? call.childForFieldName("method") ?? call.childForFieldName("name") ?? call.namedChild(0);
+  const name = callee && lastName(callee);
+  return name ? nameText(name) : "";
 }
 
 /**

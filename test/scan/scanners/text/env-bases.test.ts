@@ -38,4 +38,21 @@ describe("bases from sourced env files", () => {
     expect(scan("scripts/run.sh", { ".env.example": env, "scripts/run.sh": script("RUNPOD_BASE") }).filter((f) => f.includes("legacy"))).toEqual([]);
     expect(scan("scripts/run.sh", { ".env.example": env, "scripts/run.sh": script("COMFY_BASE", "") }).filter((f) => f.includes("legacy"))).toEqual([]);
   });
+
+  it("reads a sourced config of any name, with the base as a ${VAR:-default}, from a script without an extension that sends through its own wrapper", () => {
+    const files = {
+      "lib/config.sh": 'COMFY_API="${COMFY_API:-https://www.comfydeploy.com/api}"\nOTHER_API="${OTHER_API:-https://api.replicate.com/v1}"\n',
+      "bin/render": [
+        "#!/usr/bin/env bash",
+        'HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"',
+        'source "$HERE/../lib/config.sh"',
+        "body=$(jq -n --arg d \"$1\" '{deployment_id: $d}')",
+        'run_id=$(api_post "${COMFY_API}/run" "$body" | jq -r .run_id)',
+        'api_get "${COMFY_API}/run?run_id=${run_id}"',
+        'api_post "${OTHER_API}/run" "$body"',
+        "",
+      ].join("\n"),
+    };
+    expect(scan("bin/render", files).filter((f) => f.includes("legacy"))).toEqual(["5:legacy-create-run", "6:legacy-get-run"]);
+  });
 });
