@@ -14,6 +14,7 @@ import { looksGenerated } from "./js/generated-code.js";
 import { jsTextRules } from "./js/text-rules.js";
 import { JsSignals, prefilterNeedles } from "./needles.js";
 import { findRipgrep, prefilterPass, RIPGREP_MIN_FILES } from "./prefilter-pass.js";
+import { RipgrepFeed } from "./ripgrep-feed.js";
 import { assignFingerprints } from "../core/fingerprint.js";
 import { SUPPRESSION_KEYWORD } from "../core/suppression.js";
 import { findReviewMarkers } from "./review-markers.js";
@@ -92,11 +93,15 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
 
   // A tree that big will almost surely need the parser: load it (about 0.2 s) while git lists the files.
   if (options.workers !== true && gitIndexBytes(root) > BIG_INDEX_BYTES) preloadAnalyzer();
-  const listing = await listFiles(root, {
-    include: options.include ?? [],
-    exclude: options.exclude ?? [],
-    ...(options.allFiles ? { respectIgnore: false } : {}),
-  });
+  const ripgrep = options.ripgrep !== false ? findRipgrep() : undefined;
+  // rg starts on the first paths while git lists the rest: the same files the prefilter would be handed below.
+  const feed = ripgrep ? new RipgrepFeed(ripgrep, root, prefilterNeedles(hosts)) : undefined;
+  const toPrefilter = (file: string): boolean => !isConfigFile(file) && (!options.onlyFiles || options.onlyFiles.has(file));
+  const listing = await listFiles(
+    root,
+    { include: options.include ?? [], exclude: options.exclude ?? [], ...(options.allFiles ? { respectIgnore: false } : {}) },
+    feed && ((paths) => feed.add(paths.filter(toPrefilter))),
+  );
   // The tool's own config names V1 hosts on purpose.
   const allFiles = listing.files.filter((file) => !isConfigFile(file));
   progress.listed = allFiles.length;
@@ -107,7 +112,7 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   const poolFor = async (jsCandidates: number): Promise<JsPool> =>
     (pool ??= await JsPool.create({ root, files: allFiles, hosts, threads: options.workers ?? jsCandidates > WORKER_THRESHOLD }));
   try {
-    const result = await scanWithPool(options, allFiles, listing.source, poolFor, progress, report);
+    const result = await scanWithPool(options, allFiles, listing.source, { ripgrep, feed }, poolFor, progress, report);
     // Files below a directory the user cannot read were never listed: the directory stands for them.
     for (const dir of listing.unreadableDirs) result.skipped.push({ file: `${dir}/`, reason: "directory could not be read (permission denied)" });
     return result;
@@ -120,6 +125,7 @@ async function scanWithPool(
   options: ScanOptions,
   allFiles: string[],
   listingSource: "git" | "filesystem",
+  { ripgrep, feed }: { ripgrep: string | undefined; feed: RipgrepFeed | undefined },
   poolFor: (jsCandidates: number) => Promise<JsPool>,
   progress: ScanProgress,
   report: () => void,
@@ -130,13 +136,13 @@ async function scanWithPool(
   const jsCandidates: JsWork[] = [];
   const textCandidates: TextCandidate[] = [];
   const filesToScan = options.onlyFiles ? allFiles.filter((f) => options.onlyFiles!.has(f)) : allFiles;
-  const ripgrep = options.ripgrep !== false ? findRipgrep() : undefined;
   const hits = await prefilterPass({
     root,
     files: filesToScan,
     needles: prefilterNeedles(hosts),
     wantsBinary: (file) => !isJsFile(file) && scannersFor(file).some((s) => s.readsBinary),
     ...(ripgrep ? { ripgrep } : {}),
+    ...(feed ? { feed } : {}),
     skipped,
     onCandidate: () => {
       progress.candidates++;
