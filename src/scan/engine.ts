@@ -82,6 +82,7 @@ export interface ScanResult {
  * test few files need the parser, and a worker costs a second TypeScript.
  */
 const WORKER_THRESHOLD = 400;
+const DECLARATION_FILE = /\.d\.[cm]?ts$/;
 /** A git index this big lists thousands of files (about 100 bytes an entry). */
 const BIG_INDEX_BYTES = 256 * 1024;
 
@@ -172,7 +173,7 @@ async function scanWithPool(
     if (isJsFile(file)) {
       countedJs.add(file);
       const text = decode(content);
-      if (!jsSignals.matches(content) && !importsHostModule(file, text)) continue;
+      if (!jsSignals.matches(content, DECLARATION_FILE.test(file)) && !importsHostModule(file, text)) continue;
       if (looksGenerated(file, content)) {
         const result = jsTextRules(file, text, hosts);
         findings.push(...result.findings);
