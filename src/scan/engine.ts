@@ -223,6 +223,8 @@ async function scanWithPool(
   }
   await importIndex?.catch(() => undefined); // no rg left running when the scan returns
   importIndex = undefined;
+  // The JS/TS findings are made: the parsed files go before the text pass loads its grammars.
+  await pool.close();
   const read = cachedReader(root, fileSet);
   const candidates = textCandidates.map((c) => c.file);
   if (needsGrammars) await loadGrammarsFor(candidates);

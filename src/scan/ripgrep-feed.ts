@@ -68,6 +68,9 @@ export class RipgrepFeed {
     if (this.failure !== undefined) throw this.failure;
     const matched = Object.assign(new Set<string>(), { complete: this.complete });
     for (const file of files) if (this.found.has(file)) matched.add(file);
+    // A listing's worth of paths: not kept for the rest of the scan.
+    this.fed.clear();
+    this.found.clear();
     return matched;
   }
 
