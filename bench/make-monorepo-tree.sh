@@ -6,17 +6,20 @@
 # calls to the V1 API, Python services, a Dockerfile node pin, `.env`, a workflow and the SDK dependency.
 #
 # Usage: bench/make-monorepo-tree.sh [DIR]      (default DIR: ./.bench/monorepo-tree; needs the npm registry once)
-# Writes DIR/.planted (one planted file per line) and prints the file count. Idempotent: an existing tree is kept.
+# Writes DIR/.planted (one planted file per line) and prints the file count. Idempotent: a tree this version of the
+# script built is kept; one an older version built is rebuilt (its planted files and size differ).
 set -eu
+version=2
 tree=$(realpath -m "${1:-.bench/monorepo-tree}")
-[[ -f $tree/.planted ]] && { echo "kept $tree ($(git -C "$tree" ls-files | wc -l) files)"; exit 0; }
+[[ -f $tree/.planted && $(cat "$tree/.git/bench-generator" 2>/dev/null) == "$version" ]] && { echo "kept $tree ($(git -C "$tree" ls-files | wc -l) files)"; exit 0; }
 src=$tree.src
 mkdir -p "$src"; cd "$src"
 [[ -f package.json ]] || npm init -y >/dev/null
-[[ -d node_modules/antd ]] || npm i --ignore-scripts --no-audit --no-fund --prefer-offline \
+# Version 2 adds packages of few, large files (the compiler, the v2 AWS SDK, three, pdf.js), toward the issue's ~650 MB in ~39k files.
+[[ -d node_modules/aws-sdk ]] || npm i --ignore-scripts --no-audit --no-fund --prefer-offline \
   antd@5 echarts@5 firebase@11 @aws-sdk/client-s3@3 typeorm@0.3 sequelize@6 openai@4 express@4 axios@1 \
   @apollo/client@3 graphql@16 mongoose@8 @nestjs/core@10 @nestjs/common@10 rollup@4 @sentry/node@8 chart.js@4 \
-  d3@7 ramda@0.30 immutable@4 >/dev/null 2>&1
+  d3@7 ramda@0.30 immutable@4 typescript@5 aws-sdk@2 three@0.170 pdfjs-dist@4 >/dev/null 2>&1
 rm -rf "$tree"; mkdir -p "$tree/packages"
 cd "$tree"
 python3 - "$src/node_modules" <<'PY'
@@ -111,4 +114,5 @@ print("planted", len(planted), "in", len(code), "code files of", len(packages), 
 PY
 printf '.planted\n' > .git-info-exclude
 git init -q . && mv .git-info-exclude .git/info/exclude && git add -A >/dev/null && git -c user.email=bench@example.invalid -c user.name=bench commit -qm tree
+echo "$version" > .git/bench-generator
 echo "files: $(git ls-files | wc -l), $(du -sm --exclude=.git . | cut -f1) MB in $tree"

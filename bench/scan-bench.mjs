@@ -1160,20 +1160,46 @@ function ensureTree(fileCount) {
 // ---------------------------------------------------------------------------
 // Measurement
 
-function timed(command, args, { cwd, env, stdout = "ignore", captureStdout = false }) {
+/**
+ * Runs a command under bash, whose `times` builtin then gives the user and
+ * system CPU of everything the command ran and waited for (the scanner's git
+ * and rg included): wall time swings with other load on the machine, CPU time
+ * much less.
+ */
+function timed(command, args, { cwd, env, stdout = "ignore", captureStdout = false, work }) {
+  const timesFile = join(work, `times-${process.hrtime.bigint()}.txt`);
+  const script = '"$@"; status=$?; times > "$BENCH_TIMES_FILE"; exit $status';
   return new Promise((resolvePromise) => {
     const chunks = [];
     const errChunks = [];
     const start = process.hrtime.bigint();
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", captureStdout ? "pipe" : stdout, "pipe"] });
+    const child = spawn("bash", ["-c", script, "bash", command, ...args], {
+      cwd,
+      env: { ...(env ?? process.env), BENCH_TIMES_FILE: timesFile },
+      stdio: ["ignore", captureStdout ? "pipe" : stdout, "pipe"],
+    });
     if (captureStdout) child.stdout.on("data", (c) => chunks.push(c));
     child.stderr.on("data", (c) => errChunks.push(c));
     child.on("error", (error) => resolvePromise({ code: -1, signal: null, ms: 0, stdout: "", stderr: String(error) }));
     child.on("close", (code, signal) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      resolvePromise({ code, signal, ms, stdout: Buffer.concat(chunks).toString("utf8"), stderr: Buffer.concat(errChunks).toString("utf8") });
+      const cpuMs = childrenCpuMs(timesFile);
+      resolvePromise({ code, signal, ms, cpuMs, stdout: Buffer.concat(chunks).toString("utf8"), stderr: Buffer.concat(errChunks).toString("utf8") });
     });
   });
+}
+
+/** The children's line of bash's `times` ("0m1.234s 0m0.567s": user, system) as milliseconds; the file is removed. */
+function childrenCpuMs(file) {
+  try {
+    const line = readFileSync(file, "utf8").trim().split("\n")[1] ?? "";
+    const seconds = [...line.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+    return seconds.length === 2 ? (seconds[0] + seconds[1]) * 1000 : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
 
 function median(values) {
@@ -1232,7 +1258,7 @@ async function runScanner(tree, work, cli) {
     result = await timed(
       process.execPath,
       ["--import", pathToFileURL(PROBE).href, cli, "scan", tree, "--format", "json", "--fail-on", "none", "--no-progress"],
-      { cwd: REPO_ROOT, env: { ...process.env, COMFYDEPLOY_BENCH_RSS_FILE: rssFile }, stdout: fd },
+      { cwd: REPO_ROOT, env: { ...process.env, COMFYDEPLOY_BENCH_RSS_FILE: rssFile }, stdout: fd, work },
     );
   } finally {
     closeSync(fd);
@@ -1247,26 +1273,23 @@ async function runScanner(tree, work, cli) {
     throw new ScannerFailure(`scanner output is not JSON: ${error.message}`);
   }
   let rssKb;
-  let cpuMs;
   try {
-    const usage = JSON.parse(readFileSync(rssFile, "utf8"));
-    rssKb = usage.maxRSS;
-    cpuMs = (usage.userCPUTime + usage.systemCPUTime) / 1000;
+    rssKb = JSON.parse(readFileSync(rssFile, "utf8")).maxRSS;
   } catch {
     rssKb = undefined;
   }
   const filesWithFindings = new Set((report.findings ?? []).map((f) => f.file));
-  return { ms: result.ms, rssKb, cpuMs, summary: report.summary ?? {}, stats: report.stats ?? {}, filesWithFindings, findingKeys: findingKeys(report.findings ?? []) };
+  return { ms: result.ms, rssKb, cpuMs: result.cpuMs, summary: report.summary ?? {}, stats: report.stats ?? {}, filesWithFindings, findingKeys: findingKeys(report.findings ?? []) };
 }
 
-async function runGrep(command, args, cwd) {
-  const result = await timed(command, args, { cwd, captureStdout: true });
+async function runGrep(command, args, cwd, work) {
+  const result = await timed(command, args, { cwd, captureStdout: true, work });
   // Exit 1 means "nothing matched", which is a valid outcome.
   if (result.code !== 0 && result.code !== 1) {
     return { error: `${command} exited with ${result.signal ?? result.code}: ${result.stderr.trim().split("\n")[0] ?? ""}`, ms: result.ms };
   }
   const matched = result.stdout.split("\n").filter(Boolean).length;
-  return { ms: result.ms, matched };
+  return { ms: result.ms, cpuMs: result.cpuMs, matched };
 }
 
 // ---------------------------------------------------------------------------
@@ -1280,14 +1303,20 @@ function table(rows) {
 }
 
 const fmtMs = (v) => (v === undefined ? "n/a" : v.toFixed(0));
+/** Median CPU time of runs, undefined unless every run has one. */
+const cpuMedian = (runs) => (runs.length && runs.every((r) => r.cpuMs !== undefined) ? median(runs.map((r) => r.cpuMs)) : undefined);
+const cpuRatio = (a, b) => {
+  const [x, y] = [cpuMedian(a), cpuMedian(b)];
+  return x !== undefined && y ? `${(x / y).toFixed(2)}x` : "n/a";
+};
 const spread = (values) => (values.length ? `(min ${fmtMs(Math.min(...values))}, max ${fmtMs(Math.max(...values))})` : "");
 
 /** Measures one tree: every command `runs` times after a warm-up, alternating. */
 async function measureTree(tree, options, needleArgs, rg, work) {
   const commands = [
     { id: "scanner", run: () => runScanner(tree, work, options.cli) },
-    { id: "git grep", run: () => runGrep("git", ["-c", "core.quotepath=off", "grep", "-l", "-F", ...needleArgs], tree) },
-    ...(rg ? [{ id: "rg", run: () => runGrep(rg, ["-l", "--hidden", "-g", "!.git", "-F", ...needleArgs], tree) }] : []),
+    { id: "git grep", run: () => runGrep("git", ["-c", "core.quotepath=off", "grep", "-l", "-F", ...needleArgs], tree, work) },
+    ...(rg ? [{ id: "rg", run: () => runGrep(rg, ["-l", "--hidden", "-g", "!.git", "-F", ...needleArgs], tree, work) }] : []),
   ];
   const results = Object.fromEntries(commands.map((c) => [c.id, []]));
   const errors = {};
@@ -1358,7 +1387,11 @@ function summarise(label, tree, marker, { results, errors }, rgAvailable, option
   const cells = {
     "files in tree": String(marker.files),
     "scanner median (ms)": `${fmtMs(scanMs)} ${spread(scanner.map((r) => r.ms))}`,
-    "scanner CPU user+sys (ms, median)": scanner.every((r) => r.cpuMs !== undefined) ? fmtMs(median(scanner.map((r) => r.cpuMs))) : "n/a",
+    "scanner CPU user+sys, with its git and rg (ms, median)": fmtMs(cpuMedian(scanner)),
+    "git grep CPU user+sys (ms, median)": fmtMs(cpuMedian(grepRuns)),
+    "rg CPU user+sys (ms, median)": rgAvailable ? fmtMs(cpuMedian(rgRuns)) : "no rg",
+    "CPU ratio scanner / git grep": cpuRatio(scanner, grepRuns),
+    "CPU ratio scanner / rg": rgAvailable ? cpuRatio(scanner, rgRuns) : "no rg",
     "git grep -F median (ms)": errors["git grep"] ? `error: ${errors["git grep"]}` : `${fmtMs(grepMs)} ${spread(grepRuns.map((r) => r.ms))}`,
     "rg -F median (ms)": rgAvailable ? (errors.rg ? `error: ${errors.rg}` : `${fmtMs(rgMs)} ${spread(rgRuns.map((r) => r.ms))}`) : "no rg",
     [`ratio scanner / git grep (<= ${TARGET_RATIO.toFixed(1)}x)`]: verdict(checks["ratio to git grep"], ratio === undefined ? "n/a" : `${ratio.toFixed(2)}x`),

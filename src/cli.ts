@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 /** The command line: yargs wiring, exit codes, and one-line errors for user mistakes. */
+// First, so that every module loaded later can come from the compile cache.
+import "./platform/compile-cache.js";
 import yargs, { type Argv, type CommandModule } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { EXIT, RuntimeFailure, UsageError } from "./core/errors.js";

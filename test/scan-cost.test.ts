@@ -57,6 +57,13 @@ describe("the precise byte test a JS candidate passes before the parser", () => 
     ["exports.getRunner = () => runner;", false],
     ["const url = `/runtime?run_id_hint=${x}`;", false],
   ])("%j: %s", (text, expected) => expect(signals.matches(Buffer.from(text))).toBe(expected));
+
+  // AWS SDK's clients/omics.d.ts declares getRun(): 170 KB the parser would take for nothing.
+  it.each([
+    ["getRun(params: Omics.Types.GetRunRequest, callback?: (err: AWSError) => void): Request;", false],
+    ['import type { ComfyDeployClient } from "comfydeploy";\nexport declare function getRun(id: string): Promise<unknown>;', true],
+    ['export declare const RUN_URL: "https://www.comfydeploy.com/api/run";', true],
+  ])("in a declaration file %j: %s", (text, expected) => expect(signals.matches(Buffer.from(text), true)).toBe(expected));
 });
 
 describe("minified and bundled files", () => {

@@ -8,7 +8,7 @@ import { constants, existsSync, readFileSync, statSync } from "node:fs";
 import { access, readFile } from "node:fs/promises";
 import { dirname, join, posix, resolve } from "node:path";
 import picomatch from "picomatch";
-import { runGit } from "../platform/git.js";
+import { streamGit } from "../platform/git.js";
 
 /**
  * Bytes of git's index for the work tree holding `root` (0 outside git): a
@@ -49,24 +49,51 @@ export interface FileListing {
   unreadableDirs: string[];
 }
 
-export async function listFiles(root: string, filter: FileFilter = {}): Promise<FileListing> {
+/**
+ * Lists the files. With `onPaths`, a git listing is also handed over in
+ * batches as git writes it (filtered, each path once, not sorted), so a caller
+ * can start on the first paths while git lists the rest; the returned listing
+ * is the one to trust.
+ */
+export async function listFiles(root: string, filter: FileFilter = {}, onPaths?: (paths: string[]) => void): Promise<FileListing> {
   const respectIgnore = filter.respectIgnore ?? true;
   const unreadableDirs: string[] = [];
-  const fromGit = respectIgnore ? await listWithGit(root, unreadableDirs) : undefined;
+  const matches = fileMatcher(filter);
+  const fromGit = respectIgnore ? await listWithGit(root, unreadableDirs, onPaths && ((paths) => onPaths(matches ? paths.filter(matches) : paths))) : undefined;
   const listing = fromGit
     ? { files: fromGit, source: "git" as const, unreadableDirs }
     : { files: await listWithGlob(root, respectIgnore, unreadableDirs), source: "filesystem" as const, unreadableDirs };
-  listing.files = applyFilter(listing.files, filter).sort();
+  if (matches) listing.files = listing.files.filter(matches);
+  listing.files.sort();
   return listing;
 }
 
-async function listWithGit(root: string, unreadableDirs: string[]): Promise<string[] | undefined> {
-  const result = await runGit(root, ["-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."]).catch(() => undefined);
+async function listWithGit(root: string, unreadableDirs: string[], onPaths?: (paths: string[]) => void): Promise<string[] | undefined> {
+  const files = new Set<string>();
+  let rest: Buffer = Buffer.alloc(0);
+  // Paths end in NUL, which no UTF-8 sequence holds: a chunk is cut after its last NUL and the remainder joins the next one.
+  const take = (chunk: Buffer): void => {
+    const data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+    const end = data.lastIndexOf(0);
+    rest = end === -1 ? data : data.subarray(end + 1);
+    if (end === -1) return;
+    const batch: string[] = [];
+    for (const path of data.toString("utf8", 0, end).split("\0")) {
+      if (path.length === 0 || files.has(path)) continue;
+      files.add(path);
+      batch.push(path);
+    }
+    if (batch.length > 0) onPaths?.(batch);
+  };
+  const result = await streamGit(root, ["-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."], take).catch(
+    () => undefined,
+  );
   if (result?.code !== 0) return undefined;
+  take(Buffer.from([0])); // a last path without its NUL
   // Untracked files below a directory git cannot open are not listed: git warns, and the directory stands for them.
   for (const match of result.stderr.matchAll(/could not open directory '(.+?)\/?': Permission denied/g)) unreadableDirs.push(match[1]!);
   unreadableDirs.sort();
-  return [...new Set(result.stdout.split("\0").filter((f) => f.length > 0))];
+  return [...files];
 }
 
 async function listWithGlob(root: string, respectIgnore: boolean, unreadableDirs: string[]): Promise<string[]> {
@@ -108,9 +135,10 @@ async function listWithGlob(root: string, respectIgnore: boolean, unreadableDirs
   );
 }
 
-function applyFilter(files: string[], filter: FileFilter): string[] {
+/** The include/exclude test of a filter, or undefined when it keeps every file. */
+function fileMatcher(filter: FileFilter): ((file: string) => boolean) | undefined {
   const include = filter.include?.length ? picomatch([...filter.include], { dot: true }) : undefined;
   const exclude = filter.exclude?.length ? picomatch([...filter.exclude], { dot: true }) : undefined;
-  if (!include && !exclude) return files;
-  return files.filter((file) => (!include || include(file)) && !(exclude?.(file)));
+  if (!include && !exclude) return undefined;
+  return (file) => (!include || include(file)) && !exclude?.(file);
 }

@@ -64,17 +64,31 @@ export function gitCallEnv(args: readonly string[], options: GitCallOptions = {}
 }
 
 /** Runs git; a non-zero exit is an answer in the result, a git that cannot start is a RuntimeFailure. */
-export function runGit(cwd: string, args: readonly string[], options: GitCallOptions = {}): Promise<GitResult> {
+export async function runGit(cwd: string, args: readonly string[], options: GitCallOptions = {}): Promise<GitResult> {
+  const out: Buffer[] = [];
+  const { code, stderr } = await streamGit(cwd, args, (chunk) => out.push(chunk), options);
+  return { code, stdout: Buffer.concat(out).toString("utf8"), stderr };
+}
+
+/**
+ * Runs git like runGit, handing its output to `onStdout` chunk by chunk as git
+ * writes it: a long listing can be put to use before git has finished it.
+ */
+export function streamGit(
+  cwd: string,
+  args: readonly string[],
+  onStdout: (chunk: Buffer) => void,
+  options: GitCallOptions = {},
+): Promise<Omit<GitResult, "stdout">> {
   return new Promise((resolve, reject) => {
     const child = spawn("git", args, { cwd, env: gitCallEnv(args, options), stdio: ["ignore", "pipe", "pipe"] });
-    const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stdout.on("data", onStdout);
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
     child.on("error", (error: NodeJS.ErrnoException) =>
       reject(new RuntimeFailure(error.code === "ENOENT" ? "git is not installed or not on PATH" : `cannot run git: ${error.message}`)),
     );
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
+    child.on("close", (code) => resolve({ code: code ?? 1, stderr: Buffer.concat(err).toString("utf8") }));
   });
 }
 

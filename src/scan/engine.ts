@@ -14,6 +14,7 @@ import { looksGenerated } from "./js/generated-code.js";
 import { jsTextRules } from "./js/text-rules.js";
 import { JsSignals, prefilterNeedles } from "./needles.js";
 import { findRipgrep, prefilterPass, RIPGREP_MIN_FILES } from "./prefilter-pass.js";
+import { RipgrepFeed } from "./ripgrep-feed.js";
 import { assignFingerprints } from "../core/fingerprint.js";
 import { SUPPRESSION_KEYWORD } from "../core/suppression.js";
 import { findReviewMarkers } from "./review-markers.js";
@@ -81,6 +82,7 @@ export interface ScanResult {
  * test few files need the parser, and a worker costs a second TypeScript.
  */
 const WORKER_THRESHOLD = 400;
+const DECLARATION_FILE = /\.d\.[cm]?ts$/;
 /** A git index this big lists thousands of files (about 100 bytes an entry). */
 const BIG_INDEX_BYTES = 256 * 1024;
 
@@ -92,11 +94,15 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
 
   // A tree that big will almost surely need the parser: load it (about 0.2 s) while git lists the files.
   if (options.workers !== true && gitIndexBytes(root) > BIG_INDEX_BYTES) preloadAnalyzer();
-  const listing = await listFiles(root, {
-    include: options.include ?? [],
-    exclude: options.exclude ?? [],
-    ...(options.allFiles ? { respectIgnore: false } : {}),
-  });
+  const ripgrep = options.ripgrep !== false ? findRipgrep() : undefined;
+  // rg starts on the first paths while git lists the rest: the same files the prefilter would be handed below.
+  const feed = ripgrep ? new RipgrepFeed(ripgrep, root, prefilterNeedles(hosts)) : undefined;
+  const toPrefilter = (file: string): boolean => !isConfigFile(file) && (!options.onlyFiles || options.onlyFiles.has(file));
+  const listing = await listFiles(
+    root,
+    { include: options.include ?? [], exclude: options.exclude ?? [], ...(options.allFiles ? { respectIgnore: false } : {}) },
+    feed && ((paths) => feed.add(paths.filter(toPrefilter))),
+  );
   // The tool's own config names V1 hosts on purpose.
   const allFiles = listing.files.filter((file) => !isConfigFile(file));
   progress.listed = allFiles.length;
@@ -107,7 +113,7 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   const poolFor = async (jsCandidates: number): Promise<JsPool> =>
     (pool ??= await JsPool.create({ root, files: allFiles, hosts, threads: options.workers ?? jsCandidates > WORKER_THRESHOLD }));
   try {
-    const result = await scanWithPool(options, allFiles, listing.source, poolFor, progress, report);
+    const result = await scanWithPool(options, allFiles, listing.source, { ripgrep, feed }, poolFor, progress, report);
     // Files below a directory the user cannot read were never listed: the directory stands for them.
     for (const dir of listing.unreadableDirs) result.skipped.push({ file: `${dir}/`, reason: "directory could not be read (permission denied)" });
     return result;
@@ -120,6 +126,7 @@ async function scanWithPool(
   options: ScanOptions,
   allFiles: string[],
   listingSource: "git" | "filesystem",
+  { ripgrep, feed }: { ripgrep: string | undefined; feed: RipgrepFeed | undefined },
   poolFor: (jsCandidates: number) => Promise<JsPool>,
   progress: ScanProgress,
   report: () => void,
@@ -130,13 +137,13 @@ async function scanWithPool(
   const jsCandidates: JsWork[] = [];
   const textCandidates: TextCandidate[] = [];
   const filesToScan = options.onlyFiles ? allFiles.filter((f) => options.onlyFiles!.has(f)) : allFiles;
-  const ripgrep = options.ripgrep !== false ? findRipgrep() : undefined;
   const hits = await prefilterPass({
     root,
     files: filesToScan,
     needles: prefilterNeedles(hosts),
     wantsBinary: (file) => !isJsFile(file) && scannersFor(file).some((s) => s.readsBinary),
     ...(ripgrep ? { ripgrep } : {}),
+    ...(feed ? { feed } : {}),
     skipped,
     onCandidate: () => {
       progress.candidates++;
@@ -166,7 +173,7 @@ async function scanWithPool(
     if (isJsFile(file)) {
       countedJs.add(file);
       const text = decode(content);
-      if (!jsSignals.matches(content) && !importsHostModule(file, text)) continue;
+      if (!jsSignals.matches(content, DECLARATION_FILE.test(file)) && !importsHostModule(file, text)) continue;
       if (looksGenerated(file, content)) {
         const result = jsTextRules(file, text, hosts);
         findings.push(...result.findings);
@@ -216,6 +223,8 @@ async function scanWithPool(
   }
   await importIndex?.catch(() => undefined); // no rg left running when the scan returns
   importIndex = undefined;
+  // The JS/TS findings are made: the parsed files go before the text pass loads its grammars.
+  await pool.close();
   const read = cachedReader(root, fileSet);
   const candidates = textCandidates.map((c) => c.file);
   if (needsGrammars) await loadGrammarsFor(candidates);

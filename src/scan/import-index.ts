@@ -13,7 +13,8 @@ import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { posix } from "node:path";
 import { forEachLimit } from "../platform/concurrency.js";
-import { MAX_FILE_BYTES, READ_CONCURRENCY, RIPGREP_MIN_FILES, chunkArguments } from "./prefilter-pass.js";
+import { MAX_FILE_BYTES, READ_CONCURRENCY, RIPGREP_MIN_FILES } from "./prefilter-pass.js";
+import { chunkArguments } from "./ripgrep-feed.js";
 
 /**
  * A quoted specifier with a slash after an import keyword. The slash is what

@@ -79,7 +79,10 @@ class InProcessPool extends JsPool {
     });
   }
 
-  async close(): Promise<void> {}
+  /** Lets the analyzer go, and with it the syntax trees it keeps for cross-file lookups. */
+  async close(): Promise<void> {
+    this.analyzer = undefined;
+  }
 }
 
 /** Threads start with one worker, which loads TypeScript while the main thread is still reading files. */

@@ -94,9 +94,14 @@ export class JsSignals {
     this.words = [...new Set([...DISTINCTIVE_METHOD_NAMES, ...V1_SDK_EXPORTS.map((e) => e.v1)])].map((n) => Buffer.from(n, "utf8"));
   }
 
-  matches(content: Buffer): boolean {
+  /**
+   * Whether a JS/TS file needs the parser. A declaration file (`.d.ts`) holds
+   * no calls, so a V1 method name alone (AWS SDK's `getRun(params)`
+   * declarations) does not make it one.
+   */
+  matches(content: Buffer, declarationFile = false): boolean {
     if (this.strong.some((needle) => content.indexOf(needle) !== -1)) return true;
-    if (this.words.some((word) => containsWord(content, word, { before: continuesName, after: continuesName }))) return true;
+    if (!declarationFile && this.words.some((word) => containsWord(content, word, { before: continuesName, after: continuesName }))) return true;
     return this.mentionsV1Path(content);
   }
 

@@ -1,29 +1,27 @@
 /**
  * Phase one of a scan: which listed files contain a needle. Pure Node reads
  * every file; with ripgrep (the optional @vscode/ripgrep package) the byte
- * search runs in rg over the listed paths while Node only stats them. Both
- * skip the same files: links out of the tree and files over the size limit
- * always, binary files when they hold a needle (a binary without one could
- * not hide a V1 use, so it is not worth a line in the report).
+ * search runs in rg over the listed paths (ripgrep-feed.ts) and Node reads
+ * only the files rg matched. Both skip the same files: links out of the tree
+ * and files over the size limit always, binary files when they hold a needle
+ * (a binary without one could not hide a V1 use, so it is not worth a line in
+ * the report).
  */
-import { execFile } from "node:child_process";
-import { ripgrepEnv } from "../platform/child-env.js";
-import { existsSync, lstatSync, type Stats } from "node:fs";
-import { lstat, readFile, realpath } from "node:fs/promises";
+import { constants, existsSync, lstatSync, type Stats } from "node:fs";
+import { lstat, open, readFile, realpath } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { posix, sep } from "node:path";
 import type { SkippedFile } from "../core/finding.js";
 import { forEachLimit } from "../platform/concurrency.js";
 import { asUtf8 } from "../core/text-encoding.js";
-import { looksBinary, type Needle, needlePattern, Prefilter } from "./needles.js";
+import { looksBinary, type Needle, Prefilter } from "./needles.js";
+import { RipgrepFeed } from "./ripgrep-feed.js";
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 /** Files read at once: enough to keep the disk busy, few enough for the open-file limit. */
 export const READ_CONCURRENCY = 64;
 /** Below this many files, starting rg costs more than it saves. */
 export const RIPGREP_MIN_FILES = 2000;
-/** Bytes of paths per rg command line, well under Linux's argument limit. */
-const RG_ARGS_BYTES = 512 * 1024;
 
 export interface PrefilterHit {
   file: string;
@@ -38,6 +36,8 @@ export interface PrefilterOptions {
   wantsBinary: (file: string) => boolean;
   /** Path of an rg binary to use, if any. */
   ripgrep?: string;
+  /** rg already searching the listing as it arrived (from the same binary and needles): finished here. */
+  feed?: RipgrepFeed;
   skipped: SkippedFile[];
   onCandidate?: () => void;
 }
@@ -52,7 +52,9 @@ export async function prefilterPass(options: PrefilterOptions): Promise<Prefilte
       options.skipped.push({ file, reason: "could not be read" });
       return;
     }
-    if (!check(content)) return;
+    if (check(content)) keepRead(file, content);
+  };
+  const keepRead = (file: string, content: Buffer): void => {
     if (looksBinary(content) && !options.wantsBinary(file)) {
       options.skipped.push({ file, reason: "binary" });
       return;
@@ -61,12 +63,17 @@ export async function prefilterPass(options: PrefilterOptions): Promise<Prefilte
     options.onCandidate?.();
   };
 
-  if (options.ripgrep && options.files.length >= RIPGREP_MIN_FILES) {
-    // Only the files rg matched are statted: the others hold no needle, whatever their size or kind.
-    const matched = await ripgrepMatches(options.ripgrep, options.root, options.files, options.needles);
-    const readable = await statAll(options.root, realRoot, options.files.filter((f) => matched.has(f)), options.skipped);
-    const candidates = options.files.filter((f) => readable.has(f));
-    await forEachLimit(candidates, READ_CONCURRENCY, (file) => keep(file, () => true));
+  if (options.ripgrep && (options.files.length >= RIPGREP_MIN_FILES || options.feed?.started)) {
+    // Only the files rg matched are looked at: the others hold no needle, whatever their size or kind.
+    const matched = await (options.feed ?? new RipgrepFeed(options.ripgrep, options.root, options.needles)).finish(options.files);
+    await forEachLimit(
+      options.files.filter((f) => matched.has(f)),
+      READ_CONCURRENCY,
+      async (file) => {
+        const content = await readMatched(options.root, realRoot, file, options.skipped);
+        if (content) keepRead(file, content);
+      },
+    );
     if (matched.complete) return hits;
     // rg could not read some file: read the rest here, so each one is a candidate or skipped with a reason, never dropped.
     const prefilter = new Prefilter(options.needles);
@@ -94,48 +101,34 @@ export function findRipgrep(): string | undefined {
   }
 }
 
-/** Listed paths rg found a needle in; `complete` is false when rg could not read some file (its exit code 2). */
-export type RipgrepMatches = Set<string> & { complete: boolean };
-
-/** Listed paths rg finds a needle in. Paths are passed explicitly, so rg's own ignore rules play no part. */
-export async function ripgrepMatches(rg: string, root: string, files: readonly string[], needles: readonly Needle[]): Promise<RipgrepMatches> {
-  const base = ["--files-with-matches", "--null", "--no-messages", "--no-config", "--hidden", "--no-ignore", "--binary", "--no-unicode"];
-  for (const needle of needles) base.push("-e", needlePattern(needle));
-  base.push("--");
-  const matched = Object.assign(new Set<string>(), { complete: true });
-  await forEachLimit(chunkArguments(files), 2, async (chunk) => {
-    const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(rg, [...base, ...chunk], { cwd: root, env: ripgrepEnv(), maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, out) => {
-        // Exit 1 means "no match"; 2 means some file could not be read, which the Node side reports.
-        const code = (error as { code?: number } | null)?.code;
-        if (error && code !== 1 && code !== 2) reject(error);
-        else {
-          if (code === 2) matched.complete = false;
-          resolve(out);
-        }
-      });
-    });
-    for (const path of stdout.split("\0")) if (path) matched.add(path.replace(/^\.\//, ""));
+/**
+ * A file rg matched, read through one open handle: its fstat answers the
+ * kind and size checks, so the path is not statted a second time. Links
+ * (which O_NOFOLLOW refuses) and files the open fails on get the path checks
+ * and their reason. Undefined when the file is not to be scanned.
+ */
+async function readMatched(root: string, realRoot: string, file: string, skipped: SkippedFile[]): Promise<Buffer | undefined> {
+  const path = posix.join(toPosix(root), file);
+  // O_NONBLOCK: a FIFO in the tree must not stall the scan (no effect on regular files).
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(async () => {
+    // The path checks say why (a link, a directory the user cannot enter); a regular file that would not open could not be read.
+    if (await statOne(root, realRoot, file, skipped)) skipped.push({ file, reason: "could not be read" });
+    return undefined;
   });
-  return matched;
-}
-
-/** Paths split into rg command lines of at most RG_ARGS_BYTES each. */
-export function chunkArguments(files: readonly string[]): string[][] {
-  const chunks: string[][] = [];
-  let current: string[] = [];
-  let size = 0;
-  for (const file of files) {
-    if (size + file.length + 1 > RG_ARGS_BYTES && current.length > 0) {
-      chunks.push(current);
-      current = [];
-      size = 0;
+  if (!handle) return undefined;
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return undefined;
+    if (stats.size > MAX_FILE_BYTES) {
+      skipped.push({ file, reason: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` });
+      return undefined;
     }
-    current.push(file);
-    size += file.length + 1;
+    const content = await handle.readFile().then(asUtf8, () => undefined);
+    if (!content) skipped.push({ file, reason: "could not be read" });
+    return content;
+  } finally {
+    await handle.close();
   }
-  if (current.length > 0) chunks.push(current);
-  return chunks;
 }
 
 /** Stats files; synchronous lstat is about three times faster here than thousands of promises. */

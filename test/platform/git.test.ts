@@ -6,7 +6,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gitCallEnv, runGit, subcommandOf } from "../../src/platform/git.js";
+import { gitCallEnv, runGit, streamGit, subcommandOf } from "../../src/platform/git.js";
 import { runCli, runCliAsync } from "../helpers/cli.js";
 import { FakeGitHub } from "../helpers/fake-github.js";
 import { demoRepository, git } from "../helpers/git-repo.js";
@@ -81,6 +81,18 @@ describe("a repository whose .git/config names an fsmonitor and hooks", () => {
 
   it("the runner itself does not run them", async () => {
     expect((await runGit(work, ["status", "--porcelain"])).code).toBe(0);
+    expect(existsSync(spyLog)).toBe(false);
+  });
+
+  it("the streaming call runs with the same safe settings and hands over the whole output", async () => {
+    const chunks: Buffer[] = [];
+    const result = await streamGit(work, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], (chunk) => chunks.push(chunk));
+    expect(result.code).toBe(0);
+    expect(Buffer.concat(chunks).toString("utf8")).toBe((await runGit(work, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"])).stdout);
+    expect(chunks.length).toBeGreaterThan(0);
+    const hooksPath: Buffer[] = [];
+    await streamGit(work, ["config", "--get", "core.hooksPath"], (chunk) => hooksPath.push(chunk));
+    expect(Buffer.concat(hooksPath).toString("utf8").trim()).toBe("/dev/null");
     expect(existsSync(spyLog)).toBe(false);
   });
 

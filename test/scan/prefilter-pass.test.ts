@@ -4,14 +4,28 @@
  * directory the user cannot read (each listed as skipped, with the reason).
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import type { SkippedFile } from "../../src/core/finding.js";
 import { DEFAULT_HOSTS } from "../../src/core/urls.js";
 import { scan } from "../../src/scan/engine.js";
+import { prefilterNeedles } from "../../src/scan/needles.js";
+import { findRipgrep, MAX_FILE_BYTES, prefilterPass, RIPGREP_MIN_FILES } from "../../src/scan/prefilter-pass.js";
 import { CLI } from "../helpers/cli.js";
-import { tempRepo } from "../helpers/temp-repo.js";
+import { tempDir, tempRepo } from "../helpers/temp-repo.js";
+
+// Pass-through spies: which paths the prefilter stats by name.
+const statted = vi.hoisted(() => [] as string[]);
+vi.mock("node:fs", async (importOriginal) => {
+  const fs = await importOriginal<typeof import("node:fs")>();
+  return { ...fs, lstatSync: (path: string, ...rest: []) => (statted.push(String(path)), fs.lstatSync(path, ...rest)) };
+});
+vi.mock("node:fs/promises", async (importOriginal) => {
+  const fs = await importOriginal<typeof import("node:fs/promises")>();
+  return { ...fs, lstat: (path: string, ...rest: []) => (statted.push(String(path)), fs.lstat(path, ...rest)) };
+});
 
 const V1_LINE = "POST https://www.comfydeploy.com/api/run to queue a run.";
 const SETTINGS = '{ "ComfyDeploy": { "BaseUrl": "https://www.comfydeploy.com/api" } }\n';
@@ -83,5 +97,32 @@ describe.skipIf(!canRunAsNobody)("a git work tree with a directory the user cann
     } finally {
       chmodSync(join(root, "app", "secret"), 0o755);
     }
+  });
+});
+
+const rg = findRipgrep();
+describe.skipIf(!rg)("the prefilter with rg", () => {
+  it("reads the files rg matched without statting them by name again, and still skips links out of the tree and big files with the reason", async () => {
+    const V1 = 'fetch("https://www.comfydeploy.com/api/run");\n';
+    const files: Record<string, string> = { "app/v1.ts": V1, "app/big.txt": V1 + "x".repeat(MAX_FILE_BYTES) };
+    for (let i = 0; i < RIPGREP_MIN_FILES; i++) files[`filler/f${i}.js`] = `export const v${i} = ${i};\n`;
+    const root = tempRepo(files);
+    const outside = join(tempDir(), "outside.ts");
+    writeFileSync(outside, V1);
+    symlinkSync(outside, join(root, "app", "link.ts"));
+    const skipped: SkippedFile[] = [];
+    statted.length = 0;
+    const hits = await prefilterPass({
+      root,
+      files: [...Object.keys(files), "app/link.ts"].sort(),
+      needles: prefilterNeedles(DEFAULT_HOSTS),
+      wantsBinary: () => false,
+      ripgrep: rg!,
+      skipped,
+    });
+    expect(hits.map((h) => h.file)).toEqual(["app/v1.ts"]);
+    expect(skipped).toContainEqual({ file: "app/link.ts", reason: "symbolic link that leaves the scanned directory" });
+    expect(skipped).toContainEqual({ file: "app/big.txt", reason: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` });
+    expect(statted.filter((path) => path.endsWith("app/v1.ts"))).toEqual([]);
   });
 });

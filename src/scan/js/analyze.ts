@@ -2,7 +2,7 @@
  * The JS/TS rules: legacy host, V1 endpoints and V1 SDK use, reported from
  * one parsed file with help from the rest of the repository.
  */
-import { ts } from "ts-morph";
+import { ts } from "./typescript-api.cjs";
 import { type Finding, type FindingInput, makeFinding } from "../../core/finding.js";
 import { LineIndex } from "../../core/location.js";
 import { excerptOf } from "../../core/redact.js";

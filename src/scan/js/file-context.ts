@@ -3,7 +3,7 @@
  * walk over the raw TypeScript nodes: lexical bindings, imports and exports,
  * assignments, and the node lists the rules look at.
  */
-import { ts } from "ts-morph";
+import { ts } from "./typescript-api.cjs";
 import { scriptKindOf } from "../../platform/typescript.js";
 import {
   enclosingClass,

@@ -3,7 +3,7 @@
  * undici and node:http(s). For each it finds the URL expression, the URL it
  * builds (base URL and query options folded in) and the HTTP method.
  */
-import { ts } from "ts-morph";
+import { ts } from "./typescript-api.cjs";
 import { HOLE } from "../../core/urls.js";
 import { enclosingClass, type FileContext, unwrap } from "./file-context.js";
 import { type Definition, joinBase, type Values } from "./values.js";

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
 import picomatch from "picomatch";
-import { ts } from "ts-morph";
+import { ts } from "./typescript-api.cjs";
 import { parse as parseYaml } from "yaml";
 import { FileContext, parseSource } from "./file-context.js";
 import type { ExportTarget } from "./file-context.js";

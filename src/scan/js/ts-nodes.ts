@@ -3,7 +3,7 @@
  * ask: scopes, `require`/`import()` calls, wrappers to look through, and
  * which class a `this` belongs to.
  */
-import { ts } from "ts-morph";
+import { ts } from "./typescript-api.cjs";
 
 export function isFunctionLike(node: ts.Node): boolean {
   switch (node.kind) {

@@ -3,7 +3,7 @@
  * aliases, namespaces, require and re-exports) and which expressions hold a V1
  * client instance (variables, class fields, module singletons, factories).
  */
-import { ts } from "ts-morph";
+import { ts } from "./typescript-api.cjs";
 import { V1_CLIENT_METHODS, V1_SDK_EXPORTS } from "../../knowledge/migration.js";
 import type { ClientReach } from "./client-reach.js";
 import { isSdkModule } from "../../lang/js/sdk-module.js";

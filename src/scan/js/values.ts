@@ -3,7 +3,7 @@
  * what string a URL expression builds (with HOLEs for unknown parts), and the
  * object literal behind an options argument.
  */
-import { ts } from "ts-morph";
+import { ts } from "./typescript-api.cjs";
 import { HOLE } from "../../core/urls.js";
 import { enclosingClass, type FileContext, unwrap } from "./file-context.js";
 import type { JsProject } from "./project.js";

@@ -10,7 +10,7 @@
  * relative `/run?run_id=` path in a class that holds the V1 host itself.
  */
 import { posix } from "node:path";
-import { ts } from "ts-morph";
+import { ts } from "./typescript-api.cjs";
 import { ENDPOINTS } from "../../knowledge/migration.js";
 import { findLegacyHostMentions, type HostSet, parseUrlText, v1EndpointOf, v1SignatureOnUnknownBase } from "../../core/urls.js";
 import type { FileContext } from "./file-context.js";
