@@ -33,6 +33,7 @@ import {
 } from "../../core/urls.js";
 import { type FileContext, isStringish } from "./file-context.js";
 import { HttpCalls, type HttpRequest } from "./http-calls.js";
+import { HelperRequests } from "./helper-requests.js";
 import type { EndpointRequest } from "../../core/facts.js";
 import { JsProject } from "./project.js";
 import { isSdkModule } from "../../lang/js/sdk-module.js";
@@ -61,7 +62,7 @@ export interface JsFileResult {
 export class JsAnalyzer {
   readonly project: JsProject;
   private readonly values: Values;
-  private readonly http: HttpCalls;
+  private readonly http: HelperRequests;
   private readonly sdk: V1Sdk;
   private readonly vendored: VendoredClients;
 
@@ -72,7 +73,7 @@ export class JsAnalyzer {
   ) {
     this.project = new JsProject(root, files);
     this.values = new Values(this.project);
-    this.http = new HttpCalls(this.values);
+    this.http = new HelperRequests(this.values, new HttpCalls(this.values));
     const reach = new ClientReach(this.values);
     this.vendored = new VendoredClients(this.values, hosts, reach);
     this.sdk = new V1Sdk(this.values, this.vendored, reach);
