@@ -43,7 +43,7 @@ describe("local V1 clients by what they send", () => {
     ]);
   });
 
-  it("a class whose methods have other names than V1's, and exported functions that send V1", async () => {
+  it("a class whose methods have other names than V1's, and a module exporting V1-named functions that send V1", async () => {
     const keys = await keysOf({
       "src/jobs.ts": [
         "export class Jobs {",
@@ -52,14 +52,14 @@ describe("local V1 clients by what they send", () => {
         '    return fetch(`${this.base}/run`, { method: "POST", body: JSON.stringify({ deployment_id: id }) });',
         "  }",
         "}",
-        "export async function lookup(id: string) {",
+        "export async function getRun(id: string) {",
         '  return fetch("https://www.comfydeploy.com/api/run?run_id=" + id);',
         "}",
       ].join("\n"),
       "src/main.ts": [
-        'import { Jobs, lookup } from "./jobs";',
+        'import { Jobs, getRun } from "./jobs";',
         "const jobs = new Jobs();",
-        "export const go = (id: string) => Promise.all([jobs.enqueue(id), lookup(id)]);",
+        "export const go = (id: string) => Promise.all([jobs.enqueue(id), getRun(id)]);",
       ].join("\n"),
     });
     expect(keys).toEqual([
@@ -72,6 +72,18 @@ describe("local V1 clients by what they send", () => {
       "src/main.ts:2:v1-sdk-client",
       "src/main.ts:3:vendored-v1-client",
     ]);
+  });
+
+  it("an app's own function that sends V1 is app code: its request is the finding, its callers are not", async () => {
+    const keys = await keysOf({
+      "src/thumbs.ts": [
+        "export async function createThumb(id: string) {",
+        '  return fetch("https://www.comfydeploy.com/api/run", { method: "POST", body: JSON.stringify({ deployment_id: id }) });',
+        "}",
+      ].join("\n"),
+      "src/main.ts": ['import { createThumb } from "./thumbs";', "export const go = (id: string) => createThumb(id);"].join("\n"),
+    });
+    expect(keys).toEqual(["src/thumbs.ts:2:legacy-base-url", "src/thumbs.ts:2:legacy-create-run"]);
   });
 
   it("look-alikes with the same names stay quiet: another service's /run, V2 paths, a base the code does not resolve", async () => {
