@@ -259,7 +259,7 @@ const CORPORA = ["real-shapes", "real-shapes-holdout", "existing"] as const;
  * the held-aside set) are not met on the real-shapes corpora yet; `npm run bench:recall` prints how far off they are.
  * Raise a floor whenever recall rises.
  */
-const RECALL_FLOORS = { "real-shapes": 297 / 338, "real-shapes-holdout": 45 / 67, existing: RECALL_TARGETS.existing } as const;
+const RECALL_FLOORS = { "real-shapes": 324 / 352, "real-shapes-holdout": 45 / 67, existing: RECALL_TARGETS.existing } as const;
 
 /** False positives still open, by file:line:rule (training set) or by count (the held-aside set, whose lines stay unread). */
 const KNOWN_FALSE_POSITIVES: Record<(typeof CORPORA)[number], readonly string[] | number> = {
