@@ -117,7 +117,8 @@ export async function findImporters(
     // A bundle's imports are inlined copies of files the follow-up reaches in their own right.
     if (!needles.some((n) => content.indexOf(n) !== -1) || looksGenerated(file, content)) return;
     const text = decode(content);
-    if (!usesAClient(text)) return;
+    // The repository's own code is parsed whatever it calls: a local client's methods have any names (`jobs.enqueue()`).
+    if (!usesAClient(text) && thirdPartyPackage(file) !== undefined) return;
     importers.push({ file, text, clientModules: modules });
     digests.set(file, contentDigest(content));
   });

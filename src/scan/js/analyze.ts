@@ -3,19 +3,14 @@
  * one parsed file with help from the rest of the repository.
  */
 import { ts } from "./typescript-api.cjs";
-import { type Finding, type FindingInput, makeFinding } from "../../core/finding.js";
-import { LineIndex } from "../../core/location.js";
-import { excerptOf } from "../../core/redact.js";
+import type { Finding } from "../../core/finding.js";
 import {
-  endpointMessage,
   legacyHostMessage,
-  otherHostMessage,
   sdkCallMessage,
   sdkConstructorMessage,
   sdkImportMessage,
   sdkPropertyMessage,
   sdkTypeMessage,
-  unknownBaseMessage,
   vendoredCallMessage,
   vendoredClassMessage,
   vendoredConstructorMessage,
@@ -27,14 +22,15 @@ import {
   isOtherHostV1Shape,
   isVendorHost,
   parseUrlText,
-  type V1Signature,
   v1EndpointOf,
   v1SignatureOnUnknownBase,
 } from "../../core/urls.js";
 import { type FileContext, isStringish } from "./file-context.js";
 import { HttpCalls, type HttpRequest } from "./http-calls.js";
+import { HelperRequests } from "./helper-requests.js";
 import type { EndpointRequest } from "../../core/facts.js";
 import { JsProject } from "./project.js";
+import { Reporter } from "./reporter.js";
 import { isSdkModule } from "../../lang/js/sdk-module.js";
 import { V1_EXPORT_NAMES, V1_METHOD_NAMES, V1Sdk } from "./v1-sdk.js";
 import { V1_CLIENT_PROPERTIES } from "../../knowledge/migration.js";
@@ -42,7 +38,8 @@ import { Values } from "./values.js";
 import { failureReason } from "../scanner-helpers.js";
 import { VendoredClients } from "./vendored-client.js";
 import { ClientReach } from "./client-reach.js";
-import { enclosingClass } from "./file-context.js";
+import { isSenderFunction, type SenderFunction, V1Senders } from "./v1-senders.js";
+import { enclosingClass, unwrap } from "./file-context.js";
 
 const CLIENT_PROPERTIES: ReadonlySet<string> = new Set(V1_CLIENT_PROPERTIES);
 const LINK_ATTRIBUTES: ReadonlySet<string> = new Set(["href", "src", "action", "cite"]);
@@ -61,9 +58,10 @@ export interface JsFileResult {
 export class JsAnalyzer {
   readonly project: JsProject;
   private readonly values: Values;
-  private readonly http: HttpCalls;
+  private readonly http: HelperRequests;
   private readonly sdk: V1Sdk;
   private readonly vendored: VendoredClients;
+  private readonly senders: V1Senders;
 
   constructor(
     root: string,
@@ -72,10 +70,11 @@ export class JsAnalyzer {
   ) {
     this.project = new JsProject(root, files);
     this.values = new Values(this.project);
-    this.http = new HttpCalls(this.values);
+    this.http = new HelperRequests(this.values, new HttpCalls(this.values));
     const reach = new ClientReach(this.values);
-    this.vendored = new VendoredClients(this.values, hosts, reach);
-    this.sdk = new V1Sdk(this.values, this.vendored, reach);
+    this.senders = new V1Senders(this.http, hosts);
+    this.vendored = new VendoredClients(this.values, hosts, reach, this.senders);
+    this.sdk = new V1Sdk(this.values, this.vendored, reach, this.senders);
   }
 
   /** One file's findings; a file the parser or the analysis cannot take is an error for the caller to fall back on, never an aborted scan. */
@@ -111,6 +110,7 @@ export class JsAnalyzer {
     this.values.consumed.clear();
     this.sdk.forget();
     this.vendored.forget();
+    this.senders.forget();
   }
 
   private reportRequests(context: FileContext, report: Reporter): void {
@@ -157,14 +157,20 @@ export class JsAnalyzer {
   }
 
   private reportVendoredClasses(context: FileContext, report: Reporter): void {
+    const add = (at: ts.Node, otherHost: string | undefined): void =>
+      report.add(at, {
+        ruleId: "vendored-v1-client",
+        message: vendoredClassMessage(otherHost),
+        ...(otherHost ? { severity: "warning" as const } : {}),
+      });
     for (const cls of context.classes) {
       const info = this.vendored.classInfo(cls, context);
-      if (!info) continue;
-      report.add(cls.name ?? cls, {
-        ruleId: "vendored-v1-client",
-        message: vendoredClassMessage(info.otherHost),
-        ...(info.otherHost ? { severity: "warning" as const } : {}),
-      });
+      if (info) add(cls.name ?? cls, info.otherHost);
+    }
+    // A factory returning an object of V1-sending methods is the client's constructor: `createComfyClient()`.
+    for (const { name, fn } of topLevelFunctions(context.sourceFile)) {
+      const sender = this.senders.factorySends(fn, context);
+      if (sender) add(name, sender.otherHost);
     }
   }
 
@@ -174,21 +180,29 @@ export class JsAnalyzer {
    */
   private reportVendoredUse(context: FileContext, report: Reporter): void {
     // The class's own module, and the library that publishes it, are the copy itself: its class finding covers them.
-    const appCode = (cls: ts.ClassLikeDeclaration): boolean => {
-      const home = cls.getSourceFile().fileName;
+    const appCode = (client: ts.Node): boolean => {
+      const home = client.getSourceFile().fileName;
       return home !== context.file && !this.vendored.isOwnLibrary(home, context.file);
     };
     for (const [decl, binding] of context.imports) {
       if (isSdkModule(binding.module) || binding.name === "*" || isTypeOnlyImport(decl)) continue;
       const local = importedName(decl);
-      const vendored = local && this.vendored.classOf(local, context);
-      if (vendored && appCode(vendored.cls)) report.add(decl, { ruleId: "v1-sdk-import", message: vendoredImportMessage(local.text), fix: "review" });
+      const vendored = local && (this.vendored.classOf(local, context)?.cls ?? this.sdk.localClientFunction(local, context)?.fn);
+      if (local && vendored && appCode(vendored)) report.add(decl, { ruleId: "v1-sdk-import", message: vendoredImportMessage(local.text), fix: "review" });
     }
     for (const expr of context.newExpressions) {
       const target = expr.expression;
       const vendored = ts.isIdentifier(target) ? this.vendored.classOf(target, context) : undefined;
       if (!vendored || !appCode(vendored.cls)) continue;
       report.add(expr, { ruleId: "v1-sdk-client", message: vendoredConstructorMessage((target as ts.Identifier).text) });
+    }
+    // A factory's call creates the client (`createComfyClient({ apiKey })`); a function that sends V1 itself is a V1 call.
+    for (const call of context.calls) {
+      const callee = unwrap(call.expression);
+      const local = ts.isIdentifier(callee) ? this.sdk.localClientFunction(callee, context) : undefined;
+      if (!local || !appCode(local.fn)) continue;
+      if (local.role === "factory") report.add(call, { ruleId: "v1-sdk-client", message: vendoredConstructorMessage(callee.getText()) });
+      else report.add(callee, { ruleId: "vendored-v1-client", message: vendoredCallMessage(callee.getText()) });
     }
   }
 
@@ -275,10 +289,12 @@ export class JsAnalyzer {
         continue;
       }
       const isCallee = ts.isCallExpression(access.parent) && access.parent.expression === access;
-      const kind = isCallee && V1_METHOD_NAMES.has(name) ? this.sdk.clientKind(access.expression, context) : undefined;
-      if (kind === "sdk") {
+      // Other names count on a local client whose member sends V1 (`comfy.queueRun()`); a name is only asked about on a plain name.
+      const asked = isCallee && (V1_METHOD_NAMES.has(name) || ts.isIdentifier(access.expression));
+      const kind = asked ? this.sdk.clientKind(access.expression, context) : undefined;
+      if (kind === "sdk" && V1_METHOD_NAMES.has(name)) {
         report.add(access.name, { ruleId: "v1-sdk-call", message: sdkCallMessage(name) });
-      } else if (kind === "vendored") {
+      } else if (kind === "vendored" && (V1_METHOD_NAMES.has(name) || this.sdk.vendoredMemberSends(access.expression, name, context))) {
         report.add(access.name, { ruleId: "vendored-v1-client", message: vendoredCallMessage(name) });
       } else if (!isCallee && CLIENT_PROPERTIES.has(name) && this.sdk.isClient(access.expression, context)) {
         report.add(access.name, { ruleId: "v1-sdk-client", message: sdkPropertyMessage(name) });
@@ -297,56 +313,18 @@ export class JsAnalyzer {
   }
 }
 
-/** Collects one file's findings, each once, with locations and excerpts. */
-class Reporter {
-  readonly findings: Finding[] = [];
-  private readonly lines: LineIndex;
-  private readonly seen = new Set<string>();
-  private readonly endpointNodes = new Set<ts.Node>();
-
-  constructor(private readonly context: FileContext) {
-    this.lines = new LineIndex(context.text);
+/** Functions declared at the top of a module: `function f() {}`, `const f = () => …`, exported or not. */
+function topLevelFunctions(file: ts.SourceFile): Array<{ name: ts.Identifier; fn: SenderFunction }> {
+  const out: Array<{ name: ts.Identifier; fn: SenderFunction }> = [];
+  for (const statement of file.statements) {
+    if (ts.isFunctionDeclaration(statement) && statement.name && isSenderFunction(statement)) out.push({ name: statement.name, fn: statement });
+    if (!ts.isVariableStatement(statement)) continue;
+    for (const decl of statement.declarationList.declarations) {
+      const init = decl.initializer && unwrap(decl.initializer);
+      if (ts.isIdentifier(decl.name) && init && isSenderFunction(init)) out.push({ name: decl.name, fn: init });
+    }
   }
-
-  add(node: ts.Node, input: Omit<FindingInput, "location" | "span">): void {
-    this.addRange(node.getStart(this.context.sourceFile), node.getEnd(), input);
-  }
-
-  addRange(start: number, end: number, input: Omit<FindingInput, "location" | "span">): void {
-    const key = `${input.ruleId}:${start}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    const location = this.lines.location(start, end);
-    const finding = makeFinding(this.context.file, { ...input, location, span: { start, end } });
-    finding.excerpt = excerptOf(this.lines.lineText(location.line));
-    this.findings.push(finding);
-  }
-
-  endpoint(node: ts.Node, endpoint: "create-run" | "get-run" | "run-ambiguous", methodKnown: boolean, request?: EndpointRequest): void {
-    this.endpointNodes.add(node);
-    const ruleId = endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
-    const certain = methodKnown && endpoint !== "run-ambiguous";
-    this.add(node, {
-      ruleId,
-      message: endpointMessage(endpoint),
-      ...(certain ? {} : { fix: "review" as const }),
-      facts: { kind: "endpoint", endpoint, methodSeen: methodKnown, ...(request ? { request } : {}) },
-    });
-  }
-
-  unknownBase(node: ts.Node, signature: V1Signature): void {
-    this.endpointNodes.add(node);
-    this.add(node, { ruleId: "v1-shape-unknown-base", message: unknownBaseMessage(signature) });
-  }
-
-  otherHost(node: ts.Node, host: string): void {
-    this.endpointNodes.add(node);
-    this.add(node, { ruleId: "other-host-v1-shape", message: otherHostMessage(host) });
-  }
-
-  hasEndpointAt(node: ts.Node): boolean {
-    return this.endpointNodes.has(node);
-  }
+  return out;
 }
 
 /** The local name an import binds: `{ X }`, `{ Y as X }`, a default import, `const { X } = require(…)`. */

@@ -30,8 +30,17 @@ const RUN_MEMBER = /^[ \t]*(?:(?:public|private|protected|static|async|override)
 const COMFY_CLASS = new RegExp(`\\bclass\\s+[\\w$]*${COMFY_NAME.source}`, "i");
 const RUN_ID = /(?<![\w$])run_id(?![\w$])/;
 
+/** V1's request shape in the text (`/run` beside `run_id` or `deployment_id`): a module that may send V1 requests, whatever its names. */
+const RUN_PATH = /\/run(?![\w-])/;
+const V1_KEY = /(?<![\w$])(?:run_id|deployment_id)(?![\w$])/;
+
 function mayDefineClient(text: string): boolean {
-  return SDK_NAMES.some((name) => text.includes(name)) || SDK_SPECIFIER.test(text) || (RUN_ID.test(text) && (CLIENT_METHOD.test(text) || RUN_MEMBER.test(text) || COMFY_CLASS.test(text)));
+  return (
+    SDK_NAMES.some((name) => text.includes(name)) ||
+    SDK_SPECIFIER.test(text) ||
+    (RUN_ID.test(text) && (CLIENT_METHOD.test(text) || RUN_MEMBER.test(text) || COMFY_CLASS.test(text))) ||
+    (RUN_PATH.test(text) && V1_KEY.test(text))
+  );
 }
 
 export class ClientReach {

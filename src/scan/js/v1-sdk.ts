@@ -10,6 +10,7 @@ import { isSdkModule } from "../../lang/js/sdk-module.js";
 import { enclosingClass, type FileContext, requiredModule, unwrap } from "./file-context.js";
 import type { Definition, Values } from "./values.js";
 import type { VendoredClients } from "./vendored-client.js";
+import { isSenderFunction, returnedObjects, type SenderFunction, type V1Senders } from "./v1-senders.js";
 
 /** sdk: an instance of the V1 SDK's class; vendored: of a local copy of it. */
 export type ClientKind = "sdk" | "vendored";
@@ -28,6 +29,7 @@ export class V1Sdk {
     private readonly values: Values,
     private readonly vendored: VendoredClients,
     private readonly reach: ClientReach,
+    private readonly senders: V1Senders,
   ) {}
 
   forget(): void {
@@ -104,6 +106,8 @@ export class V1Sdk {
       return this.vendored.classOf(unwrap(e.expression), context) ? "vendored" : undefined;
     }
     if (ts.isAwaitExpression(e)) return this.clientKind(e.expression, context, depth + 1);
+    // `return { run: (…) => request("/run", …) }`: an object whose methods send V1 is a local client.
+    if (ts.isObjectLiteralExpression(e)) return this.senders.objectSends(e, context) ? "vendored" : undefined;
     if (ts.isConditionalExpression(e)) {
       return this.clientKind(e.whenTrue, context, depth + 1) ?? this.clientKind(e.whenFalse, context, depth + 1);
     }
@@ -207,6 +211,71 @@ export class V1Sdk {
     return first(returnExpressions(body), (r) => this.clientKind(r, context, depth + 1));
   }
 
+  /**
+   * Whether `receiver.name(…)` calls a member of a local V1 client that
+   * sends V1 (`comfy.queueRun()`), whatever the member is called.
+   */
+  vendoredMemberSends(receiver: ts.Expression, name: string, context: FileContext): boolean {
+    const shape = this.clientShape(receiver, context, 0);
+    if (!shape) return false;
+    const sender = "cls" in shape ? this.senders.memberSends(shape.cls, name, shape.context) : this.senders.propertySends(shape.object, name, shape.context);
+    return sender !== undefined;
+  }
+
+  /** The class or object literal a client expression is an instance of, following names, awaits and factories. */
+  private clientShape(
+    expr: ts.Expression,
+    context: FileContext,
+    depth: number,
+  ): { cls: ts.ClassLikeDeclaration; context: FileContext } | { object: ts.ObjectLiteralExpression; context: FileContext } | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const e = unwrap(expr);
+    if (ts.isAwaitExpression(e)) return this.clientShape(e.expression, context, depth + 1);
+    if (ts.isObjectLiteralExpression(e)) return { object: e, context };
+    if (ts.isCallExpression(e)) {
+      const factory = ts.isIdentifier(unwrap(e.expression)) ? this.localFunction(unwrap(e.expression) as ts.Identifier, context) : undefined;
+      const object = factory && returnedObjects(factory.fn)[0];
+      return object ? { object, context: factory.context } : undefined;
+    }
+    if (ts.isIdentifier(e)) {
+      const value = this.values.valueOf(this.reach.definitionOf(e, context));
+      if (value) return this.clientShape(value.expr, value.context, depth + 1);
+    }
+    return this.instanceClass(e, context, depth + 1);
+  }
+
+  /** The repository function a name refers to (a declaration, or a variable holding an arrow or function expression). */
+  localFunction(name: ts.Identifier, context: FileContext): { fn: SenderFunction; context: FileContext } | undefined {
+    const def = this.reach.definitionOf(name, context);
+    if (def?.kind !== "node") return undefined;
+    const node = ts.isVariableDeclaration(def.node) && def.node.initializer ? unwrap(def.node.initializer) : def.node;
+    return isSenderFunction(node) ? { fn: node, context: def.context } : undefined;
+  }
+
+  /** What a repository function is to the app: a factory of a local V1 client, a function that sends V1 itself, or neither. */
+  localClientFunction(name: ts.Identifier, context: FileContext): { role: "factory" | "sender"; fn: SenderFunction; context: FileContext } | undefined {
+    const found = this.localFunction(name, context);
+    if (!found) return undefined;
+    if (this.senders.factorySends(found.fn, found.context)) return { role: "factory", ...found };
+    if (this.senders.sends(found.fn, found.context) && this.copiesClientFunctions(found.context)) return { role: "sender", ...found };
+    return undefined;
+  }
+
+  /**
+   * A module of functions is a copy of the client when it exports one under a
+   * V1 client method name that sends V1 (`export async function getRun(id)`);
+   * an app's own `createThumbnailRun()` is app code, its requests the findings.
+   */
+  private copiesClientFunctions(context: FileContext): boolean {
+    for (const [name, target] of context.exports) {
+      if (!V1_METHOD_NAMES.has(name) || target.kind !== "local") continue;
+      const node = target.node;
+      const fn = ts.isVariableDeclaration(node) && node.initializer ? unwrap(node.initializer) : node;
+      if (isSenderFunction(fn) && this.senders.sends(fn, context)) return true;
+    }
+    return false;
+  }
+
   /** Does any export of this module hold a client, return one, or is a vendored client class? (Its importers then need a look.) */
   exportsClient(context: FileContext, clientModules?: readonly string[]): boolean {
     // A barrel found by the importer follow-up passes a client on when it re-exports one of those modules:
@@ -220,6 +289,9 @@ export class V1Sdk {
         if ((ts.isClassDeclaration(node) || ts.isClassExpression(node)) && this.vendored.classInfo(node, def.context)) return true;
         const fnName = ts.isFunctionDeclaration(node) || ts.isVariableDeclaration(node) ? node.name : undefined;
         if (fnName && ts.isIdentifier(fnName) && this.returnKind(fnName, def.context, 0)) return true;
+        // An exported function that sends V1 itself (`export async function getRun(id)`): its callers are the app's V1 calls.
+        const fn = ts.isVariableDeclaration(node) && node.initializer ? unwrap(node.initializer) : node;
+        if (isSenderFunction(fn) && this.senders.sends(fn, def.context) && this.copiesClientFunctions(def.context)) return true;
       }
     }
     return false;

@@ -35,8 +35,30 @@ function stripsTrailing(call: ts.CallExpression): boolean {
 export class Values {
   /** Expressions whose value fed a reported request, so they are not reported again on their own. */
   readonly consumed = new Set<ts.Node>();
+  /**
+   * Arguments bound to a helper's parameters while a call of it is read
+   * (`request("/run", init)` into `fetch(base + path, { ...init })`): a bound
+   * parameter stands for the caller's argument instead of its default.
+   */
+  private readonly bindings = new Map<ts.Node, { context: FileContext; expr: ts.Expression }>();
 
   constructor(readonly project: JsProject) {}
+
+  /** Reads `read()` with each parameter bound to the argument at its position; the bindings end with it. */
+  withArguments<T>(params: readonly ts.ParameterDeclaration[], args: readonly ts.Expression[], context: FileContext, read: () => T): T {
+    const bound: ts.Node[] = [];
+    params.forEach((param, i) => {
+      const arg = args[i];
+      if (!arg || param.dotDotDotToken || this.bindings.has(param)) return;
+      this.bindings.set(param, { context, expr: arg });
+      bound.push(param);
+    });
+    try {
+      return read();
+    } finally {
+      for (const param of bound) this.bindings.delete(param);
+    }
+  }
 
   /** `enters`: whether a name imported from this repository module is followed into it (undefined: always). */
   definitionOf(identifier: ts.Identifier, context: FileContext, depth = 0, enters?: (file: string) => boolean): Definition | undefined {
@@ -80,7 +102,7 @@ export class Values {
     // `const { comfy } = config`: the property of the destructured object; else the default.
     if (ts.isBindingElement(node)) return this.destructuredValue(node, def.context) ?? this.defaultValue(node, def.context);
     // A parameter's default (`constructor(base = "https://…")`) is the value callers get when they pass none.
-    if (ts.isParameter(node)) return this.defaultValue(node, def.context);
+    if (ts.isParameter(node)) return this.bindings.get(node) ?? this.defaultValue(node, def.context);
     if (ts.isExpression(node)) return { context: def.context, expr: node };
     return undefined;
   }

@@ -7,7 +7,8 @@
  * The shape: V1 client method names (`run`, `getRun`, …) and, inside the
  * class, a URL with V1's status signature (`{base}/run?run_id=`) on the
  * vendor's host, another host or a base the scanner cannot resolve, or a
- * relative `/run?run_id=` path in a class that holds the V1 host itself.
+ * relative `/run?run_id=` path in a class that holds the V1 host itself;
+ * or, whatever its names, a member that sends a V1 request (V1Senders).
  */
 import { posix } from "node:path";
 import { ts } from "./typescript-api.cjs";
@@ -17,6 +18,7 @@ import type { FileContext } from "./file-context.js";
 import type { Values } from "./values.js";
 import type { ClientReach } from "./client-reach.js";
 import { V1_METHOD_NAMES } from "./v1-sdk.js";
+import type { V1Senders } from "./v1-senders.js";
 
 /** A class named like this needs only one V1 method name to count as a copy of the client. */
 export const COMFY_NAME = /comfy/i;
@@ -33,6 +35,7 @@ export class VendoredClients {
     private readonly values: Values,
     private readonly hosts: HostSet,
     private readonly reach: ClientReach,
+    private readonly senders: V1Senders,
   ) {}
 
   forget(): void {
@@ -50,6 +53,11 @@ export class VendoredClients {
   }
 
   private recognise(cls: ts.ClassLikeDeclaration, context: FileContext): VendoredClass | undefined {
+    // Whatever its members are called: a class whose methods send V1 requests is a V1 client (`queueRun()` posting to V1's /run).
+    return this.byShape(cls, context) ?? this.senders.classSends(cls, context);
+  }
+
+  private byShape(cls: ts.ClassLikeDeclaration, context: FileContext): VendoredClass | undefined {
     const methods = cls.members.filter((m) => m.name && ts.isIdentifier(m.name) && V1_METHOD_NAMES.has(m.name.text));
     const named = cls.name !== undefined && COMFY_NAME.test(cls.name.text);
     if (methods.length === 0 || (methods.length < 2 && !named)) return undefined;
