@@ -2,8 +2,8 @@
  * Which bases a file's requests are built on count as the V1 base held in
  * the repository. A member or call (`settings.base`, `${cfg.apiBase}`) does
  * whenever the repository holds a V1 base; a bare variable does only when
- * an env file assigns it a ComfyDeploy base: the files a shell script
- * sources (`source .env`, `. ./config.env`), or, since `.env` itself is
+ * an env file assigns it a ComfyDeploy base: the env and shell files a
+ * script sources (`source .env`, `. ./config.env`, `. ./env.sh`), or, since `.env` itself is
  * rarely committed, the repository's `.env.example`-style files beside it.
  */
 import { posix } from "node:path";
@@ -12,7 +12,8 @@ import type { FileScanInput } from "../../scanner.js";
 
 const BARE_NAME = /^[A-Za-z_]\w*$/;
 const SOURCE_LINE = /^[ \t]*(?:source|\.)[ \t]+([^;#\n]+)/gm;
-const ENV_FILE = /(^|\/)\.env(\.[\w.-]+)?$|\.env$/;
+/** Env files, and shell files: a sourced `env.sh` that exports the base sets it as much as a `.env` does. */
+const SOURCED_FILE = /(^|\/)\.env(\.[\w.-]+)?$|\.env$|\.(?:sh|bash|zsh|ksh)$/;
 
 /** A predicate over a request's base expression (the name or member before `/run`). */
 export function heldBaseOf(file: string, text: string, hosts: HostSet, repo: FileScanInput["repo"]): (base: string) => boolean {
@@ -29,7 +30,7 @@ function comfyEnvNames(file: string, text: string, hosts: HostSet, repo: FileSca
   const files = new Set<string>();
   for (const path of sourced) {
     const base = posix.basename(path);
-    if (!ENV_FILE.test(base)) continue;
+    if (!SOURCED_FILE.test(base)) continue;
     const candidates = repo.files.filter((f) => posix.basename(f) === base || posix.basename(f).startsWith(`${base}.`));
     // Relative to the script, to the repository root, or the nearest copy of that name.
     for (const f of candidates) if (f === posix.normalize(posix.join(dir, path)) || f === posix.normalize(path) || posix.basename(f).startsWith(base)) files.add(f);

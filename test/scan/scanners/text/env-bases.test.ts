@@ -34,6 +34,11 @@ describe("bases from sourced env files", () => {
     expect(scan("ops/call.sh", files)).toEqual(["4:legacy-create-run", "5:legacy-get-run"]);
   });
 
+  it("reads a sourced shell file that exports the base", () => {
+    const files = { "bin/env.sh": '#!/usr/bin/env bash\nexport COMFY_API_BASE="https://www.comfydeploy.com/api"\n', "bin/call.sh": script("COMFY_API_BASE", '. "$(dirname "$0")/env.sh"') };
+    expect(scan("bin/call.sh", files)).toEqual(["4:legacy-create-run", "5:legacy-get-run"]);
+  });
+
   it("leaves another service's variable, and a script that sources nothing, to the shape rules", () => {
     expect(scan("scripts/run.sh", { ".env.example": env, "scripts/run.sh": script("RUNPOD_BASE") }).filter((f) => f.includes("legacy"))).toEqual([]);
     expect(scan("scripts/run.sh", { ".env.example": env, "scripts/run.sh": script("COMFY_BASE", "") }).filter((f) => f.includes("legacy"))).toEqual([]);
