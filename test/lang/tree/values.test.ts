@@ -75,6 +75,14 @@ describe("tree values", () => {
     expect(runValues(files, "lib/a.rb")).toEqual([{ value: `${V1}/run`, position: "request", line: 6 }]);
   });
 
+  it("Ruby: a frozen module constant in another file of the package", () => {
+    const files = {
+      "lib/comfy/config.rb": `module Comfy\n  BASE_URL = "${V1}".freeze\nend\n`,
+      "lib/comfy/runs.rb": `module Comfy\n  def self.get(id)\n    Net::HTTP.get(URI("#{BASE_URL}/run?run_id=#{id}"))\n  end\nend\n`,
+    };
+    expect(runValues(files, "lib/comfy/runs.rb")).toEqual([{ value: `${V1}/run?run_id=${HOLE}`, position: "request", line: 3 }]);
+  });
+
   it("Java: Spring @Value defaults and a constants class read through its name", () => {
     const files = {
       "src/K.java": `public final class K { public static final String RUN = "/run"; }\n`,
