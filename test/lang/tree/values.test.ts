@@ -102,6 +102,17 @@ describe("tree values", () => {
     ]);
   });
 
+  it("Kotlin: `$NAME` and `${NAME}` templates read the constant without the sigil", () => {
+    const files = {
+      "comfy/Config.kt": `package comfy\nconst val BASE_URL = "${V1}"\n`,
+      "comfy/Runs.kt": `package comfy\nfun q(id: String) {\n  Request.Builder().url("$BASE_URL/run").post(body).build()\n  Request.Builder().url("\${BASE_URL}/run?run_id=$id").get().build()\n}\n`,
+    };
+    expect(runValues(files, "comfy/Runs.kt")).toEqual([
+      { value: `${V1}/run`, position: "request", line: 3 },
+      { value: `${V1}/run?run_id=${HOLE}`, position: "request", line: 4 },
+    ]);
+  });
+
   it("Dart: a constructor default through ?? and a template", () => {
     const files = {
       "lib/c.dart": `class C {\n  C({String? base}) : _base = base ?? _default;\n  static const _default = '${V1}';\n  final String _base;\n  f() => http.post(Uri.parse('$_base/run'));\n}\n`,
