@@ -42,4 +42,6 @@ export const messages = {
   host: (from: string, to: string): string => `V1 host ${from.split("?")[0]} → ${to.split("?")[0]}`,
   create: (): string => `${CREATE_V1} → ${CREATE_V2}`,
   get: (): string => `${GET_V1} → ${GET_V2}`,
+  /** A read rewritten with its id put into the path as it is: fine for V2's UUID run ids, not for ids that hold `/`, `?` or `#`. */
+  getUnescaped: (why: string): string => `${GET_V1} → ${GET_V2}; the id goes into the path unescaped (${why}): escape it as a path segment if it can hold "/", "?" or "#"`,
 } as const;

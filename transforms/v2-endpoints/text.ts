@@ -12,7 +12,7 @@ import { factsOf } from "../../src/core/facts.js";
 import { type Finding, spanOf } from "../../src/core/finding.js";
 import { HOSTS } from "../../src/knowledge/migration.js";
 import type { RuleId } from "../../src/rules/catalog.js";
-import { fileKind, isJsFile } from "../../src/platform/file-types.js";
+import { fileKind, fileTypeOf, isJsFile } from "../../src/platform/file-types.js";
 import { statementAround } from "../../src/lang/text/statements.js";
 import { TextFile } from "../../src/lang/text/text-file.js";
 import { findLegacyHostMentions, parseUrlText } from "../../src/core/urls.js";
@@ -25,6 +25,7 @@ import { JsonUrls } from "./json.js";
 import { goRunIdQueryEdits } from "./go-query.js";
 import { PythonUrlSites } from "./python.js";
 import { afterSegment, MarkdownCode, type Segment, segmentAt } from "./segments.js";
+import { concatenatedOperand, escapedInterpolation, escapeLanguageOf, type SegmentEscape, segmentEscape } from "./path-escape.js";
 
 /** The part of the transform for these files. */
 export const part: TransformPart = {
@@ -147,23 +148,96 @@ class TextEndpointMigration {
     const { segment } = site;
     const run = findRunSegment(url);
     if (!run) return false;
+    const escapeIn = (inside: boolean): SegmentEscape | undefined => (this.json || this.markdown ? undefined : segmentEscape(this.context.file, this.text, segment.quote, inside));
+    const escape = escapeIn(true);
     let edits: TextEdit[] | undefined;
+    // Whether the id that moves into the path is escaped there (Go's q.Set shape escapes it itself).
+    let escaped = false;
     if (run.queryStart !== undefined) {
-      const moved = moveRunIdIntoPath(url);
-      if (moved !== undefined) edits = [minimalEdit(url, moved, segment.start), ...(this.json?.getPathEdits(segment.start) ?? [])];
-      else if (this.endsAtRunIdValue(site, url, run.queryStart)) {
+      const inPath = escape && this.escapedIdUrl(site, url, run.queryStart, escape);
+      const moved = moveRunIdIntoPath(inPath ?? url);
+      if (moved !== undefined) {
+        escaped = inPath !== undefined;
+        edits = [this.urlEdit(url, moved, segment), ...(this.json?.getPathEdits(segment.start) ?? [])];
+      } else if (this.endsAtRunIdValue(site, url, run.queryStart)) {
         // `"/run?run_id=" + id`: the id follows the string.
         edits = [{ start: segment.start + run.queryStart, end: segment.end, text: run.trailingSlash ? "" : "/" }];
+        const after = escapeIn(false);
+        const operand = after && this.escapedOperand(site, after);
+        if (operand) edits.push(operand);
+        escaped = operand !== undefined;
       }
     } else if (site.pyIndex !== undefined) {
-      edits = this.python!.paramsRunIdEdits(site.pyIndex, segment);
+      edits = this.python!.paramsRunIdEdits(site.pyIndex, segment, escape?.wrap);
+      escaped = escape !== undefined;
     } else if (posix.extname(this.context.file) === ".go" && factsOf(finding, "endpoint")?.runLiteral) {
       // `q.Set("run_id", id)` on a later line: the finding is there, the URL's literal is in the facts.
       edits = goRunIdQueryEdits(this.text, spanOf(finding).start, segment);
+      escaped = true;
     }
-    if (!edits || !this.addEdits(edits)) return false;
-    this.rewrite(finding, messages.get());
+    if (!edits) return false;
+    if (escaped && escape) edits.push(...escape.imports);
+    if (!this.addEdits(edits)) return false;
+    this.rewrite(finding, this.unescapedNote(escaped, escape) ?? messages.get());
     return true;
+  }
+
+  /** Why the rewritten read puts its id into the path unescaped, in code where that matters. */
+  private unescapedNote(escaped: boolean, escape: SegmentEscape | undefined): string | undefined {
+    if (escaped) return undefined;
+    if (fileTypeOf(this.context.file).language === "shell") return messages.getUnescaped("shell has no call for it");
+    if (escape || escapeLanguageOf(this.context.file)) return messages.getUnescaped("fix could not wrap it here");
+    return undefined;
+  }
+
+  /**
+   * The URL with its run_id value escaped where it is written into the same
+   * string (`?run_id=#{id}` -> `?run_id=#{ERB::Util.url_encode(id)}`), ready
+   * to move into the path; undefined when the value is not one interpolation.
+   */
+  private escapedIdUrl(site: Site, url: string, queryStart: number, escape: SegmentEscape): string | undefined {
+    const query = findRunIdParam(url, queryStart);
+    if (!query || !this.interpolates(site, escape)) return undefined;
+    const value = escapedInterpolation(url.slice(query.valueStart, query.valueEnd), escape, site.segment.quote);
+    return value === undefined ? undefined : url.slice(0, query.valueStart) + value + url.slice(query.valueEnd);
+  }
+
+  /** Whether the string at a site interpolates expressions, by its quote and prefix in this language. */
+  private interpolates(site: Site, escape: SegmentEscape): boolean {
+    const { open, quote } = site.segment;
+    if (site.pyIndex !== undefined) return site.segment.interpolates === true;
+    if (open === undefined) return false;
+    const prefix = this.text.slice(Math.max(0, open - 2), open);
+    switch (escape.language) {
+      case "csharp":
+        return /\$@?$|@\$$/.test(prefix);
+      case "ruby":
+      case "php":
+      case "kotlin":
+        return quote === '"';
+      case "dart":
+        return !/(?:^|[^\w])r$/.test(prefix);
+      default:
+        return false;
+    }
+  }
+
+  /** The URL edit; a PHP string closed to concatenate the escaped id loses its now empty tail (`. ""`). */
+  private urlEdit(url: string, moved: string, segment: Segment): TextEdit {
+    const emptyTail = ` . ${segment.quote}`;
+    if (segment.quote === '"' && moved.endsWith(emptyTail) && this.text[segment.end] === segment.quote) {
+      return minimalEdit(url + segment.quote, moved.slice(0, -emptyTail.length), segment.start);
+    }
+    return minimalEdit(url, moved, segment.start);
+  }
+
+  /** The edit escaping the id concatenated after the string (`'/run/' . $id` -> `'/run/' . rawurlencode($id)`). */
+  private escapedOperand(site: Site, escape: SegmentEscape): TextEdit | undefined {
+    const after = afterSegment(this.file, site.segment);
+    const operand = concatenatedOperand(after, escape.language);
+    if (!operand) return undefined;
+    const at = site.segment.end + site.segment.quote.length;
+    return { start: at + operand.start, end: at + operand.end, text: escape.wrap(after.slice(operand.start, operand.end)) };
   }
 
   /**
