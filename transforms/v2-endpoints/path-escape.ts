@@ -5,6 +5,7 @@
  * call needs. Shell has none fix can write, so the id stays as it is there.
  */
 import { fileTypeOf } from "../../src/platform/file-types.js";
+import type { Segment } from "./segments.js";
 import type { TextEdit } from "./urls.js";
 
 export type EscapeLanguage = "php" | "go" | "ruby" | "csharp" | "java" | "kotlin" | "dart" | "python";
@@ -181,4 +182,23 @@ export function concatenatedOperand(after: string, language: EscapeLanguage): { 
   if (!m) return undefined;
   const start = m[1]!.length;
   return { start, end: start + m[2]!.length };
+}
+
+/** Whether a string literal interpolates expressions, by its quote and the prefix before its opening quote in this language. */
+export function interpolates(text: string, segment: Segment, language: EscapeLanguage): boolean {
+  const { open, quote } = segment;
+  if (open === undefined) return false;
+  const prefix = text.slice(Math.max(0, open - 2), open);
+  switch (language) {
+    case "csharp":
+      return /\$@?$|@\$$/.test(prefix);
+    case "ruby":
+    case "php":
+    case "kotlin":
+      return quote === '"';
+    case "dart":
+      return !/(?:^|[^\w])r$/.test(prefix);
+    default:
+      return false;
+  }
 }

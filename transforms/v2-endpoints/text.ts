@@ -19,13 +19,13 @@ import { findLegacyHostMentions, parseUrlText } from "../../src/core/urls.js";
 import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
 import type { FileFix, FixContext, FixEvent, SiteNote, TransformPart } from "../types.js";
 import { advice, ENDPOINT_TEXT, messages } from "./advice.js";
-import { applyEdits, hostEditIn, moveRunIdIntoPath, onlyVendorLegacyHosts, QUEUE_SUFFIX, type TextEdit, v1OnlyFields } from "./urls.js";
+import { applyEdits, hostEditIn, hostRewrites, moveRunIdIntoPath, onlyVendorLegacyHosts, QUEUE_SUFFIX, type TextEdit, v1OnlyFields } from "./urls.js";
 import { findRunIdParam, findRunSegment } from "../../src/core/run-path.js";
 import { JsonUrls } from "./json.js";
 import { goRunIdQueryEdits } from "./go-query.js";
 import { PythonUrlSites } from "./python.js";
 import { afterSegment, MarkdownCode, type Segment, segmentAt } from "./segments.js";
-import { concatenatedOperand, escapedInterpolation, escapeLanguageOf, type SegmentEscape, segmentEscape } from "./path-escape.js";
+import { concatenatedOperand, escapedInterpolation, escapeLanguageOf, interpolates, type SegmentEscape, segmentEscape } from "./path-escape.js";
 
 /** The part of the transform for these files. */
 export const part: TransformPart = {
@@ -119,7 +119,43 @@ class TextEndpointMigration {
     if (done) return;
     this.held.push([segment.start, segment.end]);
     // Above the finding's own line: a run_id set on another line than the URL carries it.
-    this.mark(finding, start, problem ?? (create ? advice.createNotRewritable() : advice.getNotRewritable()));
+    this.mark(finding, start, problem ?? (create ? this.createAdvice(url) : this.getAdvice(site, url)));
+  }
+
+  /** The URL at a site up to its `/run` as written, when nothing follows but the string's end, and its V2 create URL. */
+  private runPathIn(site: Site): { from: string; to: string } | undefined {
+    const url = this.text.slice(site.segment.start, site.segment.end);
+    const run = findRunSegment(url);
+    return run && run.queryStart === undefined && url.length === run.end ? this.createUrl(url) : undefined;
+  }
+
+  /** A V1 create URL and what it becomes: the V2 host for the vendor's V1 host, the queue path. */
+  private createUrl(url: string): { from: string; to: string } {
+    return { from: url, to: applyEdits(url, hostRewrites(url, this.context.hosts).edits) + QUEUE_SUFFIX };
+  }
+
+  /** What to make the URL of a create fix could not rewrite, as written here. */
+  private createAdvice(url: string): string {
+    const run = findRunSegment(url);
+    return run && run.queryStart === undefined ? advice.createPathAt(this.createUrl(url.slice(0, run.end))) : advice.createNotRewritable();
+  }
+
+  /** What to make the URL of a read fix could not rewrite: its path, and its id as written here (in the query or after the string), escaped. */
+  private getAdvice(site: Site, url: string): string {
+    const run = findRunSegment(url);
+    if (!run || run.queryStart === undefined) return advice.getNotRewritable();
+    const query = findRunIdParam(url, run.queryStart);
+    if (!query) return advice.getNotRewritable();
+    let id = url.slice(query.valueStart, query.valueEnd);
+    let escape = segmentEscape(this.context.file, this.text, site.segment.quote, true);
+    if (id === "") {
+      const after = afterSegment(this.file, site.segment);
+      escape = segmentEscape(this.context.file, this.text, site.segment.quote, false);
+      const operand = escape && concatenatedOperand(after, escape.language);
+      if (!operand) return advice.getNotRewritable();
+      id = after.slice(operand.start, operand.end);
+    }
+    return advice.getPathAt(url.slice(0, run.end), id, escape && /^[$\w.>-]+$/.test(id) ? escape.wrap(id) : undefined);
   }
 
   private unseenAdvice(finding: Finding): string {
@@ -129,7 +165,7 @@ class TextEndpointMigration {
   }
 
   private createProblem(finding: Finding, site: Site): string | undefined {
-    if (finding.fix !== "auto") return methodKnown(finding) ? advice.createUnproven() : advice.methodUnknown();
+    if (finding.fix !== "auto") return methodKnown(finding) ? advice.createUnproven(this.runPathIn(site)) : advice.methodUnknown();
     const fields = this.bodyFields(site);
     return fields.length > 0 ? advice.v1OnlyFields(fields) : undefined;
   }
@@ -151,8 +187,7 @@ class TextEndpointMigration {
     const escapeIn = (inside: boolean): SegmentEscape | undefined => (this.json || this.markdown ? undefined : segmentEscape(this.context.file, this.text, segment.quote, inside));
     const escape = escapeIn(true);
     let edits: TextEdit[] | undefined;
-    // Whether the id that moves into the path is escaped there (Go's q.Set shape escapes it itself).
-    let escaped = false;
+    let escaped = false; // the id moved into the path is escaped there (Go's q.Set shape escapes it itself)
     if (run.queryStart !== undefined) {
       const inPath = escape && this.escapedIdUrl(site, url, run.queryStart, escape);
       const moved = moveRunIdIntoPath(inPath ?? url);
@@ -197,29 +232,9 @@ class TextEndpointMigration {
    */
   private escapedIdUrl(site: Site, url: string, queryStart: number, escape: SegmentEscape): string | undefined {
     const query = findRunIdParam(url, queryStart);
-    if (!query || !this.interpolates(site, escape)) return undefined;
+    if (!query || !(site.pyIndex !== undefined ? site.segment.interpolates === true : interpolates(this.text, site.segment, escape.language))) return undefined;
     const value = escapedInterpolation(url.slice(query.valueStart, query.valueEnd), escape, site.segment.quote);
     return value === undefined ? undefined : url.slice(0, query.valueStart) + value + url.slice(query.valueEnd);
-  }
-
-  /** Whether the string at a site interpolates expressions, by its quote and prefix in this language. */
-  private interpolates(site: Site, escape: SegmentEscape): boolean {
-    const { open, quote } = site.segment;
-    if (site.pyIndex !== undefined) return site.segment.interpolates === true;
-    if (open === undefined) return false;
-    const prefix = this.text.slice(Math.max(0, open - 2), open);
-    switch (escape.language) {
-      case "csharp":
-        return /\$@?$|@\$$/.test(prefix);
-      case "ruby":
-      case "php":
-      case "kotlin":
-        return quote === '"';
-      case "dart":
-        return !/(?:^|[^\w])r$/.test(prefix);
-      default:
-        return false;
-    }
   }
 
   /** The URL edit; a PHP string closed to concatenate the escaped id loses its now empty tail (`. ""`). */
@@ -248,10 +263,11 @@ class TextEndpointMigration {
   private endsAtRunIdValue(site: Site, url: string, queryStart: number): boolean {
     const query = findRunIdParam(url, queryStart);
     if (!query || query.before !== "" || query.valueStart !== url.length || site.segment.quote === "") return false;
-    if (site.pyIndex !== undefined) return this.python!.nextOp(site.pyIndex) === "+";
+    if (site.pyIndex !== undefined && this.python!.nextOp(site.pyIndex) !== "+") return false;
     const after = afterSegment(this.file, site.segment);
-    if (!/^\s*[+.]\s*[\w$]/.test(after)) return false;
-    return !/[+.]\s*["'`][&#?]/.test(after);
+    if (site.pyIndex === undefined && !/^\s*[+.]\s*[\w$]/.test(after)) return false;
+    // A query written after the id (`+ "&x=1"`) would lose its `?`.
+    return !/[+.]\s*[rRuUfF]?["'`][&#?]/.test(after);
   }
 
   // -------------------------------------------------------------- helpers
@@ -357,7 +373,6 @@ class TextEndpointMigration {
     }
     return line + shift;
   }
-
 }
 
 /** A create-run left for review although its POST was seen: its `/run` is apart from the base, or named for it. */
