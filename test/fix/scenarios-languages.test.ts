@@ -6,9 +6,11 @@
  * changes nothing, and files without V1 use keep every byte (also with CRLF
  * line endings and a BOM).
  */
-import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyChanges } from "../../src/fix/verify.js";
 import { type FixedRepo, fixRepository } from "../helpers/scenario-fix.js";
 import { readScenarioSpec, SCENARIOS_ROOT } from "../helpers/scenario-spec.js";
 import { tempDir } from "../helpers/temp-repo.js";
@@ -19,22 +21,7 @@ const LANGUAGE_APPS = readdirSync(SCENARIOS_ROOT)
 
 const V1_RULES = new Set(["legacy-base-url", "legacy-create-run", "legacy-get-run"]);
 
-/**
- * Checks an app does not pass yet because the scan does not prove its sites,
- * so fix (which acts only on what the scan proves) cannot rewrite them. They
- * run as expected failures, and turn red the day the scan proves the site.
- */
-const SCAN_GAPS: Record<string, { checks: string[]; why: string }> = {
-  "ruby-client": {
-    checks: ["no-v1-left", "no-marker"],
-    why: "BASE_URL set in another file of the module is not resolved, so the POST to \"#{BASE_URL}/run\" is reported for review on the repository's evidence",
-  },
-  "shell-scripts": { checks: ["no-marker"], why: "$COMFY_API_BASE exported by a sourced env.sh is not followed, so neither curl request is found" },
-};
-
-function check(name: string, id: string): typeof it.fails {
-  return SCAN_GAPS[name]?.checks.includes(id) ? it.fails : it;
-}
+const HAS_JAVAC = spawnSync("javac", ["-version"]).status === 0;
 
 /** Files of an app that hold no V1 use: no ComfyDeploy host and no /run path. */
 function untouchedFiles(dir: string): string[] {
@@ -65,16 +52,41 @@ describe.each(LANGUAGE_APPS)("fix on the %s app", (name) => {
   }, 120_000);
   afterAll(() => fixed?.remove());
 
-  check(name, "no-v1-left")("leaves no V1 endpoint or host the scan reports", () => {
+  it("leaves no V1 endpoint or host the scan reports", () => {
     const left = fixed.after.filter((f) => V1_RULES.has(f.ruleId)).map((f) => `${f.file}:${f.line} ${f.ruleId}`);
     expect(left).toEqual([]);
   });
 
-  check(name, "no-marker")("rewrites every site whose base, path and method the scan proved, without a marker", () => {
+  it("rewrites every site whose base, path and method the scan proved, without a marker", () => {
     const events = fixed.first.changes.flatMap((c) => c.events.map((e) => ({ ...e, file: c.file })));
     const marked = events.filter((e) => e.kind === "marker" && V1_RULES.has(e.ruleId));
     expect(marked.map((e) => `${e.file}:${e.line} ${e.message}`)).toEqual([]);
-    expect(events.some((e) => e.kind === "rewrite" && e.ruleId === "legacy-get-run")).toBe(true);
+    // Each app creates a run and reads it back: both requests are found and rewritten.
+    const rewritten = new Set(events.filter((e) => e.kind === "rewrite").map((e) => e.ruleId));
+    expect([...rewritten].filter((rule) => V1_RULES.has(rule)).sort()).toEqual([...V1_RULES].sort());
+  });
+
+  it("leaves code its language's own checker accepts, where the checker is on this machine", async (ctx) => {
+    const changed = fixed.first.changes.map((c) => c.file);
+    const { checks, findings } = await verifyChanges(fixed.root, changed);
+    expect(findings.map((f) => `${f.file}:${f.line} ${f.message}`)).toEqual([]);
+    if (!checks.some((c) => c.status === "passed")) ctx.skip(checks.map((c) => c.reason).join("; ") || "no checker for this language");
+  });
+
+  it.skipIf(!HAS_JAVAC || readScenarioSpec(join(SCENARIOS_ROOT, name)).language !== "java")("compiles with javac after fix", () => {
+    // javac refuses the BOM this test gave the files with no V1 use: it compiles copies without it.
+    const out = tempDir("cdm-javac-");
+    const sources = (readdirSync(fixed.root, { recursive: true }) as string[])
+      .filter((f) => f.endsWith(".java"))
+      .map((f) => {
+        const copy = join(out, "src", f);
+        mkdirSync(dirname(copy), { recursive: true });
+        writeFileSync(copy, readFileSync(join(fixed.root, f), "utf8").replace(/^\uFEFF/, ""));
+        return copy;
+      });
+    const result = spawnSync("javac", ["-d", join(out, "classes"), ...sources], { encoding: "utf8" });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
   });
 
   it("reaches its fixed point in one run", () => {

@@ -16,6 +16,7 @@ export const meta = {
     `Python and text: ${ENDPOINT_TEXT.createV1} → ${ENDPOINT_TEXT.createV2} where the method is known (curl -X POST, requests.post, a collection's method)`,
     `Go, PHP, C#, Ruby, Java, Kotlin, Dart: the /run literal of a URL whose base the scan resolved in another file or setting, as in one string; Go's q.Set("${RUN_ID_KEY}", id) on {base}/run → {base}/run/ + url.PathEscape(id)`,
     `Python and text: ${ENDPOINT_TEXT.getV1} → ${ENDPOINT_TEXT.getV2} inside one string (f-strings, placeholders, a string ending in ${RUN_ID_KEY}= followed by + id) and from requests' params={"${RUN_ID_KEY}": rid} with a one-string URL; Postman url path/query arrays follow`,
+    `Code: the id moved into the path is escaped with the language's own call (rawurlencode, url.PathEscape, ERB::Util.url_encode, Uri.EscapeDataString, URLEncoder.encode with %20, Uri.encodeComponent, urllib.parse.quote(…, safe="")) and the import it needs; shell keeps it as it is and says so`,
   ],
   marks: [
     "JS/TS: /run requests whose HTTP method is not known",

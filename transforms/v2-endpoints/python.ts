@@ -46,7 +46,7 @@ export class PythonUrlSites {
       if (!isString(token) || this.module.isStringStatement(this.module.statementAt(index))) continue;
       const start = Math.max(from, token.bodyStart);
       if (start > token.bodyEnd) continue;
-      const segment = { start, end: token.bodyEnd, quote: token.quote, index };
+      const segment = { start, end: token.bodyEnd, quote: token.quote, index, interpolates: token.prefix.includes("f") };
       if (!needsRunPath || findRunSegment(this.text.slice(segment.start, segment.end))) return segment;
     }
     return undefined;
@@ -82,9 +82,9 @@ export class PythonUrlSites {
    * `get(<url ending in /run>, params={"run_id": rid})` -> `get(f"<url>/{rid}")`:
    * only for a URL that is one string literal (an f-string, or a plain string
    * without braces) and a params dict holding run_id alone, with a plain name
-   * or attribute as its value.
+   * or attribute as its value, which `wrap` escapes as a path segment.
    */
-  paramsRunIdEdits(index: number, segment: Segment): TextEdit[] | undefined {
+  paramsRunIdEdits(index: number, segment: Segment, wrap: (id: string) => string = (id) => id): TextEdit[] | undefined {
     const tokens = this.module.tokens;
     const token = tokens[index] as PyStringToken;
     if (token.prefix.includes("b")) return undefined;
@@ -106,7 +106,7 @@ export class PythonUrlSites {
     const comma = tokens[params.keyword! - 1];
     if (!comma || !isOp(comma, ",")) return undefined;
     const edits: TextEdit[] = [
-      { start: segment.end, end: segment.end, text: `${run.trailingSlash ? "" : "/"}{${value}}` },
+      { start: segment.end, end: segment.end, text: `${run.trailingSlash ? "" : "/"}{${wrap(value)}}` },
       { start: comma.start, end: tokens[params.hi - 1]!.end, text: "" },
     ];
     if (!formatted) edits.push({ start: token.start, end: token.start, text: "f" });

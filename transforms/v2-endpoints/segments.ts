@@ -15,6 +15,10 @@ export interface Segment {
   end: number;
   /** The quote of the string literal, or "" for a bare word. */
   quote: string;
+  /** Offset of the literal's opening quote, when the text shows it (its prefix, `$"` or `f"`, says whether it interpolates). */
+  open?: number;
+  /** The literal interpolates expressions, when its tokens say so (a Python f-string). */
+  interpolates?: boolean;
 }
 
 /** Quotes with backslash escapes, and quotes whose content is taken literally, per syntax. */
@@ -57,9 +61,9 @@ export function segmentAt(file: TextFile, offset: number): Segment {
     for (let i = offset; i < to; i++) {
       const c = file.text[i]!;
       if (c === "\\" && quotes.escaped.includes(quote)) i++;
-      else if (c === quote) return { start: offset, end: i, quote };
+      else if (c === quote) return { start: offset, end: i, quote, open };
     }
-    return { start: offset, end: to, quote };
+    return { start: offset, end: to, quote, open };
   }
   let end = offset;
   while (end < to && !WORD_END.test(file.text[end]!)) end++;

@@ -12,19 +12,20 @@ import { factsOf } from "../../src/core/facts.js";
 import { type Finding, spanOf } from "../../src/core/finding.js";
 import { HOSTS } from "../../src/knowledge/migration.js";
 import type { RuleId } from "../../src/rules/catalog.js";
-import { fileKind, isJsFile } from "../../src/platform/file-types.js";
+import { fileKind, fileTypeOf, isJsFile } from "../../src/platform/file-types.js";
 import { statementAround } from "../../src/lang/text/statements.js";
 import { TextFile } from "../../src/lang/text/text-file.js";
 import { findLegacyHostMentions, parseUrlText } from "../../src/core/urls.js";
 import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
 import type { FileFix, FixContext, FixEvent, SiteNote, TransformPart } from "../types.js";
 import { advice, messages } from "./advice.js";
-import { applyEdits, hostEditIn, moveRunIdIntoPath, onlyVendorLegacyHosts, QUEUE_SUFFIX, type TextEdit, v1OnlyFields } from "./urls.js";
+import { applyEdits, hostEditIn, hostRewrites, moveRunIdIntoPath, onlyVendorLegacyHosts, QUEUE_SUFFIX, type TextEdit, v1OnlyFields } from "./urls.js";
 import { findRunIdParam, findRunSegment } from "../../src/core/run-path.js";
 import { JsonUrls } from "./json.js";
 import { goRunIdQueryEdits } from "./go-query.js";
 import { PythonUrlSites } from "./python.js";
 import { afterSegment, MarkdownCode, type Segment, segmentAt } from "./segments.js";
+import { concatenatedOperand, escapedInterpolation, escapeLanguageOf, interpolates, type SegmentEscape, segmentEscape } from "./path-escape.js";
 
 /** The part of the transform for these files. */
 export const part: TransformPart = {
@@ -118,7 +119,43 @@ class TextEndpointMigration {
     if (done) return;
     this.held.push([segment.start, segment.end]);
     // Above the finding's own line: a run_id set on another line than the URL carries it.
-    this.mark(finding, start, problem ?? (create ? advice.createNotRewritable() : advice.getNotRewritable()));
+    this.mark(finding, start, problem ?? (create ? this.createAdvice(url) : this.getAdvice(site, url)));
+  }
+
+  /** The URL at a site up to its `/run` as written, when nothing follows but the string's end, and its V2 create URL. */
+  private runPathIn(site: Site): { from: string; to: string } | undefined {
+    const url = this.text.slice(site.segment.start, site.segment.end);
+    const run = findRunSegment(url);
+    return run && run.queryStart === undefined && url.length === run.end ? this.createUrl(url) : undefined;
+  }
+
+  /** A V1 create URL and what it becomes: the V2 host for the vendor's V1 host, the queue path. */
+  private createUrl(url: string): { from: string; to: string } {
+    return { from: url, to: applyEdits(url, hostRewrites(url, this.context.hosts).edits) + QUEUE_SUFFIX };
+  }
+
+  /** What to make the URL of a create fix could not rewrite, as written here. */
+  private createAdvice(url: string): string {
+    const run = findRunSegment(url);
+    return run && run.queryStart === undefined ? advice.createPathAt(this.createUrl(url.slice(0, run.end))) : advice.createNotRewritable();
+  }
+
+  /** What to make the URL of a read fix could not rewrite: its path, and its id as written here (in the query or after the string), escaped. */
+  private getAdvice(site: Site, url: string): string {
+    const run = findRunSegment(url);
+    if (!run || run.queryStart === undefined) return advice.getNotRewritable();
+    const query = findRunIdParam(url, run.queryStart);
+    if (!query) return advice.getNotRewritable();
+    let id = url.slice(query.valueStart, query.valueEnd);
+    let escape = segmentEscape(this.context.file, this.text, site.segment.quote, true);
+    if (id === "") {
+      const after = afterSegment(this.file, site.segment);
+      escape = segmentEscape(this.context.file, this.text, site.segment.quote, false);
+      const operand = escape && concatenatedOperand(after, escape.language);
+      if (!operand) return advice.getNotRewritable();
+      id = after.slice(operand.start, operand.end);
+    }
+    return advice.getPathAt(url.slice(0, run.end), id, escape && /^[$\w.>-]+$/.test(id) ? escape.wrap(id) : undefined);
   }
 
   private unseenAdvice(finding: Finding): string {
@@ -128,7 +165,7 @@ class TextEndpointMigration {
   }
 
   private createProblem(finding: Finding, site: Site): string | undefined {
-    if (finding.fix !== "auto") return methodKnown(finding) ? advice.createUnproven() : advice.methodUnknown();
+    if (finding.fix !== "auto") return methodKnown(finding) ? advice.createUnproven(this.runPathIn(site)) : advice.methodUnknown();
     const fields = this.bodyFields(site);
     return fields.length > 0 ? advice.v1OnlyFields(fields) : undefined;
   }
@@ -147,23 +184,75 @@ class TextEndpointMigration {
     const { segment } = site;
     const run = findRunSegment(url);
     if (!run) return false;
+    const escapeIn = (inside: boolean): SegmentEscape | undefined => (this.json || this.markdown ? undefined : segmentEscape(this.context.file, this.text, segment.quote, inside));
+    const escape = escapeIn(true);
     let edits: TextEdit[] | undefined;
+    let escaped = false; // the id moved into the path is escaped there (Go's q.Set shape escapes it itself)
     if (run.queryStart !== undefined) {
-      const moved = moveRunIdIntoPath(url);
-      if (moved !== undefined) edits = [minimalEdit(url, moved, segment.start), ...(this.json?.getPathEdits(segment.start) ?? [])];
-      else if (this.endsAtRunIdValue(site, url, run.queryStart)) {
+      const inPath = escape && this.escapedIdUrl(site, url, run.queryStart, escape);
+      const moved = moveRunIdIntoPath(inPath ?? url);
+      if (moved !== undefined) {
+        escaped = inPath !== undefined;
+        edits = [this.urlEdit(url, moved, segment), ...(this.json?.getPathEdits(segment.start) ?? [])];
+      } else if (this.endsAtRunIdValue(site, url, run.queryStart)) {
         // `"/run?run_id=" + id`: the id follows the string.
         edits = [{ start: segment.start + run.queryStart, end: segment.end, text: run.trailingSlash ? "" : "/" }];
+        const after = escapeIn(false);
+        const operand = after && this.escapedOperand(site, after);
+        if (operand) edits.push(operand);
+        escaped = operand !== undefined;
       }
     } else if (site.pyIndex !== undefined) {
-      edits = this.python!.paramsRunIdEdits(site.pyIndex, segment);
+      edits = this.python!.paramsRunIdEdits(site.pyIndex, segment, escape?.wrap);
+      escaped = escape !== undefined;
     } else if (posix.extname(this.context.file) === ".go" && factsOf(finding, "endpoint")?.runLiteral) {
       // `q.Set("run_id", id)` on a later line: the finding is there, the URL's literal is in the facts.
       edits = goRunIdQueryEdits(this.text, spanOf(finding).start, segment);
+      escaped = true;
     }
-    if (!edits || !this.addEdits(edits)) return false;
-    this.rewrite(finding, messages.get());
+    if (!edits) return false;
+    if (escaped && escape) edits.push(...escape.imports);
+    if (!this.addEdits(edits)) return false;
+    this.rewrite(finding, this.unescapedNote(escaped, escape) ?? messages.get());
     return true;
+  }
+
+  /** Why the rewritten read puts its id into the path unescaped, in code where that matters. */
+  private unescapedNote(escaped: boolean, escape: SegmentEscape | undefined): string | undefined {
+    if (escaped) return undefined;
+    if (fileTypeOf(this.context.file).language === "shell") return messages.getUnescaped("shell has no call for it");
+    if (escape || escapeLanguageOf(this.context.file)) return messages.getUnescaped("fix could not wrap it here");
+    return undefined;
+  }
+
+  /**
+   * The URL with its run_id value escaped where it is written into the same
+   * string (`?run_id=#{id}` -> `?run_id=#{ERB::Util.url_encode(id)}`), ready
+   * to move into the path; undefined when the value is not one interpolation.
+   */
+  private escapedIdUrl(site: Site, url: string, queryStart: number, escape: SegmentEscape): string | undefined {
+    const query = findRunIdParam(url, queryStart);
+    if (!query || !(site.pyIndex !== undefined ? site.segment.interpolates === true : interpolates(this.text, site.segment, escape.language))) return undefined;
+    const value = escapedInterpolation(url.slice(query.valueStart, query.valueEnd), escape, site.segment.quote);
+    return value === undefined ? undefined : url.slice(0, query.valueStart) + value + url.slice(query.valueEnd);
+  }
+
+  /** The URL edit; a PHP string closed to concatenate the escaped id loses its now empty tail (`. ""`). */
+  private urlEdit(url: string, moved: string, segment: Segment): TextEdit {
+    const emptyTail = ` . ${segment.quote}`;
+    if (segment.quote === '"' && moved.endsWith(emptyTail) && this.text[segment.end] === segment.quote) {
+      return minimalEdit(url + segment.quote, moved.slice(0, -emptyTail.length), segment.start);
+    }
+    return minimalEdit(url, moved, segment.start);
+  }
+
+  /** The edit escaping the id concatenated after the string (`'/run/' . $id` -> `'/run/' . rawurlencode($id)`). */
+  private escapedOperand(site: Site, escape: SegmentEscape): TextEdit | undefined {
+    const after = afterSegment(this.file, site.segment);
+    const operand = concatenatedOperand(after, escape.language);
+    if (!operand) return undefined;
+    const at = site.segment.end + site.segment.quote.length;
+    return { start: at + operand.start, end: at + operand.end, text: escape.wrap(after.slice(operand.start, operand.end)) };
   }
 
   /**
@@ -173,11 +262,12 @@ class TextEndpointMigration {
    */
   private endsAtRunIdValue(site: Site, url: string, queryStart: number): boolean {
     const query = findRunIdParam(url, queryStart);
-    if (query?.before !== "" || query.valueStart !== url.length || site.segment.quote === "") return false;
-    if (site.pyIndex !== undefined) return this.python!.nextOp(site.pyIndex) === "+";
+    if (!query || query.before !== "" || query.valueStart !== url.length || site.segment.quote === "") return false;
+    if (site.pyIndex !== undefined && this.python!.nextOp(site.pyIndex) !== "+") return false;
     const after = afterSegment(this.file, site.segment);
-    if (!/^\s*[+.]\s*[\w$]/.test(after)) return false;
-    return !/[+.]\s*["'`][&#?]/.test(after);
+    if (site.pyIndex === undefined && !/^\s*[+.]\s*[\w$]/.test(after)) return false;
+    // A query written after the id (`+ "&x=1"`) would lose its `?`.
+    return !/[+.]\s*[rRuUfF]?["'`][&#?]/.test(after);
   }
 
   // -------------------------------------------------------------- helpers
@@ -283,7 +373,6 @@ class TextEndpointMigration {
     }
     return line + shift;
   }
-
 }
 
 /** A create-run left for review although its POST was seen: its `/run` is apart from the base, or named for it. */

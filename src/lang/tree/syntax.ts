@@ -144,7 +144,7 @@ export const FUNCTION_NODES = new Set([
   "local_function_statement",
 ]);
 
-/** Calls that keep the string they are called on (`BaseUrl.TrimEnd('/')`, `base.rstrip("/")`). */
+/** Calls that keep the string they are called on (`BaseUrl.TrimEnd('/')`, `base.rstrip("/")`, Ruby's `"…".freeze`). */
 export const STRING_KEEPING_METHODS = new Set([
   "TrimEnd",
   "Trim",
@@ -163,6 +163,7 @@ export const STRING_KEEPING_METHODS = new Set([
   "str",
   "String",
   "untrailingslashit",
+  "freeze",
 ]);
 
 /** Format calls: the first string argument is a template for the rest. */

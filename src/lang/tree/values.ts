@@ -37,7 +37,8 @@ export interface DeclarationScope {
 }
 
 const BINARY = /binary|additive|concat/;
-const INTERPOLATION_BRACES = new Set(["{", "}", "${", "#{"]);
+/** What opens and closes an interpolation; Kotlin writes `$name` as a `$` token before the name. */
+const INTERPOLATION_BRACES = new Set(["{", "}", "${", "#{", "$"]);
 const OPENING_QUOTE = /^[A-Za-z]{0,2}[@$]{0,2}(?:"""|'''|"|'|`)/;
 const CLOSING_QUOTE = /(?:"""|'''|"|'|`)$/;
 
@@ -93,7 +94,7 @@ export class TreeValues {
       // Some grammars leave the written text out of the tree: it is the gap between children.
       out += text.slice(cursor, child.startIndex);
       cursor = child.endIndex;
-      // `{$x}` in PHP, `${x}` elsewhere: the braces belong to the interpolation, not to the text.
+      // `{$x}` in PHP, `${x}` elsewhere, Kotlin's `$x`: the braces and sigil belong to the interpolation, not to the text.
       if (!child.isNamed && INTERPOLATION_BRACES.has(child.type)) continue;
       // Kotlin's `$name`: the sigil is a token of its own before the name it interpolates.
       if (!child.isNamed && child.type === "$" && child.nextSibling?.isNamed === true && !STRING_TEXT_NODES.has(child.nextSibling.type)) continue;

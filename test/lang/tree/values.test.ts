@@ -75,6 +75,14 @@ describe("tree values", () => {
     expect(runValues(files, "lib/a.rb")).toEqual([{ value: `${V1}/run`, position: "request", line: 6 }]);
   });
 
+  it("Ruby: a frozen module constant in another file of the package", () => {
+    const files = {
+      "lib/comfy/config.rb": `module Comfy\n  BASE_URL = "${V1}".freeze\nend\n`,
+      "lib/comfy/runs.rb": `module Comfy\n  def self.get(id)\n    Net::HTTP.get(URI("#{BASE_URL}/run?run_id=#{id}"))\n  end\nend\n`,
+    };
+    expect(runValues(files, "lib/comfy/runs.rb")).toEqual([{ value: `${V1}/run?run_id=${HOLE}`, position: "request", line: 3 }]);
+  });
+
   it("Java: Spring @Value defaults and a constants class read through its name", () => {
     const files = {
       "src/K.java": `public final class K { public static final String RUN = "/run"; }\n`,
@@ -104,6 +112,17 @@ describe("tree values", () => {
     expect(runValues(ruby, "app.rb").map((e) => e.position)).toEqual(["route", "request"]);
     const kotlin = { "R.kt": `fun Application.m() { routing { post("/api/run") { call.respond("ok") } } }\nsuspend fun q() = http.post("run") { setBody("{}") }\n` };
     expect(runValues(kotlin, "R.kt").map((e) => e.position)).toEqual(["route", "request"]);
+  });
+
+  it("Kotlin: `$NAME` and `${NAME}` templates read the constant without the sigil", () => {
+    const files = {
+      "comfy/Config.kt": `package comfy\nconst val BASE_URL = "${V1}"\n`,
+      "comfy/Runs.kt": `package comfy\nfun q(id: String) {\n  Request.Builder().url("$BASE_URL/run").post(body).build()\n  Request.Builder().url("\${BASE_URL}/run?run_id=$id").get().build()\n}\n`,
+    };
+    expect(runValues(files, "comfy/Runs.kt")).toEqual([
+      { value: `${V1}/run`, position: "request", line: 3 },
+      { value: `${V1}/run?run_id=${HOLE}`, position: "request", line: 4 },
+    ]);
   });
 
   it("Dart: a constructor default through ?? and a template", () => {

@@ -3,7 +3,7 @@
  * the repository. A member or call (`settings.base`, `${cfg.apiBase}`) does
  * whenever the repository holds a V1 base; a bare variable does only when
  * a file the shell script sources assigns it a ComfyDeploy base, also as a
- * default (`source .env`, `. "$(dirname "$0")/../lib/config.sh"` with
+ * default (`source .env`, `. ./env.sh` exporting it, `. "$(dirname "$0")/../lib/config.sh"` with
  * `API="${API:-https://…}"`), or, since `.env` itself is rarely committed,
  * the repository's `.env.example`-style files beside it.
  */
@@ -17,11 +17,18 @@ const SOURCE_LINE = /^[ \t]*(?:source|\.)[ \t]+([^;#\n]+)/gm;
 const SCRIPT_DIR = /^(?:\$\(dirname\s+[^)]*\)|\$\{BASH_SOURCE[^}]*\}|\$\{?\w+\}?)\//;
 const ENV_FILE = /(^|\/)\.env(\.[\w.-]+)?$|\.env$/;
 
-/** A predicate over a request's base expression (the name or member before `/run`). */
-export function heldBaseOf(file: string, text: string, hosts: HostSet, repo: FileScanInput["repo"]): (base: string) => boolean {
+/**
+ * How a request's base is known to be the V1 one: set by a file the script
+ * sources (proven, like a base in the file itself), or only held somewhere
+ * in the repository (a member base taken to be it, for review).
+ */
+export type HeldBase = "sourced" | "repository";
+
+/** Which held base a request's base expression (the name or member before `/run`) is, if any. */
+export function heldBaseOf(file: string, text: string, hosts: HostSet, repo: FileScanInput["repo"]): (base: string) => HeldBase | undefined {
   const memberHeld = repo.legacyBaseHeld ?? false;
   const names = /^\s*(?:source|\.)\s/m.test(text) ? comfyEnvNames(file, text, hosts, repo) : new Set<string>();
-  return (base) => (BARE_NAME.test(base) ? names.has(base) : memberHeld);
+  return (base) => (BARE_NAME.test(base) ? (names.has(base) ? "sourced" : undefined) : memberHeld ? "repository" : undefined);
 }
 
 /** Names the env files a script sources assign a ComfyDeploy base (V1 or V2 host: the V1 paths are V1 on both). */

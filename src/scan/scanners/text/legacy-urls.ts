@@ -27,7 +27,7 @@ import { statementAround } from "../../../lang/text/statements.js";
 import { type StructuredRequests, structuredRequestsOf } from "./structured-requests.js";
 import { TextFile } from "../../../lang/text/text-file.js";
 import { valueShapeAt } from "./whole-values.js";
-import { heldBaseOf } from "./env-bases.js";
+import { type HeldBase, heldBaseOf } from "./env-bases.js";
 import { configuresInProse } from "./prose-config.js";
 import { baseExpressionOf, isProgramSource, isShellScript, namesPartnerPlatform, sendingCommandMethod } from "./program-bases.js";
 import { type TreeRequests, treeRequestsOf, treeUseFinding } from "./tree-requests.js";
@@ -40,7 +40,7 @@ export const legacyUrlScanner: FileScanner = {
   scan: ({ file, text, kind, hosts, repo }) => scanLegacyUrls(file, text, kind, hosts, heldBaseOf(file, text, hosts, repo), treeRequestsOf(file, text, hosts, repo)),
 };
 
-export function scanLegacyUrls(file: string, text: string, kind: FileKind, hosts: HostSet, heldBase: (base: string) => boolean = () => false, tree?: TreeRequests): Finding[] {
+export function scanLegacyUrls(file: string, text: string, kind: FileKind, hosts: HostSet, heldBase: (base: string) => HeldBase | undefined = () => undefined, tree?: TreeRequests): Finding[] {
   return new TextScan(new TextFile(file, text, kind, hosts), heldBase, tree).run();
 }
 
@@ -77,7 +77,7 @@ class TextScan {
 
   constructor(
     private readonly source: TextFile,
-    private readonly isHeldBase: (base: string) => boolean,
+    private readonly isHeldBase: (base: string) => HeldBase | undefined,
     private readonly tree?: TreeRequests,
   ) {
     this.sink = new FindingSink(source.file, source.text);
@@ -103,7 +103,8 @@ class TextScan {
    * sight only V1's signature counts: a run_id query, or a POST whose request
    * carries deployment_id. When another file of the repository holds the V1
    * base, a member base (`c.baseURL`, `@base_url`, `_settings.Endpoint`) is
-   * taken to be it; a bare name (a parameter, a constant from elsewhere) stays
+   * taken to be it, for review; a bare name a sourced file sets to the V1 base
+   * is it; any other bare name (a parameter, a constant from elsewhere) stays
    * a V1 shape on an unknown base, a warning. The app's own routes
    * (`MapPost("/api/run")`) are not built on a base and stay quiet.
    */
@@ -119,7 +120,9 @@ class TextScan {
       if (heldBase) {
         const ruleId = use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
         const message = use.atQuery ? runIdQueryMessage() : endpointMessage(use.endpoint);
-        this.reportOnce(use.start, use.end, ruleId, message, "review", undefined, { kind: "endpoint", endpoint: use.endpoint, methodSeen: true });
+        // A base a sourced file sets is as proven as one in this file; one only held in the repository is taken for review.
+        const fix = heldBase === "sourced" ? undefined : "review";
+        this.reportOnce(use.start, use.end, ruleId, message, fix, undefined, { kind: "endpoint", endpoint: use.endpoint, methodSeen: true });
       } else {
         this.reportOnce(use.start, use.end, "v1-shape-unknown-base", unknownBaseMessage(use.endpoint), undefined, "warning");
       }

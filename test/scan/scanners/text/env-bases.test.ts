@@ -9,10 +9,14 @@ import { fileKind } from "../../../../src/platform/file-types.js";
 import type { RepoFacts } from "../../../../src/scan/scanner.js";
 import { legacyUrlScanner } from "../../../../src/scan/scanners/text/legacy-urls.js";
 
-function scan(file: string, files: Record<string, string>): string[] {
+function findings(file: string, files: Record<string, string>) {
   const repo: RepoFacts = { files: Object.keys(files).sort(), root: "/repo", sdkImportingPackages: new Set(), read: (f) => files[f] };
   const text = files[file]!;
-  return legacyUrlScanner.scan({ file, text, bytes: Buffer.from(text), kind: fileKind(file), hosts: DEFAULT_HOSTS, repo }).map((f) => `${f.line}:${f.ruleId}`);
+  return legacyUrlScanner.scan({ file, text, bytes: Buffer.from(text), kind: fileKind(file), hosts: DEFAULT_HOSTS, repo });
+}
+
+function scan(file: string, files: Record<string, string>): string[] {
+  return findings(file, files).map((f) => `${f.line}:${f.ruleId}`);
 }
 
 const script = (name: string, source = "source .env") => `#!/usr/bin/env bash
@@ -32,6 +36,18 @@ describe("bases from sourced env files", () => {
   it("reads a sourced file by its path from the script, and the V2 host's base as well", () => {
     const files = { "ops/prod.env": "export API=https://api.comfydeploy.com/api\n", "ops/call.sh": script("API", '. "$(dirname "$0")/prod.env"') };
     expect(scan("ops/call.sh", files)).toEqual(["4:legacy-create-run", "5:legacy-get-run"]);
+  });
+
+  it("reads a sourced shell file that exports the base", () => {
+    const files = { "bin/env.sh": '#!/usr/bin/env bash\nexport COMFY_API_BASE="https://www.comfydeploy.com/api"\n', "bin/call.sh": script("COMFY_API_BASE", '. "$(dirname "$0")/env.sh"') };
+    expect(scan("bin/call.sh", files)).toEqual(["4:legacy-create-run", "5:legacy-get-run"]);
+  });
+
+  it("takes a base the sourced file sets as proven, so fix rewrites the requests without review", () => {
+    const files = { ".env.example": env, "scripts/run.sh": script("COMFY_BASE") };
+    const found = findings("scripts/run.sh", files);
+    expect(found.map((f) => f.ruleId)).toEqual(["legacy-create-run", "legacy-get-run"]);
+    expect(found.filter((f) => f.fix === "review").map((f) => f.ruleId)).toEqual([]);
   });
 
   it("leaves another service's variable, and a script that sources nothing, to the shape rules", () => {
