@@ -7,7 +7,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { TreeSource } from "./declarations.js";
-import { calledName, calleeOf, stringCallAround, type TreeValues } from "./values.js";
+import { stringCallAround, type TreeValues } from "./values.js";
 import {
   ARGUMENT_LIST_NODES,
   CALL_NODES,
@@ -153,8 +153,9 @@ function isRouteArgument(node: Node): boolean {
   let at: Node | null = node.parent;
   for (let hops = 0; at && hops < 4 && !CALL_NODES.has(at.type); hops++) at = at.parent;
   if (!at || !CALL_NODES.has(at.type)) return false;
-  const callee = calleeOf(at);
-  const name = calledName(at);
+  // The callee in this order, and its last name: `callee === name` tells a bare verb from one on a receiver.
+  const callee = at.childForFieldName("function") ?? at.childForFieldName("method") ?? at.childForFieldName("name") ?? at.namedChild(0);
+  const name = callee && lastName(callee);
   if (name && ROUTE_FUNCTIONS.test(nameText(name))) return true;
   const receiver = at.childForFieldName("object") ?? at.childForFieldName("receiver") ?? at.childForFieldName("scope") ?? (callee && callee !== name ? callee.namedChild(0) : null);
   const verb = HTTP_VERBS.test(name ? nameText(name) : "");
