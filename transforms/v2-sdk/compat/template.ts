@@ -6,7 +6,7 @@
  * verbatimModuleSyntax) against comfydeploy 2.0.0-beta.69 and zod 3, and
  * keep to simple lines: the writer adapts quotes, semicolons and indentation
  * to the package's style, so strings hold no quotes and no line starts with
- * `(` or `[`. test/compat-module.test.ts type-checks and runs it.
+ * `(` or `[`. test/transforms/compat-module.test.ts type-checks and runs it.
  *
  * Facts come from the migration data (hosts, the outputs lists, V1's webhook
  * failure); the V1 contracts it keeps are those of comfydeploy 0.0.19.
