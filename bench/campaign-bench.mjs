@@ -51,7 +51,11 @@ const SHAPES = [
 ];
 
 function git(cwd, ...args) {
-  const run = spawnSync("git", ["-c", "user.name=Bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" });
+  const run = spawnSync(
+    "git",
+    ["-c", "user.name=Bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false", ...args],
+    { cwd, encoding: "utf8" },
+  );
   if (run.status !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr}`);
 }
 
@@ -64,11 +68,15 @@ for (let i = 0; i < count; i++) {
   mkdirSync(join(repo, into), { recursive: true });
   if (fixture) {
     for (const entry of readdirSync(join(REPO_ROOT, fixture))) {
-      if (entry !== "expected.json") cpSync(join(REPO_ROOT, fixture, entry), join(repo, into, entry), { recursive: true });
+      if (entry !== "expected.json")
+        cpSync(join(REPO_ROOT, fixture, entry), join(repo, into, entry), { recursive: true });
     }
   }
   writeFileSync(join(repo, "README.md"), `# Service ${i}\n\nInternal service number ${i}.\n`);
-  writeFileSync(join(repo, "index.js"), `export function handler${i}(event) {\n  return { status: 200, body: JSON.stringify(event) };\n}\n`);
+  writeFileSync(
+    join(repo, "index.js"),
+    `export function handler${i}(event) {\n  return { status: 200, body: JSON.stringify(event) };\n}\n`,
+  );
   git(repo, "init", "-q", "-b", "main");
   git(repo, "add", "-A");
   git(repo, "commit", "-qm", "init");
@@ -90,7 +98,8 @@ function descendants(pid) {
     }
     for (const task of tasks) {
       try {
-        for (const child of readFileSync(`/proc/${out[i]}/task/${task}/children`, "utf8").split(/\s+/).filter(Boolean)) out.push(Number(child));
+        for (const child of readFileSync(`/proc/${out[i]}/task/${task}/children`, "utf8").split(/\s+/).filter(Boolean))
+          out.push(Number(child));
       } catch {
         // the task ended meanwhile
       }
@@ -112,7 +121,11 @@ function measure(args, { probe = false } = {}) {
   const nodeArgs = probe ? ["--import", PROBE, CLI, ...args] : [CLI, ...args];
   return new Promise((done, fail) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, nodeArgs, { cwd: dir, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, COMFYDEPLOY_BENCH_RSS_FILE: rssFile, GITHUB_TOKEN: "", GH_TOKEN: "" } });
+    const child = spawn(process.execPath, nodeArgs, {
+      cwd: dir,
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, COMFYDEPLOY_BENCH_RSS_FILE: rssFile, GITHUB_TOKEN: "", GH_TOKEN: "" },
+    });
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));
     let treePeakKb = 0;
@@ -144,7 +157,19 @@ for (const repo of repos) {
 }
 
 const campaign = await measure(
-  ["campaign", "run", "campaign.yml", "--out", join(dir, "out"), "--cache", join(dir, "cache"), "--concurrency", String(concurrency), "--fail-on", "none"],
+  [
+    "campaign",
+    "run",
+    "campaign.yml",
+    "--out",
+    join(dir, "out"),
+    "--cache",
+    join(dir, "cache"),
+    "--concurrency",
+    String(concurrency),
+    "--fail-on",
+    "none",
+  ],
   { probe: true },
 );
 if (campaign.code !== 0) throw new Error(`campaign run exited ${campaign.code}: ${campaign.stderr}`);
@@ -158,10 +183,16 @@ const timeOk = campaign.ms <= budget;
 const memoryOk = peakMb <= TARGET_RSS_MB;
 
 const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
-console.log(`campaign run over ${count} local repositories, concurrency ${concurrency} (cold clone cache, dashboard included)`);
+console.log(
+  `campaign run over ${count} local repositories, concurrency ${concurrency} (cold clone cache, dashboard included)`,
+);
 console.log(`  single scans: sum ${fmt(sumScanMs)}, mean ${fmt(sumScanMs / count)}, slowest ${fmt(slowest)}`);
 console.log(`  sum / concurrency                  ${fmt(sumScanMs / concurrency)}`);
-console.log(`  campaign run                       ${fmt(campaign.ms)}  (${ratio.toFixed(2)}x sum/concurrency; target <= ${TARGET_RATIO}x, ${fmt(budget)})  ${timeOk ? "PASS" : "FAIL"}`);
+console.log(
+  `  campaign run                       ${fmt(campaign.ms)}  (${ratio.toFixed(2)}x sum/concurrency; target <= ${TARGET_RATIO}x, ${fmt(budget)})  ${timeOk ? "PASS" : "FAIL"}`,
+);
 console.log(`  peak RSS, campaign process         ${campaign.ownPeakMb?.toFixed(0) ?? "?"} MB`);
-console.log(`  peak RSS, process tree (sampled)   ${campaign.treePeakMb.toFixed(0)} MB  (target <= ${TARGET_RSS_MB} MB)  ${memoryOk ? "PASS" : "FAIL"}`);
+console.log(
+  `  peak RSS, process tree (sampled)   ${campaign.treePeakMb.toFixed(0)} MB  (target <= ${TARGET_RSS_MB} MB)  ${memoryOk ? "PASS" : "FAIL"}`,
+);
 if (values.check && !(timeOk && memoryOk)) process.exitCode = 1;

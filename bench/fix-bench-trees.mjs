@@ -30,7 +30,11 @@ export function makeTree(candidates, noise) {
     const pkg = join(tree, "apps", `app-${Math.floor(i / PER_PACKAGE)}`);
     const src = sources[i % sources.length];
     mkdirSync(join(pkg, "src"), { recursive: true });
-    if (i % PER_PACKAGE === 0) writeFileSync(join(pkg, "package.json"), `${JSON.stringify({ name: `app-${i}`, dependencies: { comfydeploy: "^0.0.19" } }, null, 2)}\n`);
+    if (i % PER_PACKAGE === 0)
+      writeFileSync(
+        join(pkg, "package.json"),
+        `${JSON.stringify({ name: `app-${i}`, dependencies: { comfydeploy: "^0.0.19" } }, null, 2)}\n`,
+      );
     const name = src.ext === "Dockerfile" ? `Dockerfile.${i}` : `${src.base}-${i}.${src.ext}`;
     writeFileSync(join(pkg, "src", name), readFileSync(src.path));
   }
@@ -54,7 +58,11 @@ export function makeV1Tree() {
   for (let i = 0; i < 200; i++) {
     const pkg = join("apps", `app-${Math.floor(i / PER_PACKAGE)}`);
     mkdirSync(join(tree, pkg, "src"), { recursive: true });
-    if (i % PER_PACKAGE === 0) writeFileSync(join(tree, pkg, "package.json"), `${JSON.stringify({ name: `app-${i}`, dependencies: { comfydeploy: "^0.0.19" } }, null, 2)}\n`);
+    if (i % PER_PACKAGE === 0)
+      writeFileSync(
+        join(tree, pkg, "package.json"),
+        `${JSON.stringify({ name: `app-${i}`, dependencies: { comfydeploy: "^0.0.19" } }, null, 2)}\n`,
+      );
     const file = join(pkg, "src", i % 2 === 0 ? `runs-${i}.js` : `comfy-${i}.ts`);
     writeFileSync(join(tree, file), i % 2 === 0 ? rawFetchSource(i) : v1SdkSource(i));
     files.push(file);

@@ -144,8 +144,12 @@ function printPrettierCase() {
   const ratio = r.fixMs / r.prettierMs;
   const pass = ratio <= TARGET_PRETTIER_RATIO && r.fixRss <= TARGET_RSS_MB;
   console.log("");
-  console.log(`fix against prettier --write, 200 V1 files (100 raw-fetch JS, 100 V1-SDK TS); median of ${RUNS} runs after a warm-up`);
-  console.log("changed  fix ms  prettier ms  fix/prettier  fix CPU ms  prettier CPU ms  CPU ratio  fix MB  prettier MB  target");
+  console.log(
+    `fix against prettier --write, 200 V1 files (100 raw-fetch JS, 100 V1-SDK TS); median of ${RUNS} runs after a warm-up`,
+  );
+  console.log(
+    "changed  fix ms  prettier ms  fix/prettier  fix CPU ms  prettier CPU ms  CPU ratio  fix MB  prettier MB  target",
+  );
   console.log(
     [
       String(r.changed).padStart(7),
@@ -171,10 +175,18 @@ if (values["prettier-only"]) {
 
 const cases = [...CANDIDATES.map((n) => [n, NOISE]), [Math.max(...CANDIDATES), NOISE * 4]];
 console.log(`fix on a clean git tree (writing), against scan of the same tree; median of ${RUNS} runs after a warm-up`);
-console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
-console.log("(CPU ms: user + system time of the whole process, threads included; steadier than wall time on a busy machine)");
+console.log(
+  `machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, node ${process.version}, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+);
+console.log(
+  "(CPU ms: user + system time of the whole process, threads included; steadier than wall time on a busy machine)",
+);
 console.log("");
-console.log("candidates  other files  looked at  changed  lost  scan ms  fix ms  fix/scan  scan CPU ms  fix CPU ms  CPU ratio  scan MB  fix MB  target");
+console.log(
+  "candidates  other files  looked at  changed  lost  scan ms  fix ms  fix/scan  scan CPU ms  fix CPU ms  CPU ratio  scan MB  fix MB  target",
+);
 let failed = false;
 for (const [candidates, noise] of cases) {
   const r = benchCase(candidates, noise);

@@ -16,7 +16,9 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { commitTree, makeTree, makeV1Tree } from "./fix-bench-trees.mjs";
 
-const { values } = parseArgs({ options: { save: { type: "string" }, compare: { type: "string" }, only: { type: "string" } } });
+const { values } = parseArgs({
+  options: { save: { type: "string" }, compare: { type: "string" }, only: { type: "string" } },
+});
 if (!values.save === !values.compare) {
   console.error("usage: node bench/fix-output-check.mjs --save FILE | --compare FILE [--only CASE]");
   process.exit(2);
@@ -34,11 +36,19 @@ function scenarioTree(name) {
 const CASES = {
   "bench-v1-200": () => makeV1Tree().tree,
   "bench-fixtures-200": () => makeTree(200, 100),
-  ...Object.fromEntries(readdirSync(SCENARIOS).sort().map((name) => [`scenario-${name}`, () => scenarioTree(name)])),
+  ...Object.fromEntries(
+    readdirSync(SCENARIOS)
+      .sort()
+      .map((name) => [`scenario-${name}`, () => scenarioTree(name)]),
+  ),
 };
 
 function cli(tree, args) {
-  const run = spawnSync(process.execPath, [CLI, "fix", tree, ...args], { cwd: tree, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const run = spawnSync(process.execPath, [CLI, "fix", tree, ...args], {
+    cwd: tree,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   // The tree's random name is the one thing that differs between runs.
   const stable = (text) => text.split(tree).join("<tree>");
   return { code: run.status, stdout: stable(run.stdout), stderr: stable(run.stderr) };
@@ -47,7 +57,11 @@ function cli(tree, args) {
 /** Every file fix changed or added, with its text. */
 function changedFiles(tree) {
   const status = execFileSync("git", ["status", "--porcelain", "-uall", "-z"], { cwd: tree, encoding: "utf8" });
-  const files = status.split("\0").filter(Boolean).map((entry) => entry.slice(3)).sort();
+  const files = status
+    .split("\0")
+    .filter(Boolean)
+    .map((entry) => entry.slice(3))
+    .sort();
   return Object.fromEntries(files.map((file) => [file, readFileSync(join(tree, file), "utf8")]));
 }
 
@@ -76,13 +90,15 @@ function differences(name, before, after) {
   const out = [];
   for (const run of ["dryRun", "fix"]) {
     for (const key of ["code", "stdout", "stderr"]) {
-      if (before[run][key] !== after[run][key]) out.push(`${name}: ${run} ${key} differs, ${firstDifference(before[run][key], after[run][key])}`);
+      if (before[run][key] !== after[run][key])
+        out.push(`${name}: ${run} ${key} differs, ${firstDifference(before[run][key], after[run][key])}`);
     }
   }
   for (const file of new Set([...Object.keys(before.files), ...Object.keys(after.files)])) {
     if (!(file in after.files)) out.push(`${name}: ${file} no longer changed`);
     else if (!(file in before.files)) out.push(`${name}: ${file} changed now, not before`);
-    else if (before.files[file] !== after.files[file]) out.push(`${name}: ${file} differs, ${firstDifference(before.files[file], after.files[file])}`);
+    else if (before.files[file] !== after.files[file])
+      out.push(`${name}: ${file} differs, ${firstDifference(before.files[file], after.files[file])}`);
   }
   return out;
 }
@@ -92,15 +108,21 @@ const results = {};
 for (const name of names) {
   const start = Date.now();
   results[name] = record(name);
-  console.log(`${name}: ${Object.keys(results[name].files).length} files changed, exit ${results[name].fix.code} (${Date.now() - start} ms)`);
+  console.log(
+    `${name}: ${Object.keys(results[name].files).length} files changed, exit ${results[name].fix.code} (${Date.now() - start} ms)`,
+  );
 }
 if (values.save) {
   writeFileSync(values.save, `${JSON.stringify(results, null, 1)}\n`);
   console.log(`recorded ${names.length} cases in ${values.save}`);
 } else {
   const saved = JSON.parse(readFileSync(values.compare, "utf8"));
-  const problems = names.flatMap((name) => (saved[name] ? differences(name, saved[name], results[name]) : [`${name}: not in ${values.compare}`]));
+  const problems = names.flatMap((name) =>
+    saved[name] ? differences(name, saved[name], results[name]) : [`${name}: not in ${values.compare}`],
+  );
   for (const problem of problems) console.log(problem);
-  console.log(problems.length === 0 ? `fix output identical on ${names.length} cases` : `${problems.length} differences`);
+  console.log(
+    problems.length === 0 ? `fix output identical on ${names.length} cases` : `${problems.length} differences`,
+  );
   process.exit(problems.length === 0 ? 0 : 1);
 }

@@ -86,6 +86,13 @@ export function realShapesCases(repoRoot: string): RecallCase[];
 export function holdoutCases(repoRoot: string): RecallCase[];
 export function existingCases(repoRoot: string): RecallCase[];
 export function scanWithCli(cli: string, testCase: RecallCase): Promise<ScanFinding[]>;
-export function judgeCases(cli: string, cases: readonly RecallCase[], options?: { concurrency?: number }): Promise<CaseResult[]>;
-export function summarise(results: readonly CaseResult[], options?: { by?: "shape" | "language" }): { rows: SummaryRow[]; total: SummaryRow };
+export function judgeCases(
+  cli: string,
+  cases: readonly RecallCase[],
+  options?: { concurrency?: number },
+): Promise<CaseResult[]>;
+export function summarise(
+  results: readonly CaseResult[],
+  options?: { by?: "shape" | "language" },
+): { rows: SummaryRow[]; total: SummaryRow };
 export function recallOf(row: SummaryRow): number;

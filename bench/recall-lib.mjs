@@ -86,20 +86,45 @@ const LANGUAGE_BY_NAME = {
   Dockerfile: "docker",
 };
 const LANGUAGE_BY_EXTENSION = {
-  ts: "js/ts", tsx: "js/ts", js: "js/ts", jsx: "js/ts", mjs: "js/ts", cjs: "js/ts", vue: "js/ts", svelte: "js/ts",
+  ts: "js/ts",
+  tsx: "js/ts",
+  js: "js/ts",
+  jsx: "js/ts",
+  mjs: "js/ts",
+  cjs: "js/ts",
+  vue: "js/ts",
+  svelte: "js/ts",
   py: "python",
   go: "go",
   php: "php",
-  cs: "csharp", csproj: "csharp",
-  rb: "ruby", gemspec: "ruby",
+  cs: "csharp",
+  csproj: "csharp",
+  rb: "ruby",
+  gemspec: "ruby",
   java: "java",
-  kt: "kotlin", kts: "kotlin",
+  kt: "kotlin",
+  kts: "kotlin",
   dart: "dart",
-  sh: "shell", bash: "shell", ps1: "shell",
+  sh: "shell",
+  bash: "shell",
+  ps1: "shell",
   dockerfile: "docker",
-  md: "docs", mdx: "docs", rst: "docs", txt: "config",
-  json: "config", yaml: "config", yml: "config", toml: "config", tf: "config", tfvars: "config", ini: "config", xml: "config",
-  properties: "config", env: "config", list: "config", lock: "config",
+  md: "docs",
+  mdx: "docs",
+  rst: "docs",
+  txt: "config",
+  json: "config",
+  yaml: "config",
+  yml: "config",
+  toml: "config",
+  tf: "config",
+  tfvars: "config",
+  ini: "config",
+  xml: "config",
+  properties: "config",
+  env: "config",
+  list: "config",
+  lock: "config",
 };
 
 /**
@@ -210,7 +235,8 @@ export function validateTruth(dir, truth, knownRules) {
     }
     const lines = fileLines.get(file);
     if (!lines) return { error: "file does not exist" };
-    if (!Number.isInteger(line) || line < 1 || line > lines.length) return { error: `line ${line} is outside 1..${lines.length}` };
+    if (!Number.isInteger(line) || line < 1 || line > lines.length)
+      return { error: `line ${line} is outside 1..${lines.length}` };
     return { text: lines[line - 1] };
   };
   const seen = new Set();
@@ -274,19 +300,40 @@ export function existingCases(repoRoot) {
   const filesRoot = join(fixtures, "rules", "files");
   for (const dir of expectedDirs(filesRoot)) {
     const truth = readTruth(join(dir, "expected.json")).findings.map((f) => ({ ...f, shape: "existing/files" }));
-    cases.push({ corpus: "existing", name: `rules/files/${posixPath(relative(filesRoot, dir))}`, dir, exclude: ["expected.json"], truth, negatives: [] });
+    cases.push({
+      corpus: "existing",
+      name: `rules/files/${posixPath(relative(filesRoot, dir))}`,
+      dir,
+      exclude: ["expected.json"],
+      truth,
+      negatives: [],
+    });
   }
   const jsRoot = join(fixtures, "rules", "js");
   if (existsSync(jsRoot)) {
     for (const name of readdirSync(jsRoot).sort()) {
       const dir = join(jsRoot, name);
-      cases.push({ corpus: "existing", name: `rules/js/${name}`, dir, exclude: [], truth: annotationTruth(dir), negatives: [] });
+      cases.push({
+        corpus: "existing",
+        name: `rules/js/${name}`,
+        dir,
+        exclude: [],
+        truth: annotationTruth(dir),
+        negatives: [],
+      });
     }
   }
   const demoExpected = join(fixtures, "demo-app.expected.json");
   if (existsSync(demoExpected)) {
     const truth = readTruth(demoExpected).findings.map((f) => ({ ...f, shape: "existing/demo-app" }));
-    cases.push({ corpus: "existing", name: "demo-app", dir: join(fixtures, "demo-app"), exclude: [], truth, negatives: [] });
+    cases.push({
+      corpus: "existing",
+      name: "demo-app",
+      dir: join(fixtures, "demo-app"),
+      exclude: [],
+      truth,
+      negatives: [],
+    });
   }
   return cases;
 }
@@ -333,7 +380,10 @@ export function scanWithCli(cli, testCase) {
   const args = [cli, "scan", testCase.dir, "--format", "json", "--fail-on", "none", "--no-progress", "--no-color"];
   for (const pattern of testCase.exclude) args.push("--exclude", pattern);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -382,7 +432,8 @@ export function summarise(results, { by = "shape" } = {}) {
   const groupOf = by === "language" ? languageOf : (entry) => entry.shape;
   const rows = new Map();
   const row = (shape) => {
-    if (!rows.has(shape)) rows.set(shape, { shape, expected: 0, found: 0, ruleMismatch: 0, missed: 0, falsePositives: 0 });
+    if (!rows.has(shape))
+      rows.set(shape, { shape, expected: 0, found: 0, ruleMismatch: 0, missed: 0, falsePositives: 0 });
     return rows.get(shape);
   };
   const expect = (shape, outcome) => {

@@ -40,7 +40,9 @@ if (!existsSync(cli)) {
 }
 
 const selectedCorpora = corpus === "all" ? CORPORA : [corpus];
-const cases = selectedCorpora.flatMap((name) => (name === "existing" ? existingCases(repoRoot) : repositoryCases(repoRoot, name)));
+const cases = selectedCorpora.flatMap((name) =>
+  name === "existing" ? existingCases(repoRoot) : repositoryCases(repoRoot, name),
+);
 let results;
 try {
   results = await judgeCases(cli, cases);
@@ -76,9 +78,12 @@ function printTable(label, selected, by = "shape") {
 function printDetails(selected) {
   for (const result of selected) {
     const lines = [];
-    for (const m of result.missed) lines.push(`  miss      ${m.file}:${m.line}:${m.rule} [${m.shape}]${m.note ? ` ${m.note}` : ""}`);
+    for (const m of result.missed)
+      lines.push(`  miss      ${m.file}:${m.line}:${m.rule} [${m.shape}]${m.note ? ` ${m.note}` : ""}`);
     for (const { truth, finding } of result.ruleMismatches) {
-      lines.push(`  mismatch  ${truth.file}:${truth.line}: expected ${truth.rule}, reported ${finding.rule} [${truth.shape}]`);
+      lines.push(
+        `  mismatch  ${truth.file}:${truth.line}: expected ${truth.rule}, reported ${finding.rule} [${truth.shape}]`,
+      );
     }
     const negatives = new Map(result.negatives.map((n) => [`${n.file}:${n.line}`, n.note]));
     for (const fp of result.falsePositives) {

@@ -13,7 +13,17 @@
 //
 // See bench/README.md.
 import { spawn, spawnSync } from "node:child_process";
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { delimiter, dirname, join, posix, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -163,37 +173,235 @@ class Rng {
 // planted files and the look-alikes are candidates)
 
 const NOUNS = [
-  "user", "account", "billing", "invoice", "order", "cart", "product", "catalog", "search", "session",
-  "auth", "token", "profile", "media", "image", "upload", "storage", "cache", "queue", "job", "task",
-  "schedule", "notification", "email", "webhook", "event", "metric", "audit", "config", "setting",
-  "theme", "layout", "widget", "chart", "table", "form", "modal", "button", "route", "store", "reducer",
-  "format", "parser", "schema", "model", "client", "server", "gateway", "proxy", "tenant", "team",
-  "project", "workspace", "asset", "preview", "report", "payment", "subscription", "plan", "coupon",
-  "address", "shipment", "inventory", "review", "comment", "message", "thread", "channel", "member",
-  "role", "permission", "feature", "flag", "experiment", "locale", "translation", "thumbnail", "video",
-  "prompt", "workflow", "pipeline", "stage", "template", "document", "folder", "file", "link", "tag",
-  "label", "status", "health", "limit", "quota", "batch", "cursor", "page", "filter", "digest",
+  "user",
+  "account",
+  "billing",
+  "invoice",
+  "order",
+  "cart",
+  "product",
+  "catalog",
+  "search",
+  "session",
+  "auth",
+  "token",
+  "profile",
+  "media",
+  "image",
+  "upload",
+  "storage",
+  "cache",
+  "queue",
+  "job",
+  "task",
+  "schedule",
+  "notification",
+  "email",
+  "webhook",
+  "event",
+  "metric",
+  "audit",
+  "config",
+  "setting",
+  "theme",
+  "layout",
+  "widget",
+  "chart",
+  "table",
+  "form",
+  "modal",
+  "button",
+  "route",
+  "store",
+  "reducer",
+  "format",
+  "parser",
+  "schema",
+  "model",
+  "client",
+  "server",
+  "gateway",
+  "proxy",
+  "tenant",
+  "team",
+  "project",
+  "workspace",
+  "asset",
+  "preview",
+  "report",
+  "payment",
+  "subscription",
+  "plan",
+  "coupon",
+  "address",
+  "shipment",
+  "inventory",
+  "review",
+  "comment",
+  "message",
+  "thread",
+  "channel",
+  "member",
+  "role",
+  "permission",
+  "feature",
+  "flag",
+  "experiment",
+  "locale",
+  "translation",
+  "thumbnail",
+  "video",
+  "prompt",
+  "workflow",
+  "pipeline",
+  "stage",
+  "template",
+  "document",
+  "folder",
+  "file",
+  "link",
+  "tag",
+  "label",
+  "status",
+  "health",
+  "limit",
+  "quota",
+  "batch",
+  "cursor",
+  "page",
+  "filter",
+  "digest",
 ];
 const VERBS = [
-  "get", "fetch", "load", "create", "update", "delete", "list", "sync", "build", "resolve", "normalize",
-  "validate", "format", "parse", "compute", "apply", "merge", "filter", "sort", "group", "map", "render",
-  "handle", "process", "schedule", "notify", "register", "refresh", "archive", "restore", "publish", "track",
+  "get",
+  "fetch",
+  "load",
+  "create",
+  "update",
+  "delete",
+  "list",
+  "sync",
+  "build",
+  "resolve",
+  "normalize",
+  "validate",
+  "format",
+  "parse",
+  "compute",
+  "apply",
+  "merge",
+  "filter",
+  "sort",
+  "group",
+  "map",
+  "render",
+  "handle",
+  "process",
+  "schedule",
+  "notify",
+  "register",
+  "refresh",
+  "archive",
+  "restore",
+  "publish",
+  "track",
 ];
 const ADJECTIVES = [
-  "active", "pending", "default", "remote", "local", "cached", "stale", "primary", "shared", "public",
-  "private", "recent", "archived", "draft", "visible", "hidden", "nested", "partial", "full", "legacy",
+  "active",
+  "pending",
+  "default",
+  "remote",
+  "local",
+  "cached",
+  "stale",
+  "primary",
+  "shared",
+  "public",
+  "private",
+  "recent",
+  "archived",
+  "draft",
+  "visible",
+  "hidden",
+  "nested",
+  "partial",
+  "full",
+  "legacy",
 ];
 const PACKAGES = [
-  "core", "web", "api", "admin", "dashboard", "shared", "ui-kit", "billing", "notifications", "media-pipeline",
-  "analytics", "auth", "search-indexer", "jobs", "cli", "sdk", "design-tokens", "forms", "charts", "i18n",
-  "storage", "gateway", "editor", "uploads", "checkout", "catalog", "reports", "realtime", "feature-flags", "audit-log",
+  "core",
+  "web",
+  "api",
+  "admin",
+  "dashboard",
+  "shared",
+  "ui-kit",
+  "billing",
+  "notifications",
+  "media-pipeline",
+  "analytics",
+  "auth",
+  "search-indexer",
+  "jobs",
+  "cli",
+  "sdk",
+  "design-tokens",
+  "forms",
+  "charts",
+  "i18n",
+  "storage",
+  "gateway",
+  "editor",
+  "uploads",
+  "checkout",
+  "catalog",
+  "reports",
+  "realtime",
+  "feature-flags",
+  "audit-log",
 ];
 const APPS = ["storefront", "backoffice", "marketing-site", "mobile-shell", "studio", "docs-site", "partner-portal"];
-const SERVICES = ["render-worker", "thumbnailer", "recommender", "ingest", "scheduler", "moderation", "exporter", "billing-sync"];
+const SERVICES = [
+  "render-worker",
+  "thumbnailer",
+  "recommender",
+  "ingest",
+  "scheduler",
+  "moderation",
+  "exporter",
+  "billing-sync",
+];
 const SRC_SUBDIRS = [
-  "components", "hooks", "lib", "utils", "services", "api", "routes", "pages", "store", "models", "features",
-  "handlers", "middleware", "adapters", "client", "server", "shared", "internal", "views", "widgets",
-  "forms", "layouts", "providers", "queries", "mutations", "schemas", "types", "helpers", "jobs", "config",
+  "components",
+  "hooks",
+  "lib",
+  "utils",
+  "services",
+  "api",
+  "routes",
+  "pages",
+  "store",
+  "models",
+  "features",
+  "handlers",
+  "middleware",
+  "adapters",
+  "client",
+  "server",
+  "shared",
+  "internal",
+  "views",
+  "widgets",
+  "forms",
+  "layouts",
+  "providers",
+  "queries",
+  "mutations",
+  "schemas",
+  "types",
+  "helpers",
+  "jobs",
+  "config",
 ];
 const DOC_SECTIONS = ["guides", "reference", "architecture", "operations", "onboarding", "decisions", "api", "howto"];
 const LOCALES = ["en", "de", "fr", "es", "ja", "pt-br", "it", "nl", "ko", "zh-cn"];
@@ -214,10 +422,22 @@ const VENDOR_BASES = [
   "https://api.acme-internal.dev/v2",
 ];
 const NPM_DEPS = [
-  ["react", "^18.3.1"], ["react-dom", "^18.3.1"], ["zod", "^3.23.8"], ["lodash", "^4.17.21"],
-  ["date-fns", "^3.6.0"], ["express", "^4.19.2"], ["pino", "^9.3.2"], ["axios", "^1.7.2"],
-  ["@tanstack/react-query", "^5.51.1"], ["clsx", "^2.1.1"], ["nanoid", "^5.0.7"], ["undici", "^6.19.2"],
-  ["ioredis", "^5.4.1"], ["pg", "^8.12.0"], ["sharp", "^0.33.4"], ["yaml", "^2.4.5"],
+  ["react", "^18.3.1"],
+  ["react-dom", "^18.3.1"],
+  ["zod", "^3.23.8"],
+  ["lodash", "^4.17.21"],
+  ["date-fns", "^3.6.0"],
+  ["express", "^4.19.2"],
+  ["pino", "^9.3.2"],
+  ["axios", "^1.7.2"],
+  ["@tanstack/react-query", "^5.51.1"],
+  ["clsx", "^2.1.1"],
+  ["nanoid", "^5.0.7"],
+  ["undici", "^6.19.2"],
+  ["ioredis", "^5.4.1"],
+  ["pg", "^8.12.0"],
+  ["sharp", "^0.33.4"],
+  ["yaml", "^2.4.5"],
 ];
 
 const V1_BASE = "https://www.comfydeploy.com/api";
@@ -249,7 +469,8 @@ function sentence(rng) {
   const n = rng.int(6, 16);
   for (let i = 0; i < n; i++) {
     words.push(rng.chance(0.25) ? rng.pick(VERBS) : rng.chance(0.2) ? rng.pick(ADJECTIVES) : rng.pick(NOUNS));
-    if (rng.chance(0.15)) words.push(rng.pick(["the", "a", "each", "every", "with", "for", "and", "when", "before", "after"]));
+    if (rng.chance(0.15))
+      words.push(rng.pick(["the", "a", "each", "every", "with", "for", "and", "when", "before", "after"]));
   }
   const s = words.join(" ");
   return `${cap(s)}.`;
@@ -260,7 +481,11 @@ const paragraph = (rng, min = 2, max = 5) => Array.from({ length: rng.int(min, m
 // Planted snippets: real V1 uses and look-alikes, per file type
 
 function jsV1Snippet(rng, { exportKw, cjs }) {
-  const variant = rng.weighted([["fetch", 4], ["sdk", 3], ["axios", 3]]);
+  const variant = rng.weighted([
+    ["fetch", 4],
+    ["sdk", 3],
+    ["axios", 3],
+  ]);
   const fn = camel([rng.pick(["queue", "start", "submit", "trigger"]), ...nounWords(rng, 1, 1)]);
   if (variant === "fetch") {
     const body = [
@@ -294,7 +519,11 @@ function jsV1Snippet(rng, { exportKw, cjs }) {
     return { top: [], body };
   }
   if (variant === "sdk") {
-    const top = [cjs ? 'const { ComfyDeployClient } = require("comfydeploy");' : 'import { ComfyDeployClient } from "comfydeploy";'];
+    const top = [
+      cjs
+        ? 'const { ComfyDeployClient } = require("comfydeploy");'
+        : 'import { ComfyDeployClient } from "comfydeploy";',
+    ];
     const clientName = "client";
     const body = [
       "const apiToken = process.env.COMFY_DEPLOY_API_TOKEN;",
@@ -372,7 +601,11 @@ function jsClientImporterSnippet(rng, importPath) {
 }
 
 function jsLookalikeSnippet(rng, { exportKw }) {
-  const variant = rng.weighted([["runpod", 4], ["v2", 4], ["ci", 2]]);
+  const variant = rng.weighted([
+    ["runpod", 4],
+    ["v2", 4],
+    ["ci", 2],
+  ]);
   const fn = camel([rng.pick(["queue", "start", "submit", "dispatch"]), ...nounWords(rng, 1, 1)]);
   if (variant === "runpod") {
     return {
@@ -415,7 +648,7 @@ function jsLookalikeSnippet(rng, { exportKw }) {
     body: [
       `${exportKw}async function ${camel(["fetch", "workflow", ...nounWords(rng, 1, 1)])}(owner, repo, run_id) {`,
       "  const res = await fetch(`https://api.github.com/repos/${owner}/${repo}/actions/runs/${run_id}`, {",
-      "    headers: { Accept: \"application/vnd.github+json\" },",
+      '    headers: { Accept: "application/vnd.github+json" },',
       "  });",
       "  return res.json();",
       "}",
@@ -432,7 +665,7 @@ function pyPlant(rng, kind) {
       `def ${snake([rng.pick(["queue", "submit", "start"]), rng.pick(NOUNS)])}(deployment_id, inputs):`,
       "    response = requests.post(",
       '        f"{COMFY_API}/run",',
-      "        headers={\"Authorization\": f\"Bearer {os.environ['COMFY_DEPLOY_API_KEY']}\"},",
+      '        headers={"Authorization": f"Bearer {os.environ[\'COMFY_DEPLOY_API_KEY\']}"},',
       '        json={"deployment_id": deployment_id, "inputs": inputs},',
       "        timeout=30,",
       "    )",
@@ -487,7 +720,14 @@ function mdPlant(rng, kind) {
       "",
     ];
     if (rng.chance(0.6)) {
-      lines.push("Then poll for the result:", "", "```bash", `curl "${V1_BASE}/run?run_id=$RUN_ID" -H "Authorization: Bearer $COMFY_DEPLOY_API_KEY"`, "```", "");
+      lines.push(
+        "Then poll for the result:",
+        "",
+        "```bash",
+        `curl "${V1_BASE}/run?run_id=$RUN_ID" -H "Authorization: Bearer $COMFY_DEPLOY_API_KEY"`,
+        "```",
+        "",
+      );
     }
     return lines;
   }
@@ -519,7 +759,9 @@ function envPlant(rng, kind) {
   if (kind === "v1") {
     return [`COMFY_API=${V1_BASE}`, `COMFY_DEPLOYMENT_ID=${rng.uuid()}`];
   }
-  return rng.chance(0.5) ? [`RUNPOD_ENDPOINT_URL=${RUNPOD_BASE}/${rng.hex(12)}/run`] : ["COMFY_API=https://api.comfydeploy.com/api"];
+  return rng.chance(0.5)
+    ? [`RUNPOD_ENDPOINT_URL=${RUNPOD_BASE}/${rng.hex(12)}/run`]
+    : ["COMFY_API=https://api.comfydeploy.com/api"];
 }
 
 function yamlPlant(rng, kind) {
@@ -564,18 +806,34 @@ function genJs(rng, ext, plant) {
   if (rng.chance(0.4)) lines.push("/**", ` * ${sentence(rng)}`, ` * ${sentence(rng)}`, " */");
 
   const imports = [];
-  if (jsx) imports.push(rng.chance(0.5) ? 'import { useEffect, useMemo, useState } from "react";' : 'import React from "react";');
+  if (jsx)
+    imports.push(
+      rng.chance(0.5) ? 'import { useEffect, useMemo, useState } from "react";' : 'import React from "react";',
+    );
   for (let i = rng.int(1, 6); i > 0; i--) {
-    const rel = rng.pick(["./", "./", "../", "../../", "@acme/"]) + (rng.chance(0.5) ? kebab(nounWords(rng)) : rng.pick(PACKAGES));
+    const rel =
+      rng.pick(["./", "./", "../", "../../", "@acme/"]) +
+      (rng.chance(0.5) ? kebab(nounWords(rng)) : rng.pick(PACKAGES));
     const names = Array.from({ length: rng.int(1, 3) }, () => (rng.chance(0.5) ? fnName(rng) : typeName(rng)));
     const unique = [...new Set(names)];
     if (cjs) imports.push(`const { ${unique.join(", ")} } = require("${rel}");`);
-    else if (ts && rng.chance(0.25)) imports.push(`import type { ${unique.map(() => typeName(rng)).filter((v, j, a) => a.indexOf(v) === j).join(", ")} } from "${rel}";`);
+    else if (ts && rng.chance(0.25))
+      imports.push(
+        `import type { ${unique
+          .map(() => typeName(rng))
+          .filter((v, j, a) => a.indexOf(v) === j)
+          .join(", ")} } from "${rel}";`,
+      );
     else imports.push(`import { ${unique.join(", ")} } from "${rel}";`);
   }
   if (rng.chance(0.3)) {
     const [dep] = rng.pick(NPM_DEPS.filter(([d]) => !d.startsWith("react")));
-    const local = camel(dep.replace(/^@[^/]+\//, "").split(/[^a-z]+/).filter(Boolean));
+    const local = camel(
+      dep
+        .replace(/^@[^/]+\//, "")
+        .split(/[^a-z]+/)
+        .filter(Boolean),
+    );
     imports.push(cjs ? `const ${local} = require("${dep}");` : `import ${local} from "${dep}";`);
   }
   let snippet;
@@ -599,7 +857,12 @@ function genJs(rng, ext, plant) {
   const blocks = [];
   let count = lines.length;
   const blockKinds = [
-    ["fn", 3], ["fetch", services.length ? 2.5 : 1], ["class", 1.5], ["const", 1], ["reducer", 1], ["arrow", 1.5],
+    ["fn", 3],
+    ["fetch", services.length ? 2.5 : 1],
+    ["class", 1.5],
+    ["const", 1],
+    ["reducer", 1],
+    ["arrow", 1.5],
     ...(ts ? [["type", 2]] : []),
     ...(jsx ? [["component", 4]] : []),
   ];
@@ -621,11 +884,15 @@ function genJsBlock(rng, kind, { ts, exportKw, services, exported }) {
       const name = fnName(rng);
       exported.push(name);
       const arg = camel(nounWords(rng, 1, 1));
-      const out = [`${exportKw}function ${name}(${arg}${t(`: ${typeName(rng)}[]`)}, options${t(`: { ${rng.pick(ADJECTIVES)}?: boolean }`)} = {})${t(": number")} {`];
+      const out = [
+        `${exportKw}function ${name}(${arg}${t(`: ${typeName(rng)}[]`)}, options${t(`: { ${rng.pick(ADJECTIVES)}?: boolean }`)} = {})${t(": number")} {`,
+      ];
       out.push(`  let total = 0;`);
       out.push(`  for (const item of ${arg}) {`);
       for (let i = rng.int(1, 4); i > 0; i--) {
-        out.push(`    if (item.${camel(nounWords(rng, 1, 1))} ${rng.pick(["===", "!==", ">", "<"])} ${rng.pick(["undefined", "null", "0", "1", '""'])}) {`);
+        out.push(
+          `    if (item.${camel(nounWords(rng, 1, 1))} ${rng.pick(["===", "!==", ">", "<"])} ${rng.pick(["undefined", "null", "0", "1", '""'])}) {`,
+        );
         out.push(`      total += ${rng.int(1, 9)};`);
         out.push("    }");
       }
@@ -649,7 +916,8 @@ function genJsBlock(rng, kind, { ts, exportKw, services, exported }) {
         '      Accept: "application/json",',
         "    },",
       ];
-      if (method !== "GET" && method !== "DELETE") out.push(`    body: JSON.stringify({ ${camel(nounWords(rng, 1, 1))}: id }),`);
+      if (method !== "GET" && method !== "DELETE")
+        out.push(`    body: JSON.stringify({ ${camel(nounWords(rng, 1, 1))}: id }),`);
       out.push(
         "  });",
         "  if (!res.ok) {",
@@ -666,7 +934,9 @@ function genJsBlock(rng, kind, { ts, exportKw, services, exported }) {
       const field = camel(nounWords(rng, 1, 1));
       const out = [`${exportKw}class ${name} {`];
       out.push(`  ${t("private ")}${field}${ts ? ` = new Map<string, ${typeName(rng)}>()` : " = new Map()"};`, "");
-      out.push(`  constructor(${ts ? "private readonly " : ""}limit${t(": number")} = ${rng.int(10, 500)}) {${ts ? "}" : ""}`);
+      out.push(
+        `  constructor(${ts ? "private readonly " : ""}limit${t(": number")} = ${rng.int(10, 500)}) {${ts ? "}" : ""}`,
+      );
       if (!ts) out.push("    this.limit = limit;", "  }");
       for (let i = rng.int(1, 4); i > 0; i--) {
         const method = fnName(rng);
@@ -687,7 +957,9 @@ function genJsBlock(rng, kind, { ts, exportKw, services, exported }) {
       exported.push(name);
       const out = [`${exportKw}const ${name} = {`];
       for (let i = rng.int(2, 8); i > 0; i--) {
-        out.push(`  ${camel(nounWords(rng, 1, 2))}: ${rng.pick([String(rng.int(0, 10000)), `"${kebab(nounWords(rng))}"`, "true", "false", "null"])},`);
+        out.push(
+          `  ${camel(nounWords(rng, 1, 2))}: ${rng.pick([String(rng.int(0, 10000)), `"${kebab(nounWords(rng))}"`, "true", "false", "null"])},`,
+        );
       }
       out.push(`}${t(" as const")};`);
       return out;
@@ -695,9 +967,15 @@ function genJsBlock(rng, kind, { ts, exportKw, services, exported }) {
     case "reducer": {
       const name = `${camel(nounWords(rng, 1, 1))}Reducer`;
       exported.push(name);
-      const out = [`${exportKw}function ${name}(state${t(": Record<string, unknown>")}, action${t(": { type: string; payload?: unknown }")}) {`, "  switch (action.type) {"];
+      const out = [
+        `${exportKw}function ${name}(state${t(": Record<string, unknown>")}, action${t(": { type: string; payload?: unknown }")}) {`,
+        "  switch (action.type) {",
+      ];
       for (let i = rng.int(2, 5); i > 0; i--) {
-        out.push(`    case "${upper([rng.pick(VERBS), rng.pick(NOUNS)])}":`, `      return { ...state, ${camel(nounWords(rng, 1, 1))}: action.payload };`);
+        out.push(
+          `    case "${upper([rng.pick(VERBS), rng.pick(NOUNS)])}":`,
+          `      return { ...state, ${camel(nounWords(rng, 1, 1))}: action.payload };`,
+        );
       }
       out.push("    default:", "      return state;", "  }", "}");
       return out;
@@ -718,7 +996,9 @@ function genJsBlock(rng, kind, { ts, exportKw, services, exported }) {
       const name = typeName(rng);
       const out = [`export interface ${name} {`];
       for (let i = rng.int(2, 9); i > 0; i--) {
-        out.push(`  ${camel(nounWords(rng, 1, 2))}${rng.chance(0.3) ? "?" : ""}: ${rng.pick(["string", "number", "boolean", "string[]", "Date", "Record<string, string>", typeName(rng)])};`);
+        out.push(
+          `  ${camel(nounWords(rng, 1, 2))}${rng.chance(0.3) ? "?" : ""}: ${rng.pick(["string", "number", "boolean", "string[]", "Date", "Record<string, string>", typeName(rng)])};`,
+        );
       }
       out.push("}");
       return out;
@@ -734,7 +1014,7 @@ function genJsBlock(rng, kind, { ts, exportKw, services, exported }) {
         "  return (",
         `    <div className="${kebab(nounWords(rng))}">`,
         "      {items.map((item) => (",
-        "        <button key={item} className={item === selected ? \"active\" : undefined} onClick={() => { setSelected(item); onSelect(item); }}>",
+        '        <button key={item} className={item === selected ? "active" : undefined} onClick={() => { setSelected(item); onSelect(item); }}>',
         "          {item}",
         "        </button>",
         "      ))}",
@@ -752,26 +1032,63 @@ function genPython(rng, plant) {
   const target = rng.int(20, 180);
   const lines = [];
   if (rng.chance(0.5)) lines.push(`"""${sentence(rng)}"""`, "");
-  const imports = rng.some(["import os", "import json", "import logging", "import time", "from dataclasses import dataclass", "from typing import Any, Optional", "import httpx", "from pathlib import Path"], 2, 5);
+  const imports = rng.some(
+    [
+      "import os",
+      "import json",
+      "import logging",
+      "import time",
+      "from dataclasses import dataclass",
+      "from typing import Any, Optional",
+      "import httpx",
+      "from pathlib import Path",
+    ],
+    2,
+    5,
+  );
   if (plant) imports.push("import os", "import requests");
   lines.push(...[...new Set(imports)].sort(), "", "");
   if (imports.includes("import logging")) lines.push("log = logging.getLogger(__name__)", "", "");
   const blocks = [];
   let count = lines.length;
   while (count < target) {
-    const kind = rng.weighted([["fn", 3], ["class", 2], ["http", imports.includes("import httpx") ? 2 : 0]]);
+    const kind = rng.weighted([
+      ["fn", 3],
+      ["class", 2],
+      ["http", imports.includes("import httpx") ? 2 : 0],
+    ]);
     let block;
     if (kind === "fn") {
       const arg = snake(nounWords(rng, 1, 1));
-      block = [`def ${pyName(rng)}(${arg}, limit=${rng.int(1, 100)}):`, `    """${sentence(rng)}"""`, "    result = []"];
+      block = [
+        `def ${pyName(rng)}(${arg}, limit=${rng.int(1, 100)}):`,
+        `    """${sentence(rng)}"""`,
+        "    result = []",
+      ];
       block.push(`    for item in ${arg}:`);
-      for (let i = rng.int(1, 3); i > 0; i--) block.push(`        if item.get("${snake(nounWords(rng, 1, 1))}") ${rng.pick(["is None", "== 0", "> 1"])}:`, "            continue");
-      block.push("        result.append(item)", "        if len(result) >= limit:", "            break", "    return result");
+      for (let i = rng.int(1, 3); i > 0; i--)
+        block.push(
+          `        if item.get("${snake(nounWords(rng, 1, 1))}") ${rng.pick(["is None", "== 0", "> 1"])}:`,
+          "            continue",
+        );
+      block.push(
+        "        result.append(item)",
+        "        if len(result) >= limit:",
+        "            break",
+        "    return result",
+      );
     } else if (kind === "class") {
       const name = typeName(rng);
       block = ["@dataclass", `class ${name}:`];
-      for (let i = rng.int(2, 6); i > 0; i--) block.push(`    ${snake(nounWords(rng, 1, 2))}: ${rng.pick(["str", "int", "float", "bool", "Optional[str]", "list"])}${rng.chance(0.3) ? " = None" : ""}`);
-      block.push("", `    def ${pyName(rng)}(self):`, `        return {k: v for k, v in self.__dict__.items() if v is not None}`);
+      for (let i = rng.int(2, 6); i > 0; i--)
+        block.push(
+          `    ${snake(nounWords(rng, 1, 2))}: ${rng.pick(["str", "int", "float", "bool", "Optional[str]", "list"])}${rng.chance(0.3) ? " = None" : ""}`,
+        );
+      block.push(
+        "",
+        `    def ${pyName(rng)}(self):`,
+        `        return {k: v for k, v in self.__dict__.items() if v is not None}`,
+      );
       if (!imports.includes("from dataclasses import dataclass")) block.shift();
     } else {
       block = [
@@ -802,15 +1119,29 @@ function genMarkdown(rng, plant) {
     if (planted && s === at) lines.push(...planted);
     if (s === sections) break;
     lines.push(`## ${cap(rng.pick(VERBS))} ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)}s`, "", paragraph(rng), "");
-    const extra = rng.weighted([["list", 3], ["code", 2], ["table", 1], ["none", 2]]);
+    const extra = rng.weighted([
+      ["list", 3],
+      ["code", 2],
+      ["table", 1],
+      ["none", 2],
+    ]);
     if (extra === "list") {
       for (let i = rng.int(2, 6); i > 0; i--) lines.push(`- ${sentence(rng)}`);
       lines.push("");
     } else if (extra === "code") {
-      lines.push("```ts", `const ${camel(nounWords(rng))} = await ${fnName(rng)}(${rng.chance(0.5) ? `"${rng.hex(8)}"` : ""});`, `console.log(${camel(nounWords(rng, 1, 1))});`, "```", "");
+      lines.push(
+        "```ts",
+        `const ${camel(nounWords(rng))} = await ${fnName(rng)}(${rng.chance(0.5) ? `"${rng.hex(8)}"` : ""});`,
+        `console.log(${camel(nounWords(rng, 1, 1))});`,
+        "```",
+        "",
+      );
     } else if (extra === "table") {
       lines.push("| Name | Type | Default |", "| --- | --- | --- |");
-      for (let i = rng.int(2, 6); i > 0; i--) lines.push(`| \`${camel(nounWords(rng))}\` | ${rng.pick(["string", "number", "boolean"])} | ${rng.pick(["`true`", "`0`", "-", "`\"auto\"`"])} |`);
+      for (let i = rng.int(2, 6); i > 0; i--)
+        lines.push(
+          `| \`${camel(nounWords(rng))}\` | ${rng.pick(["string", "number", "boolean"])} | ${rng.pick(["`true`", "`0`", "-", '`"auto"`'])} |`,
+        );
       lines.push("");
     }
   }
@@ -820,7 +1151,14 @@ function genMarkdown(rng, plant) {
 function randomJsonValue(rng, depth) {
   const r = rng.next();
   if (depth > 2 || r < 0.5) {
-    return rng.pick([() => rng.int(0, 100000), () => kebab(nounWords(rng)), () => rng.chance(0.5), () => null, () => rng.uuid(), () => sentence(rng)])();
+    return rng.pick([
+      () => rng.int(0, 100000),
+      () => kebab(nounWords(rng)),
+      () => rng.chance(0.5),
+      () => null,
+      () => rng.uuid(),
+      () => sentence(rng),
+    ])();
   }
   if (r < 0.7) return Array.from({ length: rng.int(1, 5) }, () => randomJsonValue(rng, depth + 1));
   const obj = {};
@@ -840,7 +1178,11 @@ function genJson(rng, name, plant) {
       dependencies: Object.fromEntries(rng.some(NPM_DEPS, 1, 6)),
     };
   } else if (name === "tsconfig.json") {
-    obj = { extends: "../../tsconfig.base.json", compilerOptions: { outDir: "dist", rootDir: "src", strict: true }, include: ["src"] };
+    obj = {
+      extends: "../../tsconfig.base.json",
+      compilerOptions: { outDir: "dist", rootDir: "src", strict: true },
+      include: ["src"],
+    };
   } else if (rng.chance(0.3)) {
     obj = {};
     for (let i = rng.int(5, 40); i > 0; i--) obj[`${rng.pick(NOUNS)}.${camel(nounWords(rng))}`] = sentence(rng);
@@ -854,29 +1196,76 @@ function genJson(rng, name, plant) {
 }
 
 function genYaml(rng, plant) {
-  const kind = rng.weighted([["workflow", 2], ["deployment", 3], ["compose", 1], ["config", 2]]);
+  const kind = rng.weighted([
+    ["workflow", 2],
+    ["deployment", 3],
+    ["compose", 1],
+    ["config", 2],
+  ]);
   const lines = [];
   if (kind === "workflow") {
-    lines.push(`name: ${cap(rng.pick(VERBS))} ${rng.pick(NOUNS)}`, "on:", "  push:", "    branches: [main]", "  pull_request:", "jobs:");
+    lines.push(
+      `name: ${cap(rng.pick(VERBS))} ${rng.pick(NOUNS)}`,
+      "on:",
+      "  push:",
+      "    branches: [main]",
+      "  pull_request:",
+      "jobs:",
+    );
     for (let j = rng.int(1, 3); j > 0; j--) {
-      lines.push(`  ${kebab(nounWords(rng, 1, 1))}-${rng.pick(VERBS)}:`, "    runs-on: ubuntu-latest", "    steps:", "      - uses: actions/checkout@v4", "      - uses: actions/setup-node@v4", "        with:", "          node-version: 20");
-      for (let s = rng.int(1, 4); s > 0; s--) lines.push(`      - run: npm ${rng.pick(["ci", "test", "run lint", "run build", "run typecheck"])}`);
+      lines.push(
+        `  ${kebab(nounWords(rng, 1, 1))}-${rng.pick(VERBS)}:`,
+        "    runs-on: ubuntu-latest",
+        "    steps:",
+        "      - uses: actions/checkout@v4",
+        "      - uses: actions/setup-node@v4",
+        "        with:",
+        "          node-version: 20",
+      );
+      for (let s = rng.int(1, 4); s > 0; s--)
+        lines.push(`      - run: npm ${rng.pick(["ci", "test", "run lint", "run build", "run typecheck"])}`);
     }
   } else if (kind === "deployment") {
     const name = kebab(nounWords(rng));
-    lines.push("apiVersion: apps/v1", "kind: Deployment", "metadata:", `  name: ${name}`, "spec:", `  replicas: ${rng.int(1, 6)}`, "  template:", "    spec:", "      containers:", `        - name: ${name}`, `          image: registry.acme.dev/${name}:${rng.int(1, 9)}.${rng.int(0, 30)}.${rng.int(0, 9)}`, "          env:");
-    for (let i = rng.int(2, 8); i > 0; i--) lines.push(`            - name: ${upper(nounWords(rng))}`, `              value: "${kebab(nounWords(rng))}"`);
-    lines.push("          resources:", "            limits:", `              memory: ${rng.pick(["256Mi", "512Mi", "1Gi", "2Gi"])}`);
+    lines.push(
+      "apiVersion: apps/v1",
+      "kind: Deployment",
+      "metadata:",
+      `  name: ${name}`,
+      "spec:",
+      `  replicas: ${rng.int(1, 6)}`,
+      "  template:",
+      "    spec:",
+      "      containers:",
+      `        - name: ${name}`,
+      `          image: registry.acme.dev/${name}:${rng.int(1, 9)}.${rng.int(0, 30)}.${rng.int(0, 9)}`,
+      "          env:",
+    );
+    for (let i = rng.int(2, 8); i > 0; i--)
+      lines.push(`            - name: ${upper(nounWords(rng))}`, `              value: "${kebab(nounWords(rng))}"`);
+    lines.push(
+      "          resources:",
+      "            limits:",
+      `              memory: ${rng.pick(["256Mi", "512Mi", "1Gi", "2Gi"])}`,
+    );
   } else if (kind === "compose") {
     lines.push("services:");
     for (let i = rng.int(1, 4); i > 0; i--) {
       const svc = kebab(nounWords(rng, 1, 1));
-      lines.push(`  ${svc}-${i}:`, `    image: ${rng.pick(["postgres:16", "redis:7", "node:20-slim", "nginx:1.27"])}`, "    ports:", `      - "${rng.int(3000, 9000)}:${rng.int(3000, 9000)}"`);
+      lines.push(
+        `  ${svc}-${i}:`,
+        `    image: ${rng.pick(["postgres:16", "redis:7", "node:20-slim", "nginx:1.27"])}`,
+        "    ports:",
+        `      - "${rng.int(3000, 9000)}:${rng.int(3000, 9000)}"`,
+      );
     }
   } else {
     for (let i = rng.int(3, 12); i > 0; i--) {
       lines.push(`${snake(nounWords(rng))}_${i}:`);
-      for (let k = rng.int(1, 5); k > 0; k--) lines.push(`  ${snake(nounWords(rng, 1, 1))}_${k}: ${rng.pick([String(rng.int(0, 999)), "true", "false", kebab(nounWords(rng))])}`);
+      for (let k = rng.int(1, 5); k > 0; k--)
+        lines.push(
+          `  ${snake(nounWords(rng, 1, 1))}_${k}: ${rng.pick([String(rng.int(0, 999)), "true", "false", kebab(nounWords(rng))])}`,
+        );
     }
   }
   if (plant) lines.push(...yamlPlant(rng, plant));
@@ -888,7 +1277,13 @@ function genShell(rng, plant) {
   lines.push(`ROOT="$(cd "$(dirname "\${BASH_SOURCE[0]}")/.." && pwd)"`, "");
   for (let i = rng.int(1, 4); i > 0; i--) {
     const fn = snake([rng.pick(VERBS), rng.pick(NOUNS)]);
-    lines.push(`${fn}() {`, `  echo "==> ${fn.replace(/_/g, " ")}"`, `  ${rng.pick(["npm ci --prefix", "ls -la", "du -sh", "find"])} "$ROOT/${rng.pick(PACKAGES)}"`, "}", "");
+    lines.push(
+      `${fn}() {`,
+      `  echo "==> ${fn.replace(/_/g, " ")}"`,
+      `  ${rng.pick(["npm ci --prefix", "ls -la", "du -sh", "find"])} "$ROOT/${rng.pick(PACKAGES)}"`,
+      "}",
+      "",
+    );
   }
   if (plant) lines.push(...shPlant(rng, plant), "");
   lines.push('echo "done"');
@@ -926,7 +1321,9 @@ function genDockerfile(rng, plant) {
 function genEnv(rng, plant) {
   const lines = [`# ${sentence(rng)}`];
   for (let i = rng.int(3, 15); i > 0; i--) {
-    lines.push(`${upper(nounWords(rng))}=${rng.pick([kebab(nounWords(rng)), String(rng.int(0, 9999)), "true", `${rng.pick(VENDOR_BASES)}`])}`);
+    lines.push(
+      `${upper(nounWords(rng))}=${rng.pick([kebab(nounWords(rng)), String(rng.int(0, 9999)), "true", `${rng.pick(VENDOR_BASES)}`])}`,
+    );
   }
   if (plant) lines.splice(rng.int(1, lines.length), 0, ...envPlant(rng, plant));
   return `${lines.join("\n")}\n`;
@@ -936,9 +1333,17 @@ function genEnv(rng, plant) {
 // Tree layout
 
 const KINDS = [
-  ["ts", 26], ["tsx", 12], ["js", 17],
-  ["json", 15], ["md", 10], ["py", 10],
-  ["yaml", 4], ["sh", 2], ["css", 2.5], ["dockerfile", 0.75], ["env", 0.75],
+  ["ts", 26],
+  ["tsx", 12],
+  ["js", 17],
+  ["json", 15],
+  ["md", 10],
+  ["py", 10],
+  ["yaml", 4],
+  ["sh", 2],
+  ["css", 2.5],
+  ["dockerfile", 0.75],
+  ["env", 0.75],
 ];
 const PLANT_RATE = 0.005;
 const LOOKALIKE_RATE = 0.005;
@@ -948,13 +1353,11 @@ const CLIENT_MODULE_SHARE = 0.15;
 function buildDirPools(rng, fileCount) {
   const sourceDirs = new Set();
   const sourceTarget = Math.max(20, Math.round((fileCount * 0.55) / 12));
-  const projectRoots = [
-    ...PACKAGES.map((p) => `packages/${p}`),
-    ...APPS.map((a) => `apps/${a}`),
-  ];
+  const projectRoots = [...PACKAGES.map((p) => `packages/${p}`), ...APPS.map((a) => `apps/${a}`)];
   for (let guard = 0; sourceDirs.size < sourceTarget && guard < sourceTarget * 50; guard++) {
     const segs = [rng.pick(projectRoots), "src"];
-    for (let d = rng.int(0, 3); d > 0; d--) segs.push(rng.chance(0.6) ? rng.pick(SRC_SUBDIRS) : kebab(nounWords(rng, 1, 1)));
+    for (let d = rng.int(0, 3); d > 0; d--)
+      segs.push(rng.chance(0.6) ? rng.pick(SRC_SUBDIRS) : kebab(nounWords(rng, 1, 1)));
     sourceDirs.add(segs.join("/"));
   }
   const pyDirs = new Set();
@@ -977,7 +1380,11 @@ function buildDirPools(rng, fileCount) {
     fixtureDirs.push(`${root}/test/fixtures`, `${root}/test/fixtures/${rng.pick(NOUNS)}`);
     for (const locale of LOCALES) if (rng.chance(0.3)) fixtureDirs.push(`${root}/locales/${locale}`);
   }
-  const yamlDirs = [".github/workflows", ...ENVIRONMENTS.flatMap((e) => SERVICES.map((s) => `infra/k8s/${e}/${s}`)), ...PACKAGES.map((p) => `packages/${p}/config`)];
+  const yamlDirs = [
+    ".github/workflows",
+    ...ENVIRONMENTS.flatMap((e) => SERVICES.map((s) => `infra/k8s/${e}/${s}`)),
+    ...PACKAGES.map((p) => `packages/${p}/config`),
+  ];
   const shDirs = ["scripts", "scripts/ci", "scripts/release", ...PACKAGES.map((p) => `packages/${p}/scripts`)];
   const serviceRoots = SERVICES.map((s) => `services/${s}`);
   return {
@@ -995,35 +1402,63 @@ function buildDirPools(rng, fileCount) {
 
 function fileNameFor(rng, kind, dir, pools) {
   switch (kind) {
-    case "ts": return { dir, names: [rng.chance(0.08) ? "index.ts" : `${kebab(nounWords(rng))}.ts`] };
-    case "tsx": return { dir, names: [`${pascal(nounWords(rng))}${rng.pick(["", "View", "Card", "Page", "Form"])}.tsx`] };
-    case "js": return { dir, names: [`${kebab(nounWords(rng))}.${rng.pick(["js", "js", "js", "mjs", "cjs"])}`] };
+    case "ts":
+      return { dir, names: [rng.chance(0.08) ? "index.ts" : `${kebab(nounWords(rng))}.ts`] };
+    case "tsx":
+      return { dir, names: [`${pascal(nounWords(rng))}${rng.pick(["", "View", "Card", "Page", "Form"])}.tsx`] };
+    case "js":
+      return { dir, names: [`${kebab(nounWords(rng))}.${rng.pick(["js", "js", "js", "mjs", "cjs"])}`] };
     case "json": {
-      if (pools.projectRoots.includes(dir)) return { dir, names: ["package.json", "tsconfig.json", `${kebab(nounWords(rng))}.json`] };
+      if (pools.projectRoots.includes(dir))
+        return { dir, names: ["package.json", "tsconfig.json", `${kebab(nounWords(rng))}.json`] };
       return { dir, names: [`${kebab(nounWords(rng))}.json`] };
     }
-    case "md": return { dir, names: ["README.md", `${kebab(nounWords(rng, 1, 3))}.md`] };
-    case "py": return { dir, names: [rng.chance(0.08) ? "__init__.py" : `${snake(nounWords(rng))}.py`] };
-    case "yaml": return { dir, names: [`${kebab(nounWords(rng))}.${rng.pick(["yaml", "yml"])}`] };
-    case "sh": return { dir, names: [`${kebab([rng.pick(VERBS), ...nounWords(rng, 1, 1)])}.sh`] };
-    case "css": return { dir, names: [`${kebab(nounWords(rng))}.${rng.chance(0.3) ? "module.css" : "css"}`] };
-    case "dockerfile": return { dir, names: ["Dockerfile", `Dockerfile.${kebab(nounWords(rng, 1, 1))}`] };
-    case "env": return { dir, names: [".env.example", `.env.${rng.pick(ENVIRONMENTS)}`, `.env.${kebab(nounWords(rng, 1, 1))}`] };
-    default: throw new Error(kind);
+    case "md":
+      return { dir, names: ["README.md", `${kebab(nounWords(rng, 1, 3))}.md`] };
+    case "py":
+      return { dir, names: [rng.chance(0.08) ? "__init__.py" : `${snake(nounWords(rng))}.py`] };
+    case "yaml":
+      return { dir, names: [`${kebab(nounWords(rng))}.${rng.pick(["yaml", "yml"])}`] };
+    case "sh":
+      return { dir, names: [`${kebab([rng.pick(VERBS), ...nounWords(rng, 1, 1)])}.sh`] };
+    case "css":
+      return { dir, names: [`${kebab(nounWords(rng))}.${rng.chance(0.3) ? "module.css" : "css"}`] };
+    case "dockerfile":
+      return { dir, names: ["Dockerfile", `Dockerfile.${kebab(nounWords(rng, 1, 1))}`] };
+    case "env":
+      return { dir, names: [".env.example", `.env.${rng.pick(ENVIRONMENTS)}`, `.env.${kebab(nounWords(rng, 1, 1))}`] };
+    default:
+      throw new Error(kind);
   }
 }
 
 function dirFor(rng, kind, pools) {
   switch (kind) {
-    case "ts": case "tsx": case "js": case "css": return rng.pick(pools.source);
-    case "json": return rng.weighted([[() => rng.pick(pools.source), 4], [() => rng.pick(pools.projectRoots), 2], [() => rng.pick(pools.fixtures), 4]])();
-    case "md": return rng.chance(0.7) ? rng.pick(pools.docs) : rng.pick(pools.source);
-    case "py": return rng.pick(pools.python);
-    case "yaml": return rng.pick(pools.yaml);
-    case "sh": return rng.pick(pools.shell);
-    case "dockerfile": return rng.pick(pools.dockerDirs);
-    case "env": return rng.pick(pools.envDirs);
-    default: throw new Error(kind);
+    case "ts":
+    case "tsx":
+    case "js":
+    case "css":
+      return rng.pick(pools.source);
+    case "json":
+      return rng.weighted([
+        [() => rng.pick(pools.source), 4],
+        [() => rng.pick(pools.projectRoots), 2],
+        [() => rng.pick(pools.fixtures), 4],
+      ])();
+    case "md":
+      return rng.chance(0.7) ? rng.pick(pools.docs) : rng.pick(pools.source);
+    case "py":
+      return rng.pick(pools.python);
+    case "yaml":
+      return rng.pick(pools.yaml);
+    case "sh":
+      return rng.pick(pools.shell);
+    case "dockerfile":
+      return rng.pick(pools.dockerDirs);
+    case "env":
+      return rng.pick(pools.envDirs);
+    default:
+      throw new Error(kind);
   }
 }
 
@@ -1031,15 +1466,24 @@ function contentFor(rng, kind, name, plantSpec) {
   if (kind === "ts" || kind === "tsx" || kind === "js") return genJs(rng, kind, plantSpec);
   const plant = plantSpec?.type;
   switch (kind) {
-    case "json": return genJson(rng, name, plant);
-    case "md": return genMarkdown(rng, plant);
-    case "py": return genPython(rng, plant);
-    case "yaml": return genYaml(rng, plant);
-    case "sh": return genShell(rng, plant);
-    case "css": return genCss(rng);
-    case "dockerfile": return genDockerfile(rng, plant);
-    case "env": return genEnv(rng, plant);
-    default: throw new Error(kind);
+    case "json":
+      return genJson(rng, name, plant);
+    case "md":
+      return genMarkdown(rng, plant);
+    case "py":
+      return genPython(rng, plant);
+    case "yaml":
+      return genYaml(rng, plant);
+    case "sh":
+      return genShell(rng, plant);
+    case "css":
+      return genCss(rng);
+    case "dockerfile":
+      return genDockerfile(rng, plant);
+    case "env":
+      return genEnv(rng, plant);
+    default:
+      throw new Error(kind);
   }
 }
 
@@ -1064,16 +1508,29 @@ function generateTree(root, fileCount) {
     counts.byKind[kind] = (counts.byKind[kind] ?? 0) + 1;
   };
 
-  write("package.json", `${JSON.stringify({ name: "acme-platform", private: true, workspaces: ["packages/*", "apps/*"], scripts: { build: "turbo build", test: "turbo test" } }, null, 2)}\n`, "json");
-  write("README.md", `# Acme platform\n\n${paragraph(rng, 3, 6)}\n\n## Layout\n\n- \`packages/\`: libraries\n- \`apps/\`: deployable front ends\n- \`services/\`: Python workers\n`, "md");
+  write(
+    "package.json",
+    `${JSON.stringify({ name: "acme-platform", private: true, workspaces: ["packages/*", "apps/*"], scripts: { build: "turbo build", test: "turbo test" } }, null, 2)}\n`,
+    "json",
+  );
+  write(
+    "README.md",
+    `# Acme platform\n\n${paragraph(rng, 3, 6)}\n\n## Layout\n\n- \`packages/\`: libraries\n- \`apps/\`: deployable front ends\n- \`services/\`: Python workers\n`,
+    "md",
+  );
   write(".gitignore", "node_modules/\ndist/\ncoverage/\n*.log\n.env.local\n", "other");
-  write("tsconfig.base.json", `${JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", strict: true } }, null, 2)}\n`, "json");
+  write(
+    "tsconfig.base.json",
+    `${JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", strict: true } }, null, 2)}\n`,
+    "json",
+  );
 
   const pools = buildDirPools(rng, fileCount);
   while (counts.files < fileCount) {
     const kind = rng.weighted(KINDS);
     const r = rng.next();
-    const plant = kind === "css" ? undefined : r < PLANT_RATE ? "v1" : r < PLANT_RATE + LOOKALIKE_RATE ? "lookalike" : undefined;
+    const plant =
+      kind === "css" ? undefined : r < PLANT_RATE ? "v1" : r < PLANT_RATE + LOOKALIKE_RATE ? "lookalike" : undefined;
     if (plant === "v1" && (kind === "ts" || kind === "js") && rng.chance(CLIENT_MODULE_SHARE)) {
       // lib/comfy-client.ts exporting the client, and a few files of the same package using it.
       const project = rng.pick(pools.projectRoots);
@@ -1111,7 +1568,11 @@ function generateTree(root, fileCount) {
   }
 
   const git = (...args) => {
-    const result = spawnSync("git", ["-c", "init.defaultBranch=main", "-c", "core.autocrlf=false", ...args], { cwd: root, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+    const result = spawnSync("git", ["-c", "init.defaultBranch=main", "-c", "core.autocrlf=false", ...args], {
+      cwd: root,
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
+    });
     if (result.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr || result.error}`);
   };
   git("init", "-q");
@@ -1131,7 +1592,9 @@ function ensureRealTree(dir, script) {
     if (built.status !== 0) process.exit(1);
   }
   const planted = readFileSync(join(dir, ".planted"), "utf8").split("\n").filter(Boolean);
-  const listed = spawnSync("git", ["ls-files"], { cwd: dir, encoding: "utf8", maxBuffer: 1 << 28 }).stdout.split("\n").filter(Boolean).length;
+  const listed = spawnSync("git", ["ls-files"], { cwd: dir, encoding: "utf8", maxBuffer: 1 << 28 })
+    .stdout.split("\n")
+    .filter(Boolean).length;
   return { root: dir, marker: { files: listed, planted }, generated: false };
 }
 
@@ -1184,7 +1647,14 @@ function timed(command, args, { cwd, env, stdout = "ignore", captureStdout = fal
     child.on("close", (code, signal) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       const cpuMs = childrenCpuMs(timesFile);
-      resolvePromise({ code, signal, ms, cpuMs, stdout: Buffer.concat(chunks).toString("utf8"), stderr: Buffer.concat(errChunks).toString("utf8") });
+      resolvePromise({
+        code,
+        signal,
+        ms,
+        cpuMs,
+        stdout: Buffer.concat(chunks).toString("utf8"),
+        stderr: Buffer.concat(errChunks).toString("utf8"),
+      });
     });
   });
 }
@@ -1233,12 +1703,16 @@ function findOnPath(name) {
 
 /** Share of CPU time spent outside idle over the next `ms` milliseconds, all CPUs together. */
 async function cpuBusyShare(ms) {
-  const sample = () => cpus().reduce((acc, c) => {
-    const t = c.times;
-    acc.total += t.user + t.nice + t.sys + t.idle + t.irq;
-    acc.idle += t.idle;
-    return acc;
-  }, { total: 0, idle: 0 });
+  const sample = () =>
+    cpus().reduce(
+      (acc, c) => {
+        const t = c.times;
+        acc.total += t.user + t.nice + t.sys + t.idle + t.irq;
+        acc.idle += t.idle;
+        return acc;
+      },
+      { total: 0, idle: 0 },
+    );
   const a = sample();
   await new Promise((r) => setTimeout(r, ms));
   const b = sample();
@@ -1257,14 +1731,27 @@ async function runScanner(tree, work, cli) {
   try {
     result = await timed(
       process.execPath,
-      ["--import", pathToFileURL(PROBE).href, cli, "scan", tree, "--format", "json", "--fail-on", "none", "--no-progress"],
+      [
+        "--import",
+        pathToFileURL(PROBE).href,
+        cli,
+        "scan",
+        tree,
+        "--format",
+        "json",
+        "--fail-on",
+        "none",
+        "--no-progress",
+      ],
       { cwd: REPO_ROOT, env: { ...process.env, COMFYDEPLOY_BENCH_RSS_FILE: rssFile }, stdout: fd, work },
     );
   } finally {
     closeSync(fd);
   }
   if (result.code !== 0) {
-    throw new ScannerFailure(`scanner exited with ${result.signal ?? result.code}\n${result.stderr.trim().split("\n").slice(-20).join("\n")}`);
+    throw new ScannerFailure(
+      `scanner exited with ${result.signal ?? result.code}\n${result.stderr.trim().split("\n").slice(-20).join("\n")}`,
+    );
   }
   let report;
   try {
@@ -1279,14 +1766,25 @@ async function runScanner(tree, work, cli) {
     rssKb = undefined;
   }
   const filesWithFindings = new Set((report.findings ?? []).map((f) => f.file));
-  return { ms: result.ms, rssKb, cpuMs: result.cpuMs, summary: report.summary ?? {}, stats: report.stats ?? {}, filesWithFindings, findingKeys: findingKeys(report.findings ?? []) };
+  return {
+    ms: result.ms,
+    rssKb,
+    cpuMs: result.cpuMs,
+    summary: report.summary ?? {},
+    stats: report.stats ?? {},
+    filesWithFindings,
+    findingKeys: findingKeys(report.findings ?? []),
+  };
 }
 
 async function runGrep(command, args, cwd, work) {
   const result = await timed(command, args, { cwd, captureStdout: true, work });
   // Exit 1 means "nothing matched", which is a valid outcome.
   if (result.code !== 0 && result.code !== 1) {
-    return { error: `${command} exited with ${result.signal ?? result.code}: ${result.stderr.trim().split("\n")[0] ?? ""}`, ms: result.ms };
+    return {
+      error: `${command} exited with ${result.signal ?? result.code}: ${result.stderr.trim().split("\n")[0] ?? ""}`,
+      ms: result.ms,
+    };
   }
   const matched = result.stdout.split("\n").filter(Boolean).length;
   return { ms: result.ms, cpuMs: result.cpuMs, matched };
@@ -1297,26 +1795,37 @@ async function runGrep(command, args, cwd, work) {
 
 function table(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
-  const line = (r) => r.map((cell, c) => String(cell).padEnd(widths[c])).join("  ").trimEnd();
+  const line = (r) =>
+    r
+      .map((cell, c) => String(cell).padEnd(widths[c]))
+      .join("  ")
+      .trimEnd();
   const rule = widths.map((w) => "-".repeat(w)).join("  ");
   return [line(rows[0]), rule, ...rows.slice(1).map(line)].join("\n");
 }
 
 const fmtMs = (v) => (v === undefined ? "n/a" : v.toFixed(0));
 /** Median CPU time of runs, undefined unless every run has one. */
-const cpuMedian = (runs) => (runs.length && runs.every((r) => r.cpuMs !== undefined) ? median(runs.map((r) => r.cpuMs)) : undefined);
+const cpuMedian = (runs) =>
+  runs.length && runs.every((r) => r.cpuMs !== undefined) ? median(runs.map((r) => r.cpuMs)) : undefined;
 const cpuRatio = (a, b) => {
   const [x, y] = [cpuMedian(a), cpuMedian(b)];
   return x !== undefined && y ? `${(x / y).toFixed(2)}x` : "n/a";
 };
-const spread = (values) => (values.length ? `(min ${fmtMs(Math.min(...values))}, max ${fmtMs(Math.max(...values))})` : "");
+const spread = (values) =>
+  values.length ? `(min ${fmtMs(Math.min(...values))}, max ${fmtMs(Math.max(...values))})` : "";
 
 /** Measures one tree: every command `runs` times after a warm-up, alternating. */
 async function measureTree(tree, options, needleArgs, rg, work) {
   const commands = [
     { id: "scanner", run: () => runScanner(tree, work, options.cli) },
-    { id: "git grep", run: () => runGrep("git", ["-c", "core.quotepath=off", "grep", "-l", "-F", ...needleArgs], tree, work) },
-    ...(rg ? [{ id: "rg", run: () => runGrep(rg, ["-l", "--hidden", "-g", "!.git", "-F", ...needleArgs], tree, work) }] : []),
+    {
+      id: "git grep",
+      run: () => runGrep("git", ["-c", "core.quotepath=off", "grep", "-l", "-F", ...needleArgs], tree, work),
+    },
+    ...(rg
+      ? [{ id: "rg", run: () => runGrep(rg, ["-l", "--hidden", "-g", "!.git", "-F", ...needleArgs], tree, work) }]
+      : []),
   ];
   const results = Object.fromEntries(commands.map((c) => [c.id, []]));
   const errors = {};
@@ -1348,13 +1857,17 @@ function compareWithBaseline(label, keys, record) {
     writeFileSync(file, `${keys.join("\n")}\n`);
     return { ok: true, text: `recorded ${keys.length} in ${posix.relative(REPO_ROOT, file)}` };
   }
-  if (!existsSync(file)) return { ok: false, text: `no baseline (${posix.relative(REPO_ROOT, file)}; --record-findings)` };
+  if (!existsSync(file))
+    return { ok: false, text: `no baseline (${posix.relative(REPO_ROOT, file)}; --record-findings)` };
   const before = new Set(readFileSync(file, "utf8").split("\n").filter(Boolean));
   const now = new Set(keys);
   const gained = keys.filter((k) => !before.has(k));
   const lost = [...before].filter((k) => !now.has(k));
   if (!gained.length && !lost.length) return { ok: true, text: `identical (${keys.length})` };
-  return { ok: false, text: `+${gained.length} -${lost.length} of ${before.size}${lost.length ? ` (lost ${lost.slice(0, 2).join(", ")})` : ""}` };
+  return {
+    ok: false,
+    text: `+${gained.length} -${lost.length} of ${before.size}${lost.length ? ` (lost ${lost.slice(0, 2).join(", ")})` : ""}`,
+  };
 }
 
 /** One column of the table: the figures of one tree and whether each target holds. */
@@ -1392,20 +1905,39 @@ function summarise(label, tree, marker, { results, errors }, rgAvailable, option
     "rg CPU user+sys (ms, median)": rgAvailable ? fmtMs(cpuMedian(rgRuns)) : "no rg",
     "CPU ratio scanner / git grep": cpuRatio(scanner, grepRuns),
     "CPU ratio scanner / rg": rgAvailable ? cpuRatio(scanner, rgRuns) : "no rg",
-    "git grep -F median (ms)": errors["git grep"] ? `error: ${errors["git grep"]}` : `${fmtMs(grepMs)} ${spread(grepRuns.map((r) => r.ms))}`,
-    "rg -F median (ms)": rgAvailable ? (errors.rg ? `error: ${errors.rg}` : `${fmtMs(rgMs)} ${spread(rgRuns.map((r) => r.ms))}`) : "no rg",
-    [`ratio scanner / git grep (<= ${TARGET_RATIO.toFixed(1)}x)`]: verdict(checks["ratio to git grep"], ratio === undefined ? "n/a" : `${ratio.toFixed(2)}x`),
-    [`ratio scanner / rg (<= ${TARGET_RG_RATIO.toFixed(1)}x)`]: verdict(checks["ratio to rg"], rgRatio === undefined ? "n/a" : `${rgRatio.toFixed(2)}x`),
-    [`scanner peak RSS MB (<= ${TARGET_RSS_MB})`]: verdict(checks["peak RSS"], peakRssMb === undefined ? "n/a" : `${peakRssMb.toFixed(1)} (median ${medianRssMb.toFixed(1)})`),
+    "git grep -F median (ms)": errors["git grep"]
+      ? `error: ${errors["git grep"]}`
+      : `${fmtMs(grepMs)} ${spread(grepRuns.map((r) => r.ms))}`,
+    "rg -F median (ms)": rgAvailable
+      ? errors.rg
+        ? `error: ${errors.rg}`
+        : `${fmtMs(rgMs)} ${spread(rgRuns.map((r) => r.ms))}`
+      : "no rg",
+    [`ratio scanner / git grep (<= ${TARGET_RATIO.toFixed(1)}x)`]: verdict(
+      checks["ratio to git grep"],
+      ratio === undefined ? "n/a" : `${ratio.toFixed(2)}x`,
+    ),
+    [`ratio scanner / rg (<= ${TARGET_RG_RATIO.toFixed(1)}x)`]: verdict(
+      checks["ratio to rg"],
+      rgRatio === undefined ? "n/a" : `${rgRatio.toFixed(2)}x`,
+    ),
+    [`scanner peak RSS MB (<= ${TARGET_RSS_MB})`]: verdict(
+      checks["peak RSS"],
+      peakRssMb === undefined ? "n/a" : `${peakRssMb.toFixed(1)} (median ${medianRssMb.toFixed(1)})`,
+    ),
     "findings (summary.total)": `${[...totals].join(" / ")}${totals.size > 1 ? " (varies!)" : ""}`,
     "files with findings": String(last.files ?? "n/a"),
     "candidates: scanner / git grep": `${last.candidates ?? "n/a"} / ${grepRuns.length ? grepRuns[grepRuns.length - 1].matched : "n/a"}`,
     "listed / analysed / text only / skipped": `${last.filesListed ?? "n/a"} / ${last.analysed ?? "n/a"} / ${last.textOnly ?? "n/a"} / ${last.skipped ?? "n/a"}`,
   };
   if (marker.planted) {
-    cells["planted files found"] = verdict(checks["planted files found"], `${found.length} of ${marker.planted.length}`);
+    cells["planted files found"] = verdict(
+      checks["planted files found"],
+      `${found.length} of ${marker.planted.length}`,
+    );
     const missedPlants = marker.planted.filter((file) => !found.includes(file));
-    if (missedPlants.length) cells["planted files missed"] = missedPlants.slice(0, 3).join(", ") + (missedPlants.length > 3 ? ", …" : "");
+    if (missedPlants.length)
+      cells["planted files missed"] = missedPlants.slice(0, 3).join(", ") + (missedPlants.length > 3 ? ", …" : "");
     cells["file:line:rule vs recorded"] = verdict(baseline.ok, baseline.text);
   } else {
     cells["planted: V1 / look-alike files"] = `${marker.plantedV1} / ${marker.plantedLookalike}`;
@@ -1430,7 +1962,10 @@ async function main() {
 
   const trees = options.real
     ? [
-        { label: "real", ...ensureRealTree(options.tree, resolve(REPO_ROOT, "..", "shared", "bench", "make-real-tree.sh")) },
+        {
+          label: "real",
+          ...ensureRealTree(options.tree, resolve(REPO_ROOT, "..", "shared", "bench", "make-real-tree.sh")),
+        },
         { label: "monorepo", ...ensureRealTree(options.monorepoTree, join(BENCH_DIR, "make-monorepo-tree.sh")) },
       ]
     : [{ label: "synthetic", ...ensureTree(options.files) }];
@@ -1440,16 +1975,30 @@ async function main() {
   // rg from PATH, else the binary the optional @vscode/ripgrep package ships (the scanner uses that one too).
   const rg = findOnPath("rg") ?? bundledRipgrep();
   console.log(`Scanner: ${options.cli}`);
-  console.log(`Needles (${needles.length}): ${needles.map((n) => n.literal).join(", ")}; the scanner hands rg ${needles.filter((n) => n.endsSegment).map(needlePattern).join(", ")}`);
-  console.log(`Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}; 1 warm-up + ${options.runs} measured runs each, alternating`);
+  console.log(
+    `Needles (${needles.length}): ${needles.map((n) => n.literal).join(", ")}; the scanner hands rg ${needles
+      .filter((n) => n.endsSegment)
+      .map(needlePattern)
+      .join(", ")}`,
+  );
+  console.log(
+    `Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}; 1 warm-up + ${options.runs} measured runs each, alternating`,
+  );
   const busy = await cpuBusyShare(1000);
   if (busy > 0.2) {
-    console.log(`Note: the CPUs were ${(busy * 100).toFixed(0)}% busy before the benchmark started; other processes are running and the timings will be noisy.`);
+    console.log(
+      `Note: the CPUs were ${(busy * 100).toFixed(0)}% busy before the benchmark started; other processes are running and the timings will be noisy.`,
+    );
   }
 
   const columns = [];
   try {
-    for (const { label, root, marker } of trees) columns.push(summarise(label, root, marker, await measureTree(root, options, needleArgs, rg, work), Boolean(rg), options));
+    for (const { label, root, marker } of trees)
+      columns.push(
+        summarise(label, root, marker, await measureTree(root, options, needleArgs, rg, work), Boolean(rg), options),
+      );
   } catch (error) {
     process.stdout.write("\n");
     rmSync(work, { recursive: true, force: true });
@@ -1463,11 +2012,22 @@ async function main() {
 
   const metrics = [...new Set(columns.flatMap((c) => Object.keys(c.cells)))];
   console.log("");
-  console.log(table([["Metric", ...columns.map((c) => `${c.label} tree`)], ...metrics.map((m) => [m, ...columns.map((c) => c.cells[m] ?? "")])]));
+  console.log(
+    table([
+      ["Metric", ...columns.map((c) => `${c.label} tree`)],
+      ...metrics.map((m) => [m, ...columns.map((c) => c.cells[m] ?? "")]),
+    ]),
+  );
   console.log("");
-  if (!options.real) console.log("Synthetic tree: shape coverage only; the targets are checked on the real trees (--real).");
+  if (!options.real)
+    console.log("Synthetic tree: shape coverage only; the targets are checked on the real trees (--real).");
   const missed = columns.flatMap((c) => c.missed.map((m) => `${m} (${c.label})`));
-  if (options.real) console.log(missed.length ? `Missed target(s): ${missed.join(", ")}${options.check ? "" : " (run with --check to fail on this)"}` : "All targets met.");
+  if (options.real)
+    console.log(
+      missed.length
+        ? `Missed target(s): ${missed.join(", ")}${options.check ? "" : " (run with --check to fail on this)"}`
+        : "All targets met.",
+    );
   if (columns.some((c) => c.totalsVary)) console.log("Warning: the number of findings differed between runs.");
   process.exitCode = options.check && missed.length ? 1 : 0;
 }

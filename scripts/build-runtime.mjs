@@ -8,7 +8,11 @@
 import { createRequire } from "node:module";
 
 const { ts } = createRequire(import.meta.url)("ts-morph");
-const parsed = ts.getParsedCommandLineOfConfigFile("tsconfig.build.json", {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+const parsed = ts.getParsedCommandLineOfConfigFile(
+  "tsconfig.build.json",
+  {},
+  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+);
 if (!parsed) {
   process.stderr.write("build-runtime: cannot read tsconfig.build.json\n");
   process.exit(2);

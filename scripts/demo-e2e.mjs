@@ -11,15 +11,23 @@ const token = "demo-local-token";
 
 function step(title, args, env = {}) {
   process.stdout.write(`\n=== ${title}: comfydeploy-migrate ${args.join(" ")}\n`);
-  const run = spawnSync(process.execPath, [cli, ...args], { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  const run = spawnSync(process.execPath, [cli, ...args], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, ...env },
+  });
   process.stdout.write(`=== exit ${run.status}\n`);
   return run.status;
 }
 
-const server = spawn(process.execPath, [cli, "serve", "--port", "0", "--token", token, "--step-ms", "200", "-d", `${deployment}:A100`], {
-  cwd: root,
-  stdio: ["ignore", "pipe", "inherit"],
-});
+const server = spawn(
+  process.execPath,
+  [cli, "serve", "--port", "0", "--token", token, "--step-ms", "200", "-d", `${deployment}:A100`],
+  {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+  },
+);
 const baseUrl = await new Promise((resolve, reject) => {
   let out = "";
   server.stdout.on("data", (chunk) => {
@@ -34,7 +42,13 @@ let failed = false;
 try {
   step("1. scan", ["scan", demo, "--fail-on", "none"]);
   if (![0, 1].includes(step("2. fix (dry run)", ["fix", demo, "--dry-run", "--fail-on", "none"]))) failed = true;
-  if (step("3. live check against the emulator", ["check", "--deployment-id", deployment, "--base-url", baseUrl, "--wait", "30"], { COMFYDEPLOY_API_KEY: token }) !== 0) {
+  if (
+    step(
+      "3. live check against the emulator",
+      ["check", "--deployment-id", deployment, "--base-url", baseUrl, "--wait", "30"],
+      { COMFYDEPLOY_API_KEY: token },
+    ) !== 0
+  ) {
     failed = true;
   }
 } finally {

@@ -42,7 +42,8 @@ function outputs(app) {
     const sarif = join(scratch, "scan.sarif");
     run(["scan", app, "--fail-on", "none", "--sarif", sarif]);
     // The report names the command that made it; the scratch path changes per run.
-    const read = (file) => (existsSync(file) ? readFileSync(file, "utf8").replaceAll(scratch, "<scratch>") : "(not written)\n");
+    const read = (file) =>
+      existsSync(file) ? readFileSync(file, "utf8").replaceAll(scratch, "<scratch>") : "(not written)\n";
     return {
       "scan.txt": scanText,
       "scan.json": read(json),

@@ -75,7 +75,8 @@ const COMMANDS: CommandEntry[] = [
   {
     name: "campaign",
     command: "campaign <action> [target]",
-    describe: "Many repositories at once: plan a CI matrix, run (clone, scan, optionally open pull requests), merge into a dashboard, refresh pull request states",
+    describe:
+      "Many repositories at once: plan a CI matrix, run (clone, scan, optionally open pull requests), merge into a dashboard, refresh pull request states",
     load: async () => {
       const m = await import("./commands/campaign.js");
       return { builder: m.campaignCommand, run: m.runCampaignCommand };
@@ -93,7 +94,11 @@ const COMMANDS: CommandEntry[] = [
 ];
 
 /** yargs command modules: the requested one fully loaded, the others as names for --help. */
-async function commandModules(argv: readonly string[], setExit: (code: number) => void, known: { options: KnownOptions }): Promise<CommandModule[]> {
+async function commandModules(
+  argv: readonly string[],
+  setExit: (code: number) => void,
+  known: { options: KnownOptions },
+): Promise<CommandModule[]> {
   const requested = argv.find((arg) => COMMANDS.some((entry) => entry.name === arg));
   return Promise.all(
     COMMANDS.map(async (entry): Promise<CommandModule> => {
@@ -126,7 +131,16 @@ async function commandModules(argv: readonly string[], setExit: (code: number) =
 
 /** The options yargs knows once a command's builder ran, for "did you mean" and number checks. */
 function knownOptions(y: Argv): KnownOptions {
-  const options = (y as unknown as { getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]>; boolean: string[]; number: string[] } }).getOptions();
+  const options = (
+    y as unknown as {
+      getOptions(): {
+        key: Record<string, unknown>;
+        alias: Record<string, string[]>;
+        boolean: string[];
+        number: string[];
+      };
+    }
+  ).getOptions();
   return { keys: Object.keys(options.key), aliases: options.alias, booleans: options.boolean, numbers: options.number };
 }
 
@@ -136,7 +150,9 @@ function helpAsFlag(argv: string[]): string[] {
   const [, command, ...rest] = argv;
   if (command === undefined) return ["--help"];
   if (rest.length > 0 || !COMMANDS.some((entry) => entry.name === command)) {
-    throw new UsageError(`help takes one command name (${COMMANDS.map((entry) => entry.name).join(", ")}), got '${[command, ...rest].join(" ")}'`);
+    throw new UsageError(
+      `help takes one command name (${COMMANDS.map((entry) => entry.name).join(", ")}), got '${[command, ...rest].join(" ")}'`,
+    );
   }
   return [command, "--help"];
 }
@@ -148,7 +164,9 @@ function helpAsFlag(argv: string[]): string[] {
 function refuseDash(argv: readonly string[]): void {
   const end = argv.indexOf("--");
   if ((end === -1 ? argv : argv.slice(0, end)).includes("-")) {
-    throw new UsageError("'-' is not read as stdin or stdout: name files and directories as arguments, and omit --output for stdout");
+    throw new UsageError(
+      "'-' is not read as stdin or stdout: name files and directories as arguments, and omit --output for stdout",
+    );
   }
 }
 
@@ -166,17 +184,27 @@ async function main(given: string[]): Promise<number> {
     .usage(`${invocation()} <command> [options]\n\nFind and migrate ComfyDeploy V1 API usage to V2.`)
     .command(await commandModules(argv, (code) => (exitCode = code), known))
     // Listed for --help only: helpAsFlag turns `help <command>` into `<command> --help` before parsing.
-    .command("help [command]", "Show the help of a command, as --help after it does", () => {}, () => {})
+    .command(
+      "help [command]",
+      "Show the help of a command, as --help after it does",
+      () => {},
+      () => {},
+    )
     .demandCommand(1, "Name a command; see --help.")
     .strict()
     .recommendCommands()
     .option("color", {
-      describe: "Colour terminal output; --no-color turns it off (default: on a terminal, unless NO_COLOR is set or FORCE_COLOR=0; FORCE_COLOR=1 forces it)",
+      describe:
+        "Colour terminal output; --no-color turns it off (default: on a terminal, unless NO_COLOR is set or FORCE_COLOR=0; FORCE_COLOR=1 forces it)",
       type: "boolean",
       global: true,
     })
     .version(false)
-    .option("version", { alias: "V", describe: "Show the tool's version, then jscodeshift's, the scanner's TypeScript (from ts-morph) and Node's", type: "boolean" })
+    .option("version", {
+      alias: "V",
+      describe: "Show the tool's version, then jscodeshift's, the scanner's TypeScript (from ts-morph) and Node's",
+      type: "boolean",
+    })
     .help()
     .alias("help", "h")
     .epilogue(
@@ -204,7 +232,9 @@ main(hideBin(process.argv)).then(
   },
   (error: unknown) => {
     // The first line only, its control characters escaped: messages quote file names and server answers.
-    const message = terminalSafeLine(redactSecrets(error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "");
+    const message = terminalSafeLine(
+      redactSecrets(error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "",
+    );
     if (error instanceof UsageError) {
       process.stderr.write(`${NAME}: ${message}\nRun '${invocation()} --help' for usage.\n`);
       process.exitCode = EXIT.usage;

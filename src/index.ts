@@ -51,7 +51,10 @@ export function buildReport(result: ScanResult, options: Partial<ReportOptions> 
 
 /** What `fix --dry-run` computes: the changes every transform (or those named) would make. Nothing is written. */
 export async function planFix(
-  options: Omit<FixOptions, "hosts" | "transforms" | "nodeRef" | "write" | "onWritten"> & { hosts?: HostSet; transforms?: readonly TransformId[] },
+  options: Omit<FixOptions, "hosts" | "transforms" | "nodeRef" | "write" | "onWritten"> & {
+    hosts?: HostSet;
+    transforms?: readonly TransformId[];
+  },
 ): Promise<FixPlan> {
   const [{ planFixes }, { TRANSFORM_IDS }, { DEFAULT_NODE_REF }] = await Promise.all([
     import("./fix/runner.js"),
@@ -74,7 +77,9 @@ export async function applyFix(plan: FixPlan, root: string): Promise<void> {
 }
 
 /** The live check (queues one real, billed run): `check`'s defaults for the API, flag and time limits. */
-export async function check(options: Pick<CheckOptions, "token" | "deploymentId"> & Partial<CheckOptions>): Promise<CheckResult> {
+export async function check(
+  options: Pick<CheckOptions, "token" | "deploymentId"> & Partial<CheckOptions>,
+): Promise<CheckResult> {
   const { runCheck } = await import("./check/live-check.js");
   return runCheck({
     baseUrl: HOSTS.v2.apiBase,

@@ -52,7 +52,11 @@ function sourceFiles(dir: string): string[] {
 function relativeImports(file: string): string[] {
   const text = readFileSync(join(ROOT, file), "utf8");
   const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)].map((m) => m[1]!);
-  return specifiers.map((s) => relative(ROOT, normalize(join(ROOT, dirname(file), s))).split(sep).join("/"));
+  return specifiers.map((s) =>
+    relative(ROOT, normalize(join(ROOT, dirname(file), s)))
+      .split(sep)
+      .join("/"),
+  );
 }
 
 describe("layers", () => {
@@ -73,14 +77,22 @@ describe("layers", () => {
   it("src/core imports only the facts and the rule catalog below it", () => {
     const outside = files
       .filter((f) => f.startsWith("src/core/"))
-      .flatMap((f) => relativeImports(f).filter((t) => !/^src\/(core|knowledge|rules)\//.test(t)).map((t) => `${f} -> ${t}`));
+      .flatMap((f) =>
+        relativeImports(f)
+          .filter((t) => !/^src\/(core|knowledge|rules)\//.test(t))
+          .map((t) => `${f} -> ${t}`),
+      );
     expect(outside).toEqual([]);
   });
 
   it("src/platform imports only core, the facts and the rule catalog below it", () => {
     const outside = files
       .filter((f) => f.startsWith("src/platform/"))
-      .flatMap((f) => relativeImports(f).filter((t) => !/^src\/(platform|core|knowledge|rules)\//.test(t)).map((t) => `${f} -> ${t}`));
+      .flatMap((f) =>
+        relativeImports(f)
+          .filter((t) => !/^src\/(platform|core|knowledge|rules)\//.test(t))
+          .map((t) => `${f} -> ${t}`),
+      );
     expect(outside).toEqual([]);
   });
 
@@ -105,14 +117,22 @@ describe("layers", () => {
   it("src/platform imports only core and what lies below it", () => {
     const outside = files
       .filter((f) => f.startsWith("src/platform/"))
-      .flatMap((f) => relativeImports(f).filter((t) => !/^src\/(platform|core|knowledge|rules)\//.test(t)).map((t) => `${f} -> ${t}`));
+      .flatMap((f) =>
+        relativeImports(f)
+          .filter((t) => !/^src\/(platform|core|knowledge|rules)\//.test(t))
+          .map((t) => `${f} -> ${t}`),
+      );
     expect(outside).toEqual([]);
   });
 
   it("transforms and pins use what the scan proved, not the scanners' insides: nothing under src/scan/scanners/ is imported", () => {
     const reaching = files
       .filter((f) => f.startsWith("transforms/") || f.startsWith("src/pins/"))
-      .flatMap((f) => relativeImports(f).filter((t) => t.startsWith("src/scan/scanners/")).map((t) => `${f} -> ${t}`));
+      .flatMap((f) =>
+        relativeImports(f)
+          .filter((t) => t.startsWith("src/scan/scanners/"))
+          .map((t) => `${f} -> ${t}`),
+      );
     expect(reaching).toEqual([]);
   });
 
@@ -128,7 +148,9 @@ describe("layers", () => {
   it("only src/platform/git.ts starts git", () => {
     // Any spawn/exec function (promisified ones included) called with "git" as the program.
     const spawnsGit = /\b\w*(spawn|exec)\w*\)?\s*\(\s*["'`]git["'`\s]/i;
-    const offenders = files.filter((f) => f !== "src/platform/git.ts" && spawnsGit.test(readFileSync(join(ROOT, f), "utf8")));
+    const offenders = files.filter(
+      (f) => f !== "src/platform/git.ts" && spawnsGit.test(readFileSync(join(ROOT, f), "utf8")),
+    );
     expect(offenders).toEqual([]);
   });
 });

@@ -67,7 +67,16 @@ function runRecord(id: string): Record<string, unknown> {
         id: randomUUID(),
         run_id: id,
         data: {
-          images: [{ url: "https://cdn.example.test/out/1.png", type: "output", filename: "1.png", subfolder: "", is_public: true, upload_duration: 0.4 }],
+          images: [
+            {
+              url: "https://cdn.example.test/out/1.png",
+              type: "output",
+              filename: "1.png",
+              subfolder: "",
+              is_public: true,
+              upload_duration: 0.4,
+            },
+          ],
           text: ["done"],
         },
         node_meta: { node_class: "SaveImage" },
@@ -106,7 +115,12 @@ class V2Stub {
     let raw = "";
     for await (const chunk of req) raw += String(chunk);
     const path = req.url ?? "";
-    this.requests.push({ method: req.method ?? "", path, authorization: req.headers.authorization, body: raw ? JSON.parse(raw) : undefined });
+    this.requests.push({
+      method: req.method ?? "",
+      path,
+      authorization: req.headers.authorization,
+      body: raw ? JSON.parse(raw) : undefined,
+    });
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(body));
@@ -143,7 +157,12 @@ describe("the migrated demo app against a V2 API stub", () => {
   beforeAll(async () => {
     copy = await migratedDemoCopy("demo-migration-");
     const origin = await stub.start();
-    const env = { COMFY_DEPLOY_API_KEY: API_KEY, COMFY_DEPLOY_API_BASE: origin, COMFY_DEPLOYMENT_ID: DEPLOYMENT_ID, APP_URL };
+    const env = {
+      COMFY_DEPLOY_API_KEY: API_KEY,
+      COMFY_DEPLOY_API_BASE: origin,
+      COMFY_DEPLOYMENT_ID: DEPLOYMENT_ID,
+      APP_URL,
+    };
     for (const [key, value] of Object.entries(env)) {
       saved[key] = process.env[key];
       process.env[key] = value;
@@ -183,8 +202,14 @@ describe("the migrated demo app against a V2 API stub", () => {
     const base = /^COMFY_DEPLOY_API_BASE=(.*)$/m.exec(env)?.[1];
     expect(`${base}/api`).toBe(HOSTS.v2.apiBase);
     const events = copy.plan.changes.find((c) => c.file === "src/lib/comfy.ts")?.events ?? [];
-    expect(events.flatMap((e) => (e.env ? [e.env] : []))).toEqual([{ variable: "COMFY_DEPLOY_API_BASE", value: `https://${HOSTS.v2.host}` }]);
-    expect(events.some((e) => e.kind === "marker" && e.message.includes(`set COMFY_DEPLOY_API_BASE to https://${HOSTS.v2.host}`))).toBe(true);
+    expect(events.flatMap((e) => (e.env ? [e.env] : []))).toEqual([
+      { variable: "COMFY_DEPLOY_API_BASE", value: `https://${HOSTS.v2.host}` },
+    ]);
+    expect(
+      events.some(
+        (e) => e.kind === "marker" && e.message.includes(`set COMFY_DEPLOY_API_BASE to https://${HOSTS.v2.host}`),
+      ),
+    ).toBe(true);
   });
 
   it("queueImage queues on POST /api/run/deployment/queue with the bearer token and returns the run id", async () => {
@@ -215,7 +240,9 @@ describe("the migrated demo app against a V2 API stub", () => {
       progress: 1,
       images: [{ url: "https://cdn.example.test/out/1.png", filename: "1.png" }],
     });
-    expect(stub.requests).toEqual([{ method: "GET", path: `/api/run/${runId}`, authorization: `Bearer ${API_KEY}`, body: undefined }]);
+    expect(stub.requests).toEqual([
+      { method: "GET", path: `/api/run/${runId}`, authorization: `Bearer ${API_KEY}`, body: undefined },
+    ]);
   });
 
   it("a failing API makes queueImage throw after console.error, as V1's null result did", async () => {
@@ -240,16 +267,20 @@ describe("the migrated demo app against a V2 API stub", () => {
       status: "success",
       live_status: "done",
       progress: 1,
-      outputs: (runRecord(runId).outputs as unknown[]),
+      outputs: runRecord(runId).outputs as unknown[],
     };
-    const response = await webhook.POST(new Request(`${APP_URL}/api/webhook`, { method: "POST", body: JSON.stringify(body) }));
+    const response = await webhook.POST(
+      new Request(`${APP_URL}/api/webhook`, { method: "POST", body: JSON.stringify(body) }),
+    );
     expect(response?.status).toBe(200);
     expect(await response?.json()).toEqual({ message: "success" });
     expect(jobs.getRun(runId)).toMatchObject({ status: "success", images: ["https://cdn.example.test/out/1.png"] });
   });
 
-  it("the webhook route answers an invalid body with V1's 500 \"Invalid request\" response", async () => {
-    const response = await webhook.POST(new Request(`${APP_URL}/api/webhook`, { method: "POST", body: JSON.stringify({ hello: "world" }) }));
+  it('the webhook route answers an invalid body with V1\'s 500 "Invalid request" response', async () => {
+    const response = await webhook.POST(
+      new Request(`${APP_URL}/api/webhook`, { method: "POST", body: JSON.stringify({ hello: "world" }) }),
+    );
     expect(response?.status).toBe(500);
     expect(response?.statusText).toBe("Invalid request");
   });

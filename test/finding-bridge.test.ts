@@ -10,7 +10,12 @@ function findingAt(text: string, needle: string, from = 0): Finding {
   const start = text.indexOf(needle, from);
   if (start < 0) throw new Error(`${needle} not in text`);
   const end = start + needle.length;
-  return makeFinding("a.ts", { ruleId: "legacy-base-url", message: "m", location: new LineIndex(text).location(start, end), span: { start, end } });
+  return makeFinding("a.ts", {
+    ruleId: "legacy-base-url",
+    message: "m",
+    location: new LineIndex(text).location(start, end),
+    span: { start, end },
+  });
 }
 
 const textOf = (text: string, f: Finding): string => text.slice(f.span!.start, f.span!.end);
@@ -54,7 +59,8 @@ describe("finding nodes by span", () => {
   const j = jscodeshift.withParser("ts");
 
   it("finds the node on tab-indented lines, where Babel's offsets differ from the source's", () => {
-    const source = "function f(id: string) {\n\tif (id) {\n\t\treturn fetch(`https://www.comfydeploy.com/api/run?run_id=${id}`);\n\t}\n}\n";
+    const source =
+      "function f(id: string) {\n\tif (id) {\n\t\treturn fetch(`https://www.comfydeploy.com/api/run?run_id=${id}`);\n\t}\n}\n";
     const root = j(source);
     const index = new SpanIndex(j, root, source);
     const finding = findingAt(source, "`https://www.comfydeploy.com/api/run?run_id=${id}`");
@@ -65,8 +71,11 @@ describe("finding nodes by span", () => {
   });
 
   it("finds the same nodes with spaces", () => {
-    const source = "function f(id: string) {\n    return fetch(`https://www.comfydeploy.com/api/run?run_id=${id}`);\n}\n";
+    const source =
+      "function f(id: string) {\n    return fetch(`https://www.comfydeploy.com/api/run?run_id=${id}`);\n}\n";
     const index = new SpanIndex(j, j(source), source);
-    expect(index.expressionAt(findingAt(source, "`https://www.comfydeploy.com/api/run?run_id=${id}`"))?.node.type).toBe("TemplateLiteral");
+    expect(index.expressionAt(findingAt(source, "`https://www.comfydeploy.com/api/run?run_id=${id}`"))?.node.type).toBe(
+      "TemplateLiteral",
+    );
   });
 });

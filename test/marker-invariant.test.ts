@@ -32,16 +32,23 @@ function folder(label: string, source: string): Subject {
 }
 
 function subdirectories(dir: string): string[] {
-  return existsSync(dir) ? readdirSync(dir).filter((name) => statSync(join(dir, name)).isDirectory()).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => statSync(join(dir, name)).isDirectory())
+        .sort()
+    : [];
 }
 
 function subjects(): Subject[] {
   const out: Subject[] = [folder("demo-app", join(FIXTURES, "demo-app"))];
   for (const area of subdirectories(join(FIXTURES, "rules", "files"))) {
-    for (const name of subdirectories(join(FIXTURES, "rules", "files", area))) out.push(folder(`rules/files/${area}/${name}`, join(FIXTURES, "rules", "files", area, name)));
+    for (const name of subdirectories(join(FIXTURES, "rules", "files", area)))
+      out.push(folder(`rules/files/${area}/${name}`, join(FIXTURES, "rules", "files", area, name)));
   }
-  for (const rule of subdirectories(join(FIXTURES, "rules", "js"))) out.push(folder(`rules/js/${rule}`, join(FIXTURES, "rules", "js", rule)));
-  for (const repo of subdirectories(join(FIXTURES, "real-shapes"))) out.push(folder(`real-shapes/${repo}`, join(FIXTURES, "real-shapes", repo)));
+  for (const rule of subdirectories(join(FIXTURES, "rules", "js")))
+    out.push(folder(`rules/js/${rule}`, join(FIXTURES, "rules", "js", rule)));
+  for (const repo of subdirectories(join(FIXTURES, "real-shapes")))
+    out.push(folder(`real-shapes/${repo}`, join(FIXTURES, "real-shapes", repo)));
   for (const transform of subdirectories(join(FIXTURES, "transforms"))) {
     const dir = join(FIXTURES, "transforms", transform);
     for (const file of readdirSync(dir)) {

@@ -41,7 +41,15 @@ const KNOWN_RULES: ReadonlySet<string> = new Set([...RULE_IDS, ...NEW_RULE_IDS])
 const cases = realShapesCases(REPO_ROOT);
 const holdout = holdoutCases(REPO_ROOT);
 /** The shape classes of issue 23's miss classes, which the holdout must cover. */
-const ISSUE_23_SHAPES = ["v1-path-on-v2-host", "split-base-other-language", "python-fstring", "pin-spelling", "wheel-name", "vendored-import", "utf16"];
+const ISSUE_23_SHAPES = [
+  "v1-path-on-v2-host",
+  "split-base-other-language",
+  "python-fstring",
+  "pin-spelling",
+  "wheel-name",
+  "vendored-import",
+  "utf16",
+];
 const languagesOf = (selected: typeof cases) => new Set(selected.flatMap((c) => c.truth.map((t) => languageOf(t))));
 
 describe.each([
@@ -111,7 +119,12 @@ describe("truth validation", () => {
 
   it("reports missing files, lines outside the file, blank lines, unknown rules and shapes, duplicates", () => {
     dir = tempRepo({ "src/a.ts": "const a = 1;\n\nexport default a;\n" });
-    const entry = (line: number, rule = "legacy-base-url", shape = "direct-endpoint", file = "src/a.ts"): TruthEntry => ({
+    const entry = (
+      line: number,
+      rule = "legacy-base-url",
+      shape = "direct-endpoint",
+      file = "src/a.ts",
+    ): TruthEntry => ({
       file,
       line,
       rule,
@@ -121,7 +134,15 @@ describe("truth validation", () => {
     const problems = validateTruth(
       dir,
       {
-        findings: [entry(1), entry(1), entry(2), entry(9), entry(3, "no-such-rule"), entry(3, "v1-sdk-type", "no-such-shape"), entry(1, "legacy-get-run", "direct-endpoint", "src/b.ts")],
+        findings: [
+          entry(1),
+          entry(1),
+          entry(2),
+          entry(9),
+          entry(3, "no-such-rule"),
+          entry(3, "v1-sdk-type", "no-such-shape"),
+          entry(1, "legacy-get-run", "direct-endpoint", "src/b.ts"),
+        ],
         negatives: [{ file: "src/a.ts", line: 1, shape: "direct-endpoint", note: "look-alike" }],
       },
       KNOWN_RULES,
@@ -148,25 +169,32 @@ describe("languages and encodings", () => {
   it("derives a finding's language from its file name, manifests by ecosystem, unless the entry names one", () => {
     const of = (file: string, language?: string) => languageOf({ file, language });
     expect(
-      ["src/a.tsx", "app/views.py", "go.mod", "Gemfile.lock", "src/Main.kt", "lib/x.dart", "Api/IComfy.cs", "x/RunClient.java"].map((f) => of(f)),
+      [
+        "src/a.tsx",
+        "app/views.py",
+        "go.mod",
+        "Gemfile.lock",
+        "src/Main.kt",
+        "lib/x.dart",
+        "Api/IComfy.cs",
+        "x/RunClient.java",
+      ].map((f) => of(f)),
     ).toEqual(["js/ts", "python", "go", "ruby", "kotlin", "dart", "csharp", "java"]);
-    expect(["composer.json", "requirements-dev.txt", "pubspec.yaml", "package.json", "pom.xml"].map((f) => of(f))).toEqual([
-      "php",
-      "python",
-      "dart",
-      "js/ts",
-      "java",
-    ]);
-    expect(["Dockerfile", "docker/gpu.Dockerfile", "bin/run.sh", "docs/a.mdx", ".env.production", "k8s/cm.yaml", "infra/prod.tfvars", "LICENSE"].map((f) => of(f))).toEqual([
-      "docker",
-      "docker",
-      "shell",
-      "docs",
-      "config",
-      "config",
-      "config",
-      "other",
-    ]);
+    expect(
+      ["composer.json", "requirements-dev.txt", "pubspec.yaml", "package.json", "pom.xml"].map((f) => of(f)),
+    ).toEqual(["php", "python", "dart", "js/ts", "java"]);
+    expect(
+      [
+        "Dockerfile",
+        "docker/gpu.Dockerfile",
+        "bin/run.sh",
+        "docs/a.mdx",
+        ".env.production",
+        "k8s/cm.yaml",
+        "infra/prod.tfvars",
+        "LICENSE",
+      ].map((f) => of(f)),
+    ).toEqual(["docker", "docker", "shell", "docs", "config", "config", "config", "other"]);
     expect(of("scripts/build.py", "docker")).toBe("docker");
   });
 
@@ -177,14 +205,29 @@ describe("languages and encodings", () => {
     const be = Buffer.from(text, "utf16le").swap16();
     writeFileSync(join(dir, "be.json"), Buffer.concat([Buffer.from([0xfe, 0xff]), be]));
     for (const file of ["utf8.json", "le.json", "be.json"]) expect(readText(join(dir, file))).toBe(text);
-    const entry = (file: string, line: number): TruthEntry => ({ file, line, rule: "legacy-base-url", shape: "utf16", note: "n" });
-    expect(validateTruth(dir, { findings: [entry("le.json", 2), entry("be.json", 2)], negatives: [] }, KNOWN_RULES)).toEqual([]);
-    expect(validateTruth(dir, { findings: [entry("le.json", 4)], negatives: [] }, KNOWN_RULES)).toEqual(["le.json:4:legacy-base-url: line 4 is outside 1..3"]);
+    const entry = (file: string, line: number): TruthEntry => ({
+      file,
+      line,
+      rule: "legacy-base-url",
+      shape: "utf16",
+      note: "n",
+    });
+    expect(
+      validateTruth(dir, { findings: [entry("le.json", 2), entry("be.json", 2)], negatives: [] }, KNOWN_RULES),
+    ).toEqual([]);
+    expect(validateTruth(dir, { findings: [entry("le.json", 4)], negatives: [] }, KNOWN_RULES)).toEqual([
+      "le.json:4:legacy-base-url: line 4 is outside 1..3",
+    ]);
   });
 });
 
 describe("matching findings to truth", () => {
-  const truth = (file: string, line: number, rule: string, shape = "direct-endpoint"): TruthEntry => ({ file, line, rule, shape });
+  const truth = (file: string, line: number, rule: string, shape = "direct-endpoint"): TruthEntry => ({
+    file,
+    line,
+    rule,
+    shape,
+  });
 
   it("ignores info findings and review markers, and counts a finding once", () => {
     const judged = judgedFindings([
@@ -197,20 +240,30 @@ describe("matching findings to truth", () => {
   });
 
   it("separates exact matches, rule mismatches, misses and false positives", () => {
-    const expected = [truth("a.ts", 1, "legacy-base-url"), truth("a.ts", 1, "legacy-get-run"), truth("a.ts", 5, "v1-sdk-type"), truth("b.ts", 2, "legacy-create-run")];
+    const expected = [
+      truth("a.ts", 1, "legacy-base-url"),
+      truth("a.ts", 1, "legacy-get-run"),
+      truth("a.ts", 5, "v1-sdk-type"),
+      truth("b.ts", 2, "legacy-create-run"),
+    ];
     const result = matchFindings(expected, [
       { file: "a.ts", line: 1, rule: "legacy-base-url" },
       { file: "a.ts", line: 5, rule: "v1-sdk-import" },
       { file: "b.ts", line: 3, rule: "legacy-create-run" },
     ]);
     expect(result.matched).toEqual([expected[0]]);
-    expect(result.ruleMismatches).toEqual([{ truth: expected[2], finding: { file: "a.ts", line: 5, rule: "v1-sdk-import" } }]);
+    expect(result.ruleMismatches).toEqual([
+      { truth: expected[2], finding: { file: "a.ts", line: 5, rule: "v1-sdk-import" } },
+    ]);
     expect(result.missed).toEqual([expected[1], expected[3]]);
     expect(result.falsePositives).toEqual([{ file: "b.ts", line: 3, rule: "legacy-create-run" }]);
   });
 
   it("sums per shape and charges a false positive to the negative it hit", () => {
-    const expected = [truth("a.ts", 1, "legacy-base-url", "config-prose"), truth("a.ts", 4, "v1-sdk-type", "type-reference")];
+    const expected = [
+      truth("a.ts", 1, "legacy-base-url", "config-prose"),
+      truth("a.ts", 4, "v1-sdk-type", "type-reference"),
+    ];
     const findings = [
       { file: "a.ts", line: 1, rule: "legacy-base-url" },
       { file: "a.ts", line: 7, rule: "legacy-base-url" },
@@ -235,13 +288,25 @@ describe("matching findings to truth", () => {
   });
 
   it("sums per language, charging a false positive to its file's language", () => {
-    const expected = [truth("app/main.go", 3, "legacy-create-run"), truth("lib/api.dart", 2, "legacy-base-url"), truth("lib/run.dart", 9, "legacy-get-run")];
+    const expected = [
+      truth("app/main.go", 3, "legacy-create-run"),
+      truth("lib/api.dart", 2, "legacy-base-url"),
+      truth("lib/run.dart", 9, "legacy-get-run"),
+    ];
     const findings = [
       { file: "app/main.go", line: 3, rule: "legacy-create-run" },
       { file: "lib/api.dart", line: 2, rule: "legacy-base-url" },
       { file: "config/app.yaml", line: 1, rule: "legacy-base-url" },
     ];
-    const result: CaseResult = { corpus: "real-shapes-holdout", name: "x", dir: "/x", exclude: [], truth: expected, negatives: [], ...matchFindings(expected, findings) };
+    const result: CaseResult = {
+      corpus: "real-shapes-holdout",
+      name: "x",
+      dir: "/x",
+      exclude: [],
+      truth: expected,
+      negatives: [],
+      ...matchFindings(expected, findings),
+    };
     const { rows, total } = summarise([result], { by: "language" });
     expect(rows).toEqual([
       { shape: "config", expected: 0, found: 0, ruleMismatch: 0, missed: 0, falsePositives: 1 },
@@ -259,13 +324,15 @@ const CORPORA = ["real-shapes", "real-shapes-holdout", "existing"] as const;
  * the held-aside set) are not met on the real-shapes corpora yet; `npm run bench:recall` prints how far off they are.
  * Raise a floor whenever recall rises.
  */
-const RECALL_FLOORS = { "real-shapes": 0.93, "real-shapes-holdout": 141 / 184, existing: RECALL_TARGETS.existing } as const;
+const RECALL_FLOORS = {
+  "real-shapes": 0.93,
+  "real-shapes-holdout": 141 / 184,
+  existing: RECALL_TARGETS.existing,
+} as const;
 
 /** False positives still open, by file:line:rule (training set) or by count (the held-aside set, whose lines stay unread). */
 const KNOWN_FALSE_POSITIVES: Record<(typeof CORPORA)[number], readonly string[] | number> = {
-  "real-shapes": [
-    "deno-edge-module: supabase/functions/_shared/comfydeploy.ts:19:legacy-get-run",
-  ],
+  "real-shapes": ["deno-edge-module: supabase/functions/_shared/comfydeploy.ts:19:legacy-get-run"],
   "real-shapes-holdout": 14,
   existing: [],
 };
@@ -274,7 +341,11 @@ describe("scan recall on the real-shapes corpora and the existing fixtures", () 
   let results: CaseResult[] = [];
 
   beforeAll(async () => {
-    results = await judgeCases(CLI, [...realShapesCases(REPO_ROOT), ...holdoutCases(REPO_ROOT), ...existingCases(REPO_ROOT)]);
+    results = await judgeCases(CLI, [
+      ...realShapesCases(REPO_ROOT),
+      ...holdoutCases(REPO_ROOT),
+      ...existingCases(REPO_ROOT),
+    ]);
   }, 300_000);
 
   it.each(CORPORA)("%s: at least the recorded share of the marked V1 uses is found", (corpus) => {
@@ -282,15 +353,21 @@ describe("scan recall on the real-shapes corpora and the existing fixtures", () 
     expect(selected.length).toBeGreaterThan(0);
     const unmatched = selected.flatMap((r) => [
       ...r.missed.map((m) => `${r.name}: missed ${m.file}:${m.line}:${m.rule}`),
-      ...r.ruleMismatches.map(({ truth, finding }) => `${r.name}: ${truth.file}:${truth.line} reported ${finding.rule}, expected ${truth.rule}`),
+      ...r.ruleMismatches.map(
+        ({ truth, finding }) =>
+          `${r.name}: ${truth.file}:${truth.line} reported ${finding.rule}, expected ${truth.rule}`,
+      ),
     ]);
-    const shown = corpus === "real-shapes-holdout" ? "(the held-aside set's lines are not printed)" : unmatched.join("\n");
+    const shown =
+      corpus === "real-shapes-holdout" ? "(the held-aside set's lines are not printed)" : unmatched.join("\n");
     expect(recallOf(summarise(selected).total), shown).toBeGreaterThanOrEqual(RECALL_FLOORS[corpus] - 1e-9);
   });
 
   it.each(CORPORA)("%s: nothing unmarked is reported beyond the known false positives", (corpus) => {
     const selected = results.filter((r) => r.corpus === corpus);
-    const falsePositives = selected.flatMap((r) => r.falsePositives.map((f) => `${r.name}: ${f.file}:${f.line}:${f.rule}`));
+    const falsePositives = selected.flatMap((r) =>
+      r.falsePositives.map((f) => `${r.name}: ${f.file}:${f.line}:${f.rule}`),
+    );
     const known = KNOWN_FALSE_POSITIVES[corpus];
     if (typeof known === "number") expect(falsePositives.length).toBeLessThanOrEqual(known);
     else expect(falsePositives.filter((f) => !known.includes(f))).toEqual([]);

@@ -9,7 +9,7 @@ import type { HostSet } from "../src/core/urls.js";
 import type { SourceStyle } from "./lib/source-style.js";
 
 /** The transforms' ids, from the registry (transforms/index.ts) that lists their metas. */
-export type TransformId = (typeof import("./index.js"))["TRANSFORM_IDS"][number];
+export type TransformId = typeof import("./index.js")["TRANSFORM_IDS"][number];
 
 export interface FixEvent {
   /** rewrite: the code now talks V2; marker: a review marker explains what a person must do. */

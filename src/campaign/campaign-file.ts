@@ -26,26 +26,57 @@ const repositorySchema = z
       .string()
       .regex(REPO_NAME)
       .optional()
-      .describe("Name of the repository in reports (its report is repos/<name>.json). Default: the last part of the URL or path."),
+      .describe(
+        "Name of the repository in reports (its report is repos/<name>.json). Default: the last part of the URL or path.",
+      ),
     path: z.string().min(1).optional().describe("Scan this directory of the repository instead of its root."),
-    base: z.string().min(1).optional().describe("Branch to scan and to open pull requests into. Default: the repository's default branch."),
-    deploymentId: z.string().regex(UUID).optional().describe("Deployment whose live check (campaign run --check) belongs to this repository."),
-    github: z.string().regex(SLUG).optional().describe("GitHub owner/name, when the URL does not say it (e.g. a local path or a mirror)."),
+    base: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Branch to scan and to open pull requests into. Default: the repository's default branch."),
+    deploymentId: z
+      .string()
+      .regex(UUID)
+      .optional()
+      .describe("Deployment whose live check (campaign run --check) belongs to this repository."),
+    github: z
+      .string()
+      .regex(SLUG)
+      .optional()
+      .describe("GitHub owner/name, when the URL does not say it (e.g. a local path or a mirror)."),
   })
   .describe("One repository of the campaign.");
 
 const githubSchema = z
   .strictObject({
-    org: z.string().min(1).describe("List this organisation's repositories through the GitHub REST API (token in GITHUB_TOKEN or GH_TOKEN)."),
+    org: z
+      .string()
+      .min(1)
+      .describe(
+        "List this organisation's repositories through the GitHub REST API (token in GITHUB_TOKEN or GH_TOKEN).",
+      ),
     topic: z.string().min(1).optional().describe("Only the organisation's repositories with this topic."),
-    apiUrl: z.url().optional().describe("GitHub API base, e.g. for GitHub Enterprise Server. Default: GITHUB_API_URL or https://api.github.com."),
-    includeArchived: z.boolean().optional().describe("Also list archived repositories (they cannot take pull requests)."),
+    apiUrl: z
+      .url()
+      .optional()
+      .describe(
+        "GitHub API base, e.g. for GitHub Enterprise Server. Default: GITHUB_API_URL or https://api.github.com.",
+      ),
+    includeArchived: z
+      .boolean()
+      .optional()
+      .describe("Also list archived repositories (they cannot take pull requests)."),
   })
   .describe("Repositories found through the GitHub API, added to the listed ones.");
 
 const pullRequestSchema = z
   .strictObject({
-    branch: z.string().min(1).optional().describe("Branch the fix is pushed to (default: pr's comfydeploy-migrate/v2)."),
+    branch: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Branch the fix is pushed to (default: pr's comfydeploy-migrate/v2)."),
     title: z.string().min(1).optional().describe("Pull request title."),
     labels: z.array(z.string().min(1)).optional().describe("Labels to add."),
     draft: z.boolean().optional().describe("Open pull requests as drafts."),
@@ -55,10 +86,16 @@ const pullRequestSchema = z
 export const campaignFileSchema = z
   .strictObject({
     $schema: z.string().optional(),
-    repositories: z.array(repositorySchema).optional().describe("The repositories: git URLs or local paths, each with optional settings."),
+    repositories: z
+      .array(repositorySchema)
+      .optional()
+      .describe("The repositories: git URLs or local paths, each with optional settings."),
     github: githubSchema.optional(),
     failOn: z.enum(FAIL_ON_CHOICES).optional().describe("Default for --fail-on."),
-    legacyHosts: z.array(z.string().min(1)).optional().describe("Other hosts that serve the V1 API, for every repository."),
+    legacyHosts: z
+      .array(z.string().min(1))
+      .optional()
+      .describe("Other hosts that serve the V1 API, for every repository."),
     pullRequests: pullRequestSchema.optional(),
   })
   .describe("A comfydeploy-migrate campaign: many repositories scanned, fixed and tracked together.");
@@ -77,7 +114,9 @@ export function campaignFileJsonSchema(): Record<string, unknown> {
 
 export async function readCampaignFile(file: string): Promise<CampaignFile> {
   const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`campaign file not found: ${file}${error.code && error.code !== "ENOENT" ? ` (${error.code})` : ""}`);
+    throw new UsageError(
+      `campaign file not found: ${file}${error.code && error.code !== "ENOENT" ? ` (${error.code})` : ""}`,
+    );
   });
   return parseCampaignFile(text, file);
 }
@@ -87,10 +126,13 @@ export function parseCampaignFile(text: string, where: string): CampaignFile {
   const problem = doc.errors[0];
   if (problem) {
     const at = problem.linePos?.[0];
-    throw new UsageError(`${where}${at ? `:${at.line}:${at.col}` : ""}: not valid YAML: ${problem.message.split("\n")[0]}`);
+    throw new UsageError(
+      `${where}${at ? `:${at.line}:${at.col}` : ""}: not valid YAML: ${problem.message.split("\n")[0]}`,
+    );
   }
   const value: unknown = doc.toJS();
-  if (value === null || value === undefined) throw new UsageError(`${where}: empty; list the repositories under "repositories:"`);
+  if (value === null || value === undefined)
+    throw new UsageError(`${where}: empty; list the repositories under "repositories:"`);
   const parsed = campaignFileSchema.safeParse(value);
   if (!parsed.success) throw new UsageError(`${where}: ${describeIssue(parsed.error.issues)}`);
   return parsed.data;

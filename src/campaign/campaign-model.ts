@@ -9,12 +9,25 @@ import { z } from "zod/v4";
 import { cutoffStatus } from "../knowledge/cutoff.js";
 import { TOOL } from "../platform/tool-info.js";
 import { reasonSchema, reasonsOf } from "./not-ready.js";
-import { CHECKS_STATES, NODE_PIN_STATES, PR_STATES, REPOS_DIR, type RepoReport, REVIEW_STATES, STAGES } from "./repo-report.js";
+import {
+  CHECKS_STATES,
+  NODE_PIN_STATES,
+  PR_STATES,
+  REPOS_DIR,
+  type RepoReport,
+  REVIEW_STATES,
+  STAGES,
+} from "./repo-report.js";
 import { type FailOn, FAIL_ON_CHOICES, meetsThreshold, RULE_IDS, type Severity } from "./tool-api.js";
 
 export const CAMPAIGN_VERSION = 1;
 
-const counts = z.strictObject({ total: z.number().int(), error: z.number().int(), warning: z.number().int(), info: z.number().int() });
+const counts = z.strictObject({
+  total: z.number().int(),
+  error: z.number().int(),
+  warning: z.number().int(),
+  info: z.number().int(),
+});
 
 export const READINESS = ["ready", "not-ready", "failed"] as const;
 export type Readiness = (typeof READINESS)[number];
@@ -24,8 +37,16 @@ const rowSchema = z.strictObject({
   url: z.string(),
   path: z.string().optional(),
   github: z.string().optional(),
-  readiness: z.enum(READINESS).describe("ready: no finding and no failed live check; not-ready: findings or a live check that did not pass; failed: the run failed."),
-  reasons: z.array(reasonSchema).describe("Why the repository is not ready (empty when it is): the run failed, markers left, an outdated node pin, findings left, a live check or pull request check that failed."),
+  readiness: z
+    .enum(READINESS)
+    .describe(
+      "ready: no finding and no failed live check; not-ready: findings or a live check that did not pass; failed: the run failed.",
+    ),
+  reasons: z
+    .array(reasonSchema)
+    .describe(
+      "Why the repository is not ready (empty when it is): the run failed, markers left, an outdated node pin, findings left, a live check or pull request check that failed.",
+    ),
   branch: z.string().optional(),
   head: z.string().optional(),
   scannedAt: z.string(),
@@ -49,13 +70,25 @@ const rowSchema = z.strictObject({
 
 export const historyPointSchema = z.strictObject({
   at: z.iso.datetime({ offset: true }).describe("When the newest scan of this point ran (ISO 8601)."),
-  digest: z.string().describe("Which reports the point was merged from; merging the same reports again replaces the point."),
+  digest: z
+    .string()
+    .describe("Which reports the point was merged from; merging the same reports again replaces the point."),
   repositories: z.number().int(),
   ready: z.number().int(),
   failed: z.number().int(),
-  findings: counts.describe("Every repository's findings; a repository whose run failed counts with its last known findings."),
-  byRepository: z.record(z.string(), counts).optional().describe("Each repository's findings at this point, so a later failed run can keep them."),
-  partial: z.array(z.string()).optional().describe("Repositories whose run failed before their scan: their findings are the last known ones (none when never scanned)."),
+  findings: counts.describe(
+    "Every repository's findings; a repository whose run failed counts with its last known findings.",
+  ),
+  byRepository: z
+    .record(z.string(), counts)
+    .optional()
+    .describe("Each repository's findings at this point, so a later failed run can keep them."),
+  partial: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Repositories whose run failed before their scan: their findings are the last known ones (none when never scanned).",
+    ),
   pullRequests: z.record(z.string(), z.number().int()).optional().describe("Pull requests by state at this point."),
 });
 
@@ -103,7 +136,8 @@ export function rowOf(report: RepoReport): CampaignRow {
     info: summary?.bySeverity.info ?? 0,
   };
   const checkFailed = report.check !== undefined && report.check.verdict !== "READY";
-  const readiness: Readiness = report.status === "failed" ? "failed" : findings.total > 0 || checkFailed ? "not-ready" : "ready";
+  const readiness: Readiness =
+    report.status === "failed" ? "failed" : findings.total > 0 || checkFailed ? "not-ready" : "ready";
   const pr = report.pullRequest;
   return {
     name: report.name,
@@ -120,7 +154,9 @@ export function rowOf(report: RepoReport): CampaignRow {
     byRule: { ...(summary?.byRule ?? {}) },
     ...(report.nodePins ? { nodePins: report.nodePins } : {}),
     ...(pr ? { pullRequest: pullRequestOf(pr) } : {}),
-    ...(report.check ? { check: { verdict: report.check.verdict, reason: report.check.reason, checkedAt: report.check.checkedAt } } : {}),
+    ...(report.check
+      ? { check: { verdict: report.check.verdict, reason: report.check.reason, checkedAt: report.check.checkedAt } }
+      : {}),
     ...(report.failure ? { failure: report.failure } : {}),
     report: `${REPOS_DIR}/${report.name}.json`,
   };
@@ -142,7 +178,12 @@ export function failsAt(report: RepoReport, failOn: FailOn): boolean {
   return (report.scan?.findings ?? []).some((f) => meetsThreshold(f.severity as Severity, failOn));
 }
 
-export function buildCampaign(reports: readonly RepoReport[], failOn: FailOn, history: HistoryPoint[], now = new Date()): Campaign {
+export function buildCampaign(
+  reports: readonly RepoReport[],
+  failOn: FailOn,
+  history: HistoryPoint[],
+  now = new Date(),
+): Campaign {
   const rows = reports.map(rowOf);
   const findings: Counts = { total: 0, error: 0, warning: 0, info: 0 };
   const rules = new Map<string, number>();

@@ -61,7 +61,13 @@ export async function remoteTip(cacheDir: string, target: Target, token: string 
 }
 
 /** A clean work tree at the tip, held for this run until `release`. */
-export async function checkoutTip(cacheDir: string, target: Target, tip: RemoteTip, token: string | undefined, lockWaitMs = CLONE_LOCK_WAIT_MS): Promise<Checkout> {
+export async function checkoutTip(
+  cacheDir: string,
+  target: Target,
+  tip: RemoteTip,
+  token: string | undefined,
+  lockWaitMs = CLONE_LOCK_WAIT_MS,
+): Promise<Checkout> {
   const dir = cloneDir(cacheDir, target);
   await mkdir(cacheDir, { recursive: true });
   const lock = await acquireLock(`${dir}.lock`, { waitMs: lockWaitMs, what: `the cached clone of ${target.url}` });
@@ -74,7 +80,12 @@ export async function checkoutTip(cacheDir: string, target: Target, tip: RemoteT
 }
 
 /** The cached clone fetched and reset, or a fresh shallow clone. */
-async function checkoutLocked(dir: string, target: Target, tip: RemoteTip, token: string | undefined): Promise<Omit<Checkout, "release">> {
+async function checkoutLocked(
+  dir: string,
+  target: Target,
+  tip: RemoteTip,
+  token: string | undefined,
+): Promise<Omit<Checkout, "release">> {
   const cacheDir = dirname(dir);
   if (existsSync(join(dir, ".git"))) {
     try {
@@ -95,10 +106,24 @@ async function checkoutLocked(dir: string, target: Target, tip: RemoteTip, token
   return { dir, ...(await position(gitAt(dir, target, token), tip)) };
 }
 
-async function refresh(dir: string, target: Target, tip: RemoteTip, token: string | undefined): Promise<Omit<Checkout, "release">> {
+async function refresh(
+  dir: string,
+  target: Target,
+  tip: RemoteTip,
+  token: string | undefined,
+): Promise<Omit<Checkout, "release">> {
   const git = gitAt(dir, target, token);
-  if ((await git.remoteUrl("origin")) !== target.source) throw new RuntimeFailure("the cached clone has another origin");
-  await git.run(["fetch", "--quiet", "--no-tags", "--depth", "1", "origin", tip.branch ? `refs/heads/${tip.branch}` : "HEAD"]);
+  if ((await git.remoteUrl("origin")) !== target.source)
+    throw new RuntimeFailure("the cached clone has another origin");
+  await git.run([
+    "fetch",
+    "--quiet",
+    "--no-tags",
+    "--depth",
+    "1",
+    "origin",
+    tip.branch ? `refs/heads/${tip.branch}` : "HEAD",
+  ]);
   const checkoutArgs = tip.branch ? ["-B", tip.branch, "FETCH_HEAD"] : ["--detach", "FETCH_HEAD"];
   await git.run(["checkout", "--quiet", "--force", ...checkoutArgs]);
   await git.run(["clean", "-ffdxq"]);

@@ -20,7 +20,11 @@ interface Filter {
 
 const FILTERS: readonly Filter[] = [
   { key: "readiness", label: "Readiness", values: READINESS.map((r) => [r, READINESS_LABEL[r]] as const) },
-  { key: "pr", label: "Pull request", values: PR_STATES.map((s) => [s, s === "none" ? "no pull request" : s] as const) },
+  {
+    key: "pr",
+    label: "Pull request",
+    values: PR_STATES.map((s) => [s, s === "none" ? "no pull request" : s] as const),
+  },
   { key: "checks", label: "Checks", values: CHECKS_STATES.map((c) => [c, CHECKS_LABEL[c]] as const) },
   { key: "review", label: "Review", values: REVIEW_STATES.map((r) => [r, REVIEW_LABEL[r]] as const) },
 ];

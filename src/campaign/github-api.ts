@@ -35,7 +35,9 @@ export class CampaignGitHub {
   /** The organisation's repositories (by topic through the search API), sorted by name. */
   async listRepositories(org: string, topic: string | undefined, includeArchived: boolean): Promise<OrgRepository[]> {
     const repos = await this.advised(orgRepositories(this.client, org, topic));
-    return repos.filter((r) => includeArchived || !r.archived).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return repos
+      .filter((r) => includeArchived || !r.archived)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   async pullRequest(owner: string, name: string, number: number): Promise<PullState> {
@@ -49,9 +51,16 @@ export class CampaignGitHub {
   }
 
   /** An open pull request's checks (at its head branch) and review state, as Batch Changes tracks them. */
-  async progress(owner: string, name: string, pull: { number: number; branch: string }): Promise<{ checks: ChecksState; review: ReviewState }> {
+  async progress(
+    owner: string,
+    name: string,
+    pull: { number: number; branch: string },
+  ): Promise<{ checks: ChecksState; review: ReviewState }> {
     const repo = { owner, name };
-    const [checks, review] = await Promise.all([this.advised(checksOf(this.client, repo, pull.branch)), this.advised(reviewStateOf(this.client, repo, pull.number))]);
+    const [checks, review] = await Promise.all([
+      this.advised(checksOf(this.client, repo, pull.branch)),
+      this.advised(reviewStateOf(this.client, repo, pull.number)),
+    ]);
     return { checks, review };
   }
 
@@ -64,7 +73,9 @@ export class CampaignGitHub {
         auth: "check GITHUB_TOKEN or GH_TOKEN",
         forbidden: "the token cannot read this",
         "not-found": "check the name and that the token can see it",
-        ...(failure?.rateLimit ? { "rate-limit": rateLimitAdvice(failure.rateLimit, `campaign ${this.client.bounds()}`) } : {}),
+        ...(failure?.rateLimit
+          ? { "rate-limit": rateLimitAdvice(failure.rateLimit, `campaign ${this.client.bounds()}`) }
+          : {}),
       });
       throw failure?.status !== undefined ? Object.assign(advice, { httpStatus: failure.status }) : advice;
     }

@@ -31,7 +31,10 @@ export async function readHistory(file: string): Promise<HistoryPoint[]> {
     throw new UsageError(`history file ${file} is not valid JSON: ${(error as Error).message}`);
   }
   const parsed = historyFileSchema.safeParse(json);
-  if (!parsed.success) throw new UsageError(`history file ${file} is not a campaign history (${parsed.error.issues[0]?.message ?? "unknown shape"})`);
+  if (!parsed.success)
+    throw new UsageError(
+      `history file ${file} is not a campaign history (${parsed.error.issues[0]?.message ?? "unknown shape"})`,
+    );
   return parsed.data.points;
 }
 
@@ -50,8 +53,16 @@ export function reportsDigest(reports: readonly RepoReport[]): string {
  * A repository whose run failed before its scan keeps its last known findings and marks the
  * point partial: a failed clone is not progress, and its return is not a regression.
  */
-export function withPoint(points: readonly HistoryPoint[], campaign: Omit<Campaign, "history">, reports: readonly RepoReport[]): HistoryPoint[] {
-  const newest = reports.map((r) => r.startedAt).sort().at(-1) ?? "";
+export function withPoint(
+  points: readonly HistoryPoint[],
+  campaign: Omit<Campaign, "history">,
+  reports: readonly RepoReport[],
+): HistoryPoint[] {
+  const newest =
+    reports
+      .map((r) => r.startedAt)
+      .sort()
+      .at(-1) ?? "";
   const digest = reportsDigest(reports);
   const kept = points.filter((p) => p.digest !== digest);
   const known = kept.findLast((p) => p.byRepository !== undefined)?.byRepository ?? {};
@@ -65,7 +76,8 @@ export function withPoint(points: readonly HistoryPoint[], campaign: Omit<Campai
     }
   }
   const findings: Counts = { total: 0, error: 0, warning: 0, info: 0 };
-  for (const c of Object.values(byRepository)) for (const key of ["total", "error", "warning", "info"] as const) findings[key] += c[key];
+  for (const c of Object.values(byRepository))
+    for (const key of ["total", "error", "warning", "info"] as const) findings[key] += c[key];
   const point: HistoryPoint = {
     at: newest || campaign.generatedAt,
     digest,

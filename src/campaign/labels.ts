@@ -11,8 +11,21 @@ export function nodePinLabel(state: NodePinState | undefined): string {
   return state ?? "–";
 }
 
-export const READINESS_LABEL: Record<Readiness, string> = { ready: "ready", "not-ready": "not ready", failed: "failed" };
+export const READINESS_LABEL: Record<Readiness, string> = {
+  ready: "ready",
+  "not-ready": "not ready",
+  failed: "failed",
+};
 
-export const CHECKS_LABEL: Record<ChecksState, string> = { passed: "checks passed", failed: "checks failed", pending: "checks pending", none: "no checks" };
+export const CHECKS_LABEL: Record<ChecksState, string> = {
+  passed: "checks passed",
+  failed: "checks failed",
+  pending: "checks pending",
+  none: "no checks",
+};
 
-export const REVIEW_LABEL: Record<ReviewState, string> = { approved: "approved", "changes-requested": "changes requested", "review-required": "review required" };
+export const REVIEW_LABEL: Record<ReviewState, string> = {
+  approved: "approved",
+  "changes-requested": "changes requested",
+  "review-required": "review required",
+};

@@ -37,21 +37,29 @@ export async function loadCampaign(options: LoadOptions): Promise<LoadedCampaign
   const path = resolve(options.file ?? DEFAULT_CAMPAIGN_FILE);
   let file: CampaignFile = {};
   if (explicit || existsSync(path)) file = await readCampaignFile(explicit ? options.file! : path);
-  else if (!options.githubOrg) throw new UsageError(`no campaign file: ${DEFAULT_CAMPAIGN_FILE} not found here; name one, or pass --github-org`);
+  else if (!options.githubOrg)
+    throw new UsageError(`no campaign file: ${DEFAULT_CAMPAIGN_FILE} not found here; name one, or pass --github-org`);
 
-  const apiUrl = apiUrlOf(options.apiUrl ?? file.github?.apiUrl ?? (options.env.GITHUB_API_URL?.trim() || DEFAULT_API_URL));
+  const apiUrl = apiUrlOf(
+    options.apiUrl ?? file.github?.apiUrl ?? (options.env.GITHUB_API_URL?.trim() || DEFAULT_API_URL),
+  );
   const githubHost = githubHostOf(apiUrl, options.env);
   const org = options.githubOrg ?? file.github?.org;
   const topic = options.githubTopic ?? file.github?.topic;
   let listed: OrgRepository[] = [];
   if (org) {
-    if (!options.token) throw new UsageError(`listing ${org}'s repositories needs a GitHub token: set GITHUB_TOKEN or GH_TOKEN`);
+    if (!options.token)
+      throw new UsageError(`listing ${org}'s repositories needs a GitHub token: set GITHUB_TOKEN or GH_TOKEN`);
     const github = new CampaignGitHub({ apiUrl, token: options.token });
     listed = await github.listRepositories(org, topic, file.github?.includeArchived ?? false);
   }
   const targets = resolveTargets(file, dirname(path), listed, githubHost);
   if (targets.length === 0) {
-    throw new UsageError(org ? `the campaign has no repositories: ${org}${topic ? ` (topic ${topic})` : ""} lists none and the file none` : `${options.file ?? DEFAULT_CAMPAIGN_FILE}: "repositories" lists none`);
+    throw new UsageError(
+      org
+        ? `the campaign has no repositories: ${org}${topic ? ` (topic ${topic})` : ""} lists none and the file none`
+        : `${options.file ?? DEFAULT_CAMPAIGN_FILE}: "repositories" lists none`,
+    );
   }
   return { file, ...(explicit || existsSync(path) ? { path } : {}), targets, apiUrl, githubHost };
 }
@@ -63,8 +71,10 @@ function apiUrlOf(value: string): string {
   } catch {
     throw new UsageError(`the GitHub API URL is not a URL: ${value}`);
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new UsageError(`the GitHub API URL must be http(s): ${value}`);
-  if (url.username || url.password) throw new UsageError("the GitHub API URL must not carry credentials; set GITHUB_TOKEN or GH_TOKEN");
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new UsageError(`the GitHub API URL must be http(s): ${value}`);
+  if (url.username || url.password)
+    throw new UsageError("the GitHub API URL must not carry credentials; set GITHUB_TOKEN or GH_TOKEN");
   return value.replace(/\/+$/, "");
 }
 

@@ -14,7 +14,12 @@ import { renderCampaignMarkdown } from "./render-markdown.js";
 import { readAllReports, REPOS_DIR, type RepoReport } from "./repo-report.js";
 import type { FailOn } from "./tool-api.js";
 
-export const CAMPAIGN_FILES = { json: "campaign.json", markdown: "campaign.md", html: "campaign.html", history: "history.json" } as const;
+export const CAMPAIGN_FILES = {
+  json: "campaign.json",
+  markdown: "campaign.md",
+  html: "campaign.html",
+  history: "history.json",
+} as const;
 
 export interface MergeOptions {
   outDir: string;

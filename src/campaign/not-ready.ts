@@ -18,15 +18,22 @@ const NODE_PIN_RULE = "node-component-pin";
 
 export function reasonsOf(report: RepoReport): Reason[] {
   const reasons: Reason[] = [];
-  if (report.status === "failed" && report.failure) reasons.push({ kind: "run-failed", text: `${report.failure.stage} failed: ${report.failure.reason}` });
+  if (report.status === "failed" && report.failure)
+    reasons.push({ kind: "run-failed", text: `${report.failure.stage} failed: ${report.failure.reason}` });
   const summary = report.scan?.summary;
   const markers = summary?.byRule[MARKER_RULE] ?? 0;
   if (markers > 0) reasons.push({ kind: "markers", text: `${count(markers, "review marker")} left` });
   if (report.nodePins === "outdated") reasons.push({ kind: "node-pin", text: "an outdated ComfyUI node pin" });
-  const others = (summary?.total ?? 0) - markers - (report.nodePins === "outdated" ? (summary?.byRule[NODE_PIN_RULE] ?? 0) : 0);
+  const others =
+    (summary?.total ?? 0) - markers - (report.nodePins === "outdated" ? (summary?.byRule[NODE_PIN_RULE] ?? 0) : 0);
   if (others > 0) reasons.push({ kind: "findings", text: `${count(others, "V1 finding")} left` });
-  if (report.check && report.check.verdict !== "READY") reasons.push({ kind: "live-check", text: `live check ${report.check.verdict.replace("_", " ")}: ${report.check.reason}` });
-  if (report.pullRequest?.state === "open" && report.pullRequest.checks === "failed") reasons.push({ kind: "pr-checks", text: "a failed check on the pull request" });
+  if (report.check && report.check.verdict !== "READY")
+    reasons.push({
+      kind: "live-check",
+      text: `live check ${report.check.verdict.replace("_", " ")}: ${report.check.reason}`,
+    });
+  if (report.pullRequest?.state === "open" && report.pullRequest.checks === "failed")
+    reasons.push({ kind: "pr-checks", text: "a failed check on the pull request" });
   return reasons;
 }
 

@@ -103,7 +103,8 @@ function cutoffBanner(campaign: Campaign): string {
 function tiles(campaign: Campaign): string {
   const t = campaign.totals;
   const pr = t.pullRequests;
-  const tile = (value: number, label: string): string => `<div class="tile"><b>${value}</b><span>${esc(label)}</span></div>`;
+  const tile = (value: number, label: string): string =>
+    `<div class="tile"><b>${value}</b><span>${esc(label)}</span></div>`;
   return `<div class="tiles">${[
     tile(t.ready, "ready"),
     tile(t.notReady, "not ready"),
@@ -116,10 +117,24 @@ function tiles(campaign: Campaign): string {
 
 function readinessTable(rows: readonly CampaignRow[]): string {
   if (rows.length === 0) return `<p class="empty">No repository reports yet.</p>`;
-  const head = ["Repository", "Readiness", "Errors", "Warnings", "Info", "Node pin", "Pull request", "Live check", "Scanned"];
+  const head = [
+    "Repository",
+    "Readiness",
+    "Errors",
+    "Warnings",
+    "Info",
+    "Node pin",
+    "Pull request",
+    "Live check",
+    "Scanned",
+  ];
   const body = rows.map((row) => {
-    const why = row.reasons.length > 0 ? `<ul class="why reasons">${row.reasons.map((r) => `<li data-reason="${r.kind}">${esc(r.text)}</li>`).join("")}</ul>` : "";
-    const count = (n: number, scanned: boolean): string => (scanned ? `<td class="n${n === 0 ? " zero" : ""}">${n}</td>` : `<td class="n zero">–</td>`);
+    const why =
+      row.reasons.length > 0
+        ? `<ul class="why reasons">${row.reasons.map((r) => `<li data-reason="${r.kind}">${esc(r.text)}</li>`).join("")}</ul>`
+        : "";
+    const count = (n: number, scanned: boolean): string =>
+      scanned ? `<td class="n${n === 0 ? " zero" : ""}">${n}</td>` : `<td class="n zero">–</td>`;
     return [
       `<tr data-repo="${esc(row.name)}"${rowAttributes(row)}>`,
       `<td>${repoCell(row)}</td>`,
@@ -180,13 +195,17 @@ function burnDown(campaign: Campaign): string {
     (points.length === 1
       ? `<p class="empty">One merged run so far; each later merge adds a point.</p>`
       : `<p class="sub">${points.length} merged runs: ${points[0]!.value} → ${points[points.length - 1]!.value} V1 findings.</p>`) +
-    (partial > 0 ? `<p class="sub">Hollow points are partial: a repository's run failed there, so its last known findings are counted.</p>` : "");
+    (partial > 0
+      ? `<p class="sub">Hollow points are partial: a repository's run failed there, so its last known findings are counted.</p>`
+      : "");
   return lineChart(points, { title: "V1 findings over time across merged runs" }) + note;
 }
 
 /** Pull requests merged over time, from the points that recorded them (older history files did not). */
 function mergedPulls(campaign: Campaign): string {
-  const points = campaign.history.filter((p) => p.pullRequests !== undefined).map((p) => ({ at: p.at, value: p.pullRequests!.merged ?? 0 }));
+  const points = campaign.history
+    .filter((p) => p.pullRequests !== undefined)
+    .map((p) => ({ at: p.at, value: p.pullRequests!.merged ?? 0 }));
   if (points.length === 0) return `<p class="empty">No merged runs with pull requests yet.</p>`;
   const open = campaign.totals.pullRequests.open ?? 0;
   const note = `<p class="sub">${points[points.length - 1]!.value} merged, ${open} open.</p>`;

@@ -22,7 +22,10 @@ export function renderCampaignMarkdown(campaign: Campaign): string {
     "",
   ];
   if (campaign.repositories.length > 0) {
-    lines.push("| Repository | Readiness | Errors | Warnings | Info | Node pin | Pull request | Live check |", "|---|---|---:|---:|---:|---|---|---|");
+    lines.push(
+      "| Repository | Readiness | Errors | Warnings | Info | Node pin | Pull request | Live check |",
+      "|---|---|---:|---:|---:|---|---|---|",
+    );
     for (const row of campaign.repositories) lines.push(tableRow(row));
     lines.push("");
   }
@@ -35,20 +38,28 @@ export function renderCampaignMarkdown(campaign: Campaign): string {
     }
     lines.push("");
   }
-  lines.push(`<sub>${campaign.tool.name} ${campaign.tool.version} · ${campaign.generatedAt.slice(0, 16).replace("T", " ")} UTC · fail threshold: ${campaign.failOn} · details in campaign.html and repos/*.json</sub>`, "");
+  lines.push(
+    `<sub>${campaign.tool.name} ${campaign.tool.version} · ${campaign.generatedAt.slice(0, 16).replace("T", " ")} UTC · fail threshold: ${campaign.failOn} · details in campaign.html and repos/*.json</sub>`,
+    "",
+  );
   return lines.join("\n");
 }
 
 function tableRow(row: CampaignRow): string {
-  const name = /^https?:\/\/[^\s<>()]+$/.test(row.url) ? `[${cell(row.name)}](${row.url.replace(/\.git$/, "")})` : cell(row.name);
+  const name = /^https?:\/\/[^\s<>()]+$/.test(row.url)
+    ? `[${cell(row.name)}](${row.url.replace(/\.git$/, "")})`
+    : cell(row.name);
   const why = row.reasons.map((r) => r.text).join("; ");
   const readiness = `${ICON[row.readiness]} ${LABEL[row.readiness]}${why ? ` (${cell(why)})` : ""}`;
   const count = (n: number): string => (row.scanned ? String(n) : "–");
   const p = row.pullRequest;
-  const progress = p ? [p.checks ? CHECKS_LABEL[p.checks] : "", p.review ? REVIEW_LABEL[p.review] : ""].filter(Boolean).join(", ") : "";
-  const pr = p && p.state !== "none"
-    ? `${p.number !== undefined ? `${p.url ? `[#${p.number}](${p.url})` : `#${p.number}`} ` : ""}${p.state}${progress ? ` (${progress})` : ""}`
-    : "–";
+  const progress = p
+    ? [p.checks ? CHECKS_LABEL[p.checks] : "", p.review ? REVIEW_LABEL[p.review] : ""].filter(Boolean).join(", ")
+    : "";
+  const pr =
+    p && p.state !== "none"
+      ? `${p.number !== undefined ? `${p.url ? `[#${p.number}](${p.url})` : `#${p.number}`} ` : ""}${p.state}${progress ? ` (${progress})` : ""}`
+      : "–";
   const pin = nodePinLabel(row.nodePins);
   const check = row.check ? row.check.verdict.replace("_", " ") : "–";
   return `| ${name}${row.path ? ` \`${cell(row.path)}\`` : ""} | ${readiness} | ${count(row.findings.error)} | ${count(row.findings.warning)} | ${count(row.findings.info)} | ${pin} | ${pr} | ${check} |`;
@@ -60,7 +71,11 @@ function sincePrevious(campaign: Campaign): string {
   const last = history[history.length - 1]!;
   const delta = last.findings.total - history[history.length - 2]!.findings.total;
   const partial = last.partial?.length ? ` (partial: ${last.partial.length} failed, last known findings kept)` : "";
-  return (delta === 0 ? ", unchanged since the previous run" : `, ${delta < 0 ? "−" : "+"}${Math.abs(delta)} since the previous run`) + partial;
+  return (
+    (delta === 0
+      ? ", unchanged since the previous run"
+      : `, ${delta < 0 ? "−" : "+"}${Math.abs(delta)} since the previous run`) + partial
+  );
 }
 
 /** Table cells: one line, no pipes, no HTML. */

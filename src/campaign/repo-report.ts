@@ -29,12 +29,18 @@ export const NODE_PIN_STATES = ["outdated", "unknown", "none"] as const;
 export type NodePinState = (typeof NODE_PIN_STATES)[number];
 
 export const CHECKS_STATES = ["passed", "failed", "pending", "none"] as const satisfies readonly ChecksState[];
-export const REVIEW_STATES = ["approved", "changes-requested", "review-required"] as const satisfies readonly ReviewState[];
+export const REVIEW_STATES = [
+  "approved",
+  "changes-requested",
+  "review-required",
+] as const satisfies readonly ReviewState[];
 export type { ChecksState, ReviewState };
 
 const pullRequestSchema = z
   .strictObject({
-    state: z.enum(PR_STATES).describe("open, merged or closed on GitHub; planned after a dry run; none when there is none."),
+    state: z
+      .enum(PR_STATES)
+      .describe("open, merged or closed on GitHub; planned after a dry run; none when there is none."),
     number: z.number().int().optional(),
     url: z.string().optional(),
     branch: z.string().optional(),
@@ -46,8 +52,16 @@ const pullRequestSchema = z
     runKey: z.string().optional().describe("The runKey of the scan this step ran on."),
     dryRun: z.boolean().optional().describe("Whether the step was a dry run (fix planned, nothing pushed)."),
     error: z.string().optional().describe("Why the state could not be refreshed."),
-    checks: z.enum(CHECKS_STATES).optional().describe("An open pull request's checks (commit statuses and check runs): failed outranks pending, pending outranks passed; none when it has none."),
-    review: z.enum(REVIEW_STATES).optional().describe("An open pull request's review state, from each reviewer's latest decision."),
+    checks: z
+      .enum(CHECKS_STATES)
+      .optional()
+      .describe(
+        "An open pull request's checks (commit statuses and check runs): failed outranks pending, pending outranks passed; none when it has none.",
+      ),
+    review: z
+      .enum(REVIEW_STATES)
+      .optional()
+      .describe("An open pull request's review state, from each reviewer's latest decision."),
   })
   .describe("The repository's migration pull request.");
 
@@ -87,10 +101,15 @@ export const repoReportSchema = z
     branch: z.string().optional(),
     head: z.string().optional().describe("The commit scanned."),
     tool: z.strictObject({ name: z.string(), version: z.string() }),
-    runKey: z.string().describe("Digest of HEAD, tool version and settings: an equal key means the repository needs no new run."),
+    runKey: z
+      .string()
+      .describe("Digest of HEAD, tool version and settings: an equal key means the repository needs no new run."),
     startedAt: z.iso.datetime({ offset: true }),
     durationMs: z.number(),
-    nodePins: z.enum(NODE_PIN_STATES).optional().describe("outdated: a ComfyUI node pin before the minimum; unknown: a pin to settle; none: no pin to change."),
+    nodePins: z
+      .enum(NODE_PIN_STATES)
+      .optional()
+      .describe("outdated: a ComfyUI node pin before the minimum; unknown: a pin to settle; none: no pin to change."),
     scan: embeddedScanSchema.optional(),
     pullRequest: pullRequestSchema.optional(),
     check: checkSchema.optional(),
@@ -155,10 +174,15 @@ export async function readAllReports(dir: string): Promise<RepoReport[]> {
     const parsed = repoReportSchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new UsageError(`${file} is not a campaign repository report: ${issue.path.join(".") || "(top level)"}: ${issue.message}`);
+      throw new UsageError(
+        `${file} is not a campaign repository report: ${issue.path.join(".") || "(top level)"}: ${issue.message}`,
+      );
     }
     // status writes a report back under its name: a name that is not its file's would write elsewhere.
-    if (`${parsed.data.name}.json` !== entry) throw new UsageError(`${file} is not a campaign repository report: its name "${parsed.data.name}" is not its file's`);
+    if (`${parsed.data.name}.json` !== entry)
+      throw new UsageError(
+        `${file} is not a campaign repository report: its name "${parsed.data.name}" is not its file's`,
+      );
     reports.push(parsed.data);
   }
   return reports;

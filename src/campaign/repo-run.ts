@@ -19,7 +19,15 @@ import { maskKnownSecrets } from "../core/redact.js";
 import { TOOL } from "../platform/tool-info.js";
 import { type Checkout, checkoutTip, remoteTip } from "./clone-cache.js";
 import { commandLine } from "../platform/command-line.js";
-import { type CheckRecord, type PullRequestState, readPreviousReport, REPO_REPORT_VERSION, type RepoReport, type Stage, writeRepoReport } from "./repo-report.js";
+import {
+  type CheckRecord,
+  type PullRequestState,
+  readPreviousReport,
+  REPO_REPORT_VERSION,
+  type RepoReport,
+  type Stage,
+  writeRepoReport,
+} from "./repo-report.js";
 import type { Target } from "./targets.js";
 import {
   BOT_IDENTITY,
@@ -86,7 +94,10 @@ class StageFailure extends Error {
   }
 }
 
-export async function runRepository(target: Target, settings: RunSettings): Promise<{ report: RepoReport; outcome: RepoOutcome }> {
+export async function runRepository(
+  target: Target,
+  settings: RunSettings,
+): Promise<{ report: RepoReport; outcome: RepoOutcome }> {
   const started = new Date();
   const secrets = [settings.githubToken, settings.check?.token];
   const cloneToken = settings.githubToken && tokenFits(target, settings.githubHost) ? settings.githubToken : undefined;
@@ -110,8 +121,11 @@ export async function runRepository(target: Target, settings: RunSettings): Prom
     // What the last report already covers at this commit: the scan, a pull request step, a live check.
     const kept = !settings.force && previous?.status === "ok" && previous.runKey === runKey ? previous : undefined;
     const pull = settings.pullRequests;
-    const wantPull = pull !== undefined && !(kept?.pullRequest?.runKey === runKey && (kept.pullRequest.dryRun === pull.dryRun || !kept.pullRequest.dryRun));
-    const wantCheck = settings.check !== undefined && target.deploymentId !== undefined && kept?.check?.runKey !== runKey;
+    const wantPull =
+      pull !== undefined &&
+      !(kept?.pullRequest?.runKey === runKey && (kept.pullRequest.dryRun === pull.dryRun || !kept.pullRequest.dryRun));
+    const wantCheck =
+      settings.check !== undefined && target.deploymentId !== undefined && kept?.check?.runKey !== runKey;
     if (kept && !wantPull && !wantCheck) {
       if (settings.previousDir !== settings.reportsDir) await writeRepoReport(settings.reportsDir, kept);
       return { report: kept, outcome: "unchanged" };
@@ -136,12 +150,26 @@ export async function runRepository(target: Target, settings: RunSettings): Prom
 
       stage = "scan";
       const root = target.path ? join(checkout.dir, target.path) : checkout.dir;
-      if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new StageFailure("scan", `${target.path} is not a directory in ${target.url} at ${checkout.head.slice(0, 12)}`);
+      if (!(await stat(root).catch(() => undefined))?.isDirectory())
+        throw new StageFailure(
+          "scan",
+          `${target.path} is not a directory in ${target.url} at ${checkout.head.slice(0, 12)}`,
+        );
       // The repository chooses what its paths are: a symbolic link could send the scan (and fix) anywhere.
-      if (target.path && !(await staysInside(checkout.dir, root))) throw new StageFailure("scan", `${target.path} is a symbolic link that leads out of ${target.url}; not scanned`);
+      if (target.path && !(await staysInside(checkout.dir, root)))
+        throw new StageFailure(
+          "scan",
+          `${target.path} is a symbolic link that leads out of ${target.url}; not scanned`,
+        );
       const { config } = await loadConfig(root);
       config.legacyHosts.push(...settings.legacyHosts.map(normalizeHost));
-      const scanSettings = { root, hosts: hostSetFor(config), include: config.include, exclude: config.exclude, rules: config.rules };
+      const scanSettings = {
+        root,
+        hosts: hostSetFor(config),
+        include: config.include,
+        exclude: config.exclude,
+        rules: config.rules,
+      };
       if (!kept) {
         const scanned = buildReport(await scan(scanSettings), { command: commandLine(["scan", target.path ?? "."]) });
         report.scan = JSON.parse(renderScanJson(scanned)) as RepoReport["scan"];
@@ -149,7 +177,9 @@ export async function runRepository(target: Target, settings: RunSettings): Prom
       }
       if (pull && wantPull) {
         stage = pull.dryRun ? "fix" : "pr";
-        const state = pull.dryRun ? await plannedPull(scanSettings) : await openPull(target, root, scanSettings, pull, settings, secrets);
+        const state = pull.dryRun
+          ? await plannedPull(scanSettings)
+          : await openPull(target, root, scanSettings, pull, settings, secrets);
         report.pullRequest = { ...state, runKey, dryRun: pull.dryRun };
       }
     }
@@ -211,13 +241,23 @@ function nodePinState(report: Report): RepoReport["nodePins"] {
   return pins.length > 0 ? "unknown" : "none";
 }
 
-type ScanSettings = { root: string; hosts: ReturnType<typeof hostSetFor>; include: string[]; exclude: string[]; rules: NonNullable<ScanOptions["rules"]> };
+type ScanSettings = {
+  root: string;
+  hosts: ReturnType<typeof hostSetFor>;
+  include: string[];
+  exclude: string[];
+  rules: NonNullable<ScanOptions["rules"]>;
+};
 
 /** --dry-run: what fix would change; nothing is written, committed or sent. */
 async function plannedPull(scanSettings: ScanSettings): Promise<PullRequestState> {
   const planFixes = await loadFixPlanner();
   const plan = await planFixes({ ...scanSettings, transforms: [...TRANSFORM_IDS], nodeRef: DEFAULT_NODE_REF });
-  return { state: plan.changes.length > 0 ? "planned" : "none", wouldChange: plan.changes.length, checkedAt: new Date().toISOString() };
+  return {
+    state: plan.changes.length > 0 ? "planned" : "none",
+    wouldChange: plan.changes.length,
+    checkedAt: new Date().toISOString(),
+  };
 }
 
 async function openPull(
@@ -228,7 +268,8 @@ async function openPull(
   settings: RunSettings,
   secrets: Array<string | undefined>,
 ): Promise<PullRequestState> {
-  if (!target.github) throw new StageFailure("pr", `no GitHub repository known for ${target.url}: add "github: owner/name" to its entry`);
+  if (!target.github)
+    throw new StageFailure("pr", `no GitHub repository known for ${target.url}: add "github: owner/name" to its entry`);
   if (!settings.githubToken) throw new StageFailure("pr", "no GitHub token: set GITHUB_TOKEN or GH_TOKEN");
   const { openOrUpdatePr, defaultBranch, defaultTitle } = await loadPrTools();
   const branch = pull.branch ?? defaultBranch;
@@ -249,7 +290,13 @@ async function openPull(
     repo: `${target.github.owner}/${target.github.name}`,
     apiUrl: pull.apiUrl,
     token: settings.githubToken,
-    fix: { hosts: scanSettings.hosts, include: scanSettings.include, exclude: scanSettings.exclude, transforms: [...TRANSFORM_IDS], nodeRef: DEFAULT_NODE_REF },
+    fix: {
+      hosts: scanSettings.hosts,
+      include: scanSettings.include,
+      exclude: scanSettings.exclude,
+      transforms: [...TRANSFORM_IDS],
+      nodeRef: DEFAULT_NODE_REF,
+    },
     command: commandLine(["pr", target.path ?? ".", "--repo", `${target.github.owner}/${target.github.name}`]),
     scanCommand: commandLine(["scan", target.path ?? "."]),
     env: process.env,
@@ -278,7 +325,12 @@ async function liveCheck(deploymentId: string, check: CheckSettings): Promise<Ch
     pollIntervalMs: check.pollIntervalMs ?? 1000,
     maxBackoffMs: 30_000,
   });
-  return { deploymentId, verdict: result.verdict, reason: oneLine(maskKnownSecrets(result.reason, [check.token])), checkedAt: new Date().toISOString() };
+  return {
+    deploymentId,
+    verdict: result.verdict,
+    reason: oneLine(maskKnownSecrets(result.reason, [check.token])),
+    checkedAt: new Date().toISOString(),
+  };
 }
 
 function oneLine(text: string): string {

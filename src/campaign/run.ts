@@ -23,7 +23,11 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, "comfydeploy-migrate", "campaign");
 }
 
-export async function runCampaign(targets: readonly Target[], concurrency: number, settings: RunSettings): Promise<RepoResult[]> {
+export async function runCampaign(
+  targets: readonly Target[],
+  concurrency: number,
+  settings: RunSettings,
+): Promise<RepoResult[]> {
   const lock = new KeyedLock();
   let done = 0;
   return mapLimit(targets, concurrency, async (target) => {
@@ -35,13 +39,17 @@ export async function runCampaign(targets: readonly Target[], concurrency: numbe
 }
 
 function describe(report: RepoReport, outcome: RepoOutcome): string {
-  if (outcome === "failed") return `FAILED at ${report.failure?.stage ?? "?"}: ${report.failure?.reason ?? "unknown reason"}`;
+  if (outcome === "failed")
+    return `FAILED at ${report.failure?.stage ?? "?"}: ${report.failure?.reason ?? "unknown reason"}`;
   const s = report.scan?.summary;
-  const counts = s ? `${s.total} finding${s.total === 1 ? "" : "s"} (${s.bySeverity.error} error${s.bySeverity.error === 1 ? "" : "s"}, ${s.bySeverity.warning} warning${s.bySeverity.warning === 1 ? "" : "s"})` : "no scan";
+  const counts = s
+    ? `${s.total} finding${s.total === 1 ? "" : "s"} (${s.bySeverity.error} error${s.bySeverity.error === 1 ? "" : "s"}, ${s.bySeverity.warning} warning${s.bySeverity.warning === 1 ? "" : "s"})`
+    : "no scan";
   const fresh = outcome === "scanned" || outcome === "updated";
-  const pr = report.pullRequest && fresh && report.pullRequest.state !== "none"
-    ? `; pull request ${report.pullRequest.number !== undefined ? `#${report.pullRequest.number} ` : ""}${report.pullRequest.operation ?? report.pullRequest.state}${report.pullRequest.wouldChange !== undefined ? ` (fix would change ${report.pullRequest.wouldChange} files)` : ""}`
-    : "";
+  const pr =
+    report.pullRequest && fresh && report.pullRequest.state !== "none"
+      ? `; pull request ${report.pullRequest.number !== undefined ? `#${report.pullRequest.number} ` : ""}${report.pullRequest.operation ?? report.pullRequest.state}${report.pullRequest.wouldChange !== undefined ? ` (fix would change ${report.pullRequest.wouldChange} files)` : ""}`
+      : "";
   const check = report.check && fresh ? `; live check ${report.check.verdict}` : "";
   const head = report.head ? ` at ${report.head.slice(0, 8)}` : "";
   if (outcome === "unchanged") return `unchanged${head}, ${counts} (last report kept)`;
@@ -55,7 +63,9 @@ function describe(report: RepoReport, outcome: RepoOutcome): string {
  */
 export async function pruneReports(reportsDir: string, keep: readonly Target[]): Promise<string[]> {
   const names = new Set(keep.map((t) => `${t.name}.json`));
-  const candidates = (await readdir(reportsDir).catch(() => [] as string[])).filter((f) => f.endsWith(".json") && !names.has(f));
+  const candidates = (await readdir(reportsDir).catch(() => [] as string[])).filter(
+    (f) => f.endsWith(".json") && !names.has(f),
+  );
   // Someone else's JSON in repos/ stays: only reports campaign wrote go.
   const stale: string[] = [];
   for (const f of candidates) if (await isOwnReport(reportsDir, f)) stale.push(f);

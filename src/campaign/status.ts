@@ -31,7 +31,9 @@ export interface StatusLine {
   notOnGitHub?: boolean;
 }
 
-export async function refreshPullRequests(options: StatusOptions): Promise<{ lines: StatusLine[]; reports: RepoReport[] }> {
+export async function refreshPullRequests(
+  options: StatusOptions,
+): Promise<{ lines: StatusLine[]; reports: RepoReport[] }> {
   const dir = join(options.outDir, REPOS_DIR);
   const reports = await readAllReports(dir);
   const lines = await mapLimit(reports, options.concurrency ?? 4, async (report): Promise<StatusLine> => {
@@ -46,9 +48,18 @@ export async function refreshPullRequests(options: StatusOptions): Promise<{ lin
           : await options.github.latestPullFrom(owner, name, known?.branch ?? options.defaultBranch);
       const branch = known?.branch ?? options.defaultBranch;
       // Checks and reviews matter while the pull request is open; a merged or closed one's would be stale.
-      const progress = pull?.state === "open" ? await options.github.progress(owner, name, { number: pull.number, branch }) : {};
+      const progress =
+        pull?.state === "open" ? await options.github.progress(owner, name, { number: pull.number, branch }) : {};
       const next: PullRequestState = pull
-        ? { ...withoutProgress(known), state: pull.state, number: pull.number, url: pull.url, branch, ...progress, checkedAt }
+        ? {
+            ...withoutProgress(known),
+            state: pull.state,
+            number: pull.number,
+            url: pull.url,
+            branch,
+            ...progress,
+            checkedAt,
+          }
         : { ...withoutProgress(known), state: known?.state === "planned" ? "planned" : "none", checkedAt };
       report.pullRequest = next;
       await writeRepoReport(dir, report);

@@ -4,7 +4,12 @@
  */
 
 export function escapeXml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }
 
 export interface Bar {
@@ -48,7 +53,10 @@ export interface Point {
 }
 
 /** A line over time, with a dot and its number at every point. */
-export function lineChart(points: readonly Point[], options: { title: string; width?: number; height?: number }): string {
+export function lineChart(
+  points: readonly Point[],
+  options: { title: string; width?: number; height?: number },
+): string {
   const width = options.width ?? 1080;
   const height = options.height ?? 260;
   const left = 48;
@@ -61,7 +69,8 @@ export function lineChart(points: readonly Point[], options: { title: string; wi
   const span = last - first || 1;
   // Headroom above the highest point for its label.
   const max = Math.max(1, Math.ceil(Math.max(...points.map((p) => p.value)) * 1.15));
-  const x = (t: number): number => (points.length === 1 ? left + (width - left - right) / 2 : left + ((t - first) / span) * (width - left - right));
+  const x = (t: number): number =>
+    points.length === 1 ? left + (width - left - right) / 2 : left + ((t - first) / span) * (width - left - right);
   const y = (v: number): number => top + (1 - v / max) * (height - top - bottom);
   const coordinates = points.map((p, i) => [x(times[i]!), y(p.value)] as const);
   const axis = [
@@ -70,9 +79,14 @@ export function lineChart(points: readonly Point[], options: { title: string; wi
     `<text class="tick" x="${left - 6}" y="${y(max) + 4}" text-anchor="end">${max}</text>`,
     `<text class="tick" x="${left - 6}" y="${y(0) + 4}" text-anchor="end">0</text>`,
     `<text class="tick" x="${x(first)}" y="${height - 12}" text-anchor="${points.length === 1 ? "middle" : "start"}">${escapeXml(when(points[times.indexOf(first)]!.at, span))}</text>`,
-    points.length > 1 ? `<text class="tick" x="${x(last)}" y="${height - 12}" text-anchor="end">${escapeXml(when(points[times.lastIndexOf(last)]!.at, span))}</text>` : "",
+    points.length > 1
+      ? `<text class="tick" x="${x(last)}" y="${height - 12}" text-anchor="end">${escapeXml(when(points[times.lastIndexOf(last)]!.at, span))}</text>`
+      : "",
   ].join("");
-  const line = coordinates.length > 1 ? `<polyline class="line" points="${coordinates.map(([cx, cy]) => `${round(cx)},${round(cy)}`).join(" ")}"></polyline>` : "";
+  const line =
+    coordinates.length > 1
+      ? `<polyline class="line" points="${coordinates.map(([cx, cy]) => `${round(cx)},${round(cy)}`).join(" ")}"></polyline>`
+      : "";
   const dots = coordinates
     .map(
       ([cx, cy], i) =>

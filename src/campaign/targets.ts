@@ -45,12 +45,19 @@ export function resolveTargets(
   listed: readonly OrgRepository[] = [],
   githubHost = "github.com",
 ): Target[] {
-  const targets: Target[] = (file.repositories ?? []).map((entry, index) => targetOf(entry, index, relativeTo, githubHost));
+  const targets: Target[] = (file.repositories ?? []).map((entry, index) =>
+    targetOf(entry, index, relativeTo, githubHost),
+  );
   const known = new Set(targets.map((t) => (t.github ? `${t.github.owner}/${t.github.name}`.toLowerCase() : t.source)));
   for (const repo of listed) {
     // The listing comes from a server: its names become file names and API paths, so they are checked like the file's.
-    if (![repo.owner, repo.name].every((part) => LISTED_PART.test(part) && part !== "." && part !== "..") || !REPO_NAME.test(safeName(repo.name))) {
-      throw new RuntimeFailure(`the organisation listing names a repository "${repo.owner}/${repo.name}" that is not a valid owner/name`);
+    if (
+      ![repo.owner, repo.name].every((part) => LISTED_PART.test(part) && part !== "." && part !== "..") ||
+      !REPO_NAME.test(safeName(repo.name))
+    ) {
+      throw new RuntimeFailure(
+        `the organisation listing names a repository "${repo.owner}/${repo.name}" that is not a valid owner/name`,
+      );
     }
     if (known.has(`${repo.owner}/${repo.name}`.toLowerCase()) || known.has(repo.cloneUrl)) continue;
     targets.push({
@@ -65,7 +72,8 @@ export function resolveTargets(
   targets.forEach((target, index) => {
     const seen = byName.get(target.name.toLowerCase());
     if (seen !== undefined) {
-      const where = (i: number) => (i < (file.repositories?.length ?? 0) ? `repositories[${i}]` : "the organisation listing");
+      const where = (i: number) =>
+        i < (file.repositories?.length ?? 0) ? `repositories[${i}]` : "the organisation listing";
       throw new UsageError(
         `${where(index)}: the name "${target.name}" is already used by ${where(seen)}; give one of them a "name"`,
       );
@@ -81,9 +89,13 @@ function targetOf(entry: RepositoryEntry, index: number, relativeTo: string, git
   const source = absolute ? pathToFileURL(absolute).href : entry.url;
   const path = entry.path === undefined ? undefined : cleanPath(entry.path, index);
   const github = entry.github ? slug(entry.github) : remote ? githubOf(entry.url, githubHost) : undefined;
-  const lastPart = basename((absolute ?? entry.url.replace(/[?#].*$/, "")).replace(/[/\\:]+$/, "")).replace(/\.git$/, "");
+  const lastPart = basename((absolute ?? entry.url.replace(/[?#].*$/, "")).replace(/[/\\:]+$/, "")).replace(
+    /\.git$/,
+    "",
+  );
   const name = entry.name ?? safeName(lastPart);
-  if (!REPO_NAME.test(name)) throw new UsageError(`repositories[${index}]: cannot name "${entry.url}" from its URL; give it a "name"`);
+  if (!REPO_NAME.test(name))
+    throw new UsageError(`repositories[${index}]: cannot name "${entry.url}" from its URL; give it a "name"`);
   return {
     name,
     url: remote ? redactUrlCredentials(entry.url) : entry.url,
@@ -98,7 +110,10 @@ function targetOf(entry: RepositoryEntry, index: number, relativeTo: string, git
 
 /** A repository-relative POSIX directory that stays inside the repository. */
 function cleanPath(path: string, index: number): string | undefined {
-  const parts = path.replace(/\\/g, "/").split("/").filter((p) => p !== "" && p !== ".");
+  const parts = path
+    .replace(/\\/g, "/")
+    .split("/")
+    .filter((p) => p !== "" && p !== ".");
   if (path.startsWith("/") || parts.includes("..")) {
     throw new UsageError(`"repositories[${index}].path" must be a directory inside the repository, got "${path}"`);
   }
@@ -108,7 +123,9 @@ function cleanPath(path: string, index: number): string | undefined {
 function githubOf(url: string, githubHost: string): { owner: string; name: string } | undefined {
   const parsed = parseRemoteUrl(url);
   if (!parsed) return undefined;
-  return new URL(parsed.serverUrl).host.toLowerCase() === githubHost.toLowerCase() ? { owner: parsed.owner, name: parsed.name } : undefined;
+  return new URL(parsed.serverUrl).host.toLowerCase() === githubHost.toLowerCase()
+    ? { owner: parsed.owner, name: parsed.name }
+    : undefined;
 }
 
 function slug(value: string): { owner: string; name: string } {
@@ -125,7 +142,8 @@ export function parseShard(value: string): { index: number; total: number } {
   const match = /^(\d+)\/(\d+)$/.exec(value.trim());
   const index = match ? Number(match[1]) : NaN;
   const total = match ? Number(match[2]) : NaN;
-  if (!match || total < 1 || index < 1 || index > total) throw new UsageError(`--shard must be i/N with 1 <= i <= N, got "${value}"`);
+  if (!match || total < 1 || index < 1 || index > total)
+    throw new UsageError(`--shard must be i/N with 1 <= i <= N, got "${value}"`);
   return { index, total };
 }
 

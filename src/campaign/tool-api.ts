@@ -12,7 +12,14 @@ export { buildReport, type Report } from "../report/model.js";
 export { renderJson as renderScanJson } from "../report/json.js";
 export { summarize, type Summary } from "../report/summary.js";
 export { getRule, RULE_IDS, type RuleId, type Severity } from "../rules/catalog.js";
-export { FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../platform/config.js";
+export {
+  FAIL_ON_CHOICES,
+  type FailOn,
+  hostSetFor,
+  loadConfig,
+  meetsThreshold,
+  normalizeHost,
+} from "../platform/config.js";
 export { Git } from "../pr/git.js";
 export { parseRemoteUrl, DEFAULT_API_URL } from "../pr/repository.js";
 export { BOT_IDENTITY } from "../pr/identity.js";
@@ -38,7 +45,10 @@ export async function loadPrTools(): Promise<{
 }
 
 /** `check`: queue one run with the migration flag and follow it; the key comes from the same variable. */
-export async function loadCheckTools(): Promise<{ runCheck: typeof import("../check/live-check.js").runCheck; tokenEnv: string }> {
+export async function loadCheckTools(): Promise<{
+  runCheck: typeof import("../check/live-check.js").runCheck;
+  tokenEnv: string;
+}> {
   const { runCheck, TOKEN_ENV } = await import("../check/live-check.js");
   return { runCheck, tokenEnv: TOKEN_ENV };
 }

@@ -111,9 +111,13 @@ export async function send(
     const retryable = response.statusCode === 429 || response.statusCode >= 500;
     if (!retryable || attempt >= options.maxRetries) {
       if (retryable) {
-        throw new CheckError("ERROR", `the API kept answering HTTP ${response.statusCode} after ${attempt + 1} attempts`, {
-          httpStatus: response.statusCode,
-        });
+        throw new CheckError(
+          "ERROR",
+          `the API kept answering HTTP ${response.statusCode} after ${attempt + 1} attempts`,
+          {
+            httpStatus: response.statusCode,
+          },
+        );
       }
       const text = maskKnownSecrets(raw, [options.token]);
       return { status: response.statusCode, json: parseJson(raw, text, response.statusCode), text };
@@ -130,9 +134,13 @@ export async function send(
     }
     // A wait that uses up the rest of the budget leaves no time to ask again.
     if (wait >= remaining) {
-      throw new CheckError("UNKNOWN", `the API answered HTTP ${response.statusCode} until --wait (${budget.seconds}s) ran out`, {
-        httpStatus: response.statusCode,
-      });
+      throw new CheckError(
+        "UNKNOWN",
+        `the API answered HTTP ${response.statusCode} until --wait (${budget.seconds}s) ran out`,
+        {
+          httpStatus: response.statusCode,
+        },
+      );
     }
     await sleep(wait);
   }
@@ -170,12 +178,14 @@ function parseJson(raw: string, text: string, status: number): unknown {
   try {
     return JSON.parse(raw);
   } catch {
-    if (status >= 200 && status < 300) throw new CheckError("ERROR", `the API answered HTTP ${status} with malformed JSON: ${text.slice(0, 120)}`);
+    if (status >= 200 && status < 300)
+      throw new CheckError("ERROR", `the API answered HTTP ${status} with malformed JSON: ${text.slice(0, 120)}`);
     return undefined;
   }
 }
 
-const firstValue = (header: string | string[] | undefined): string | undefined => (Array.isArray(header) ? header[0] : header);
+const firstValue = (header: string | string[] | undefined): string | undefined =>
+  Array.isArray(header) ? header[0] : header;
 
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
 

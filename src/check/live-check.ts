@@ -92,7 +92,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
   try {
     result = { ...base, ...(await check(options, budget)) };
   } catch (error) {
-    if (error instanceof CheckError) result = { ...base, ...error.extra, verdict: error.verdict, reason: error.message };
+    if (error instanceof CheckError)
+      result = { ...base, ...error.extra, verdict: error.verdict, reason: error.message };
     else result = { ...base, verdict: "ERROR", reason: networkReason(error) };
   }
   return masked(result, options.token);
@@ -107,7 +108,13 @@ function masked(result: CheckResult, token: string): CheckResult {
     ...(result.status !== undefined ? { status: mask(result.status) } : {}),
     ...(typeof result.liveStatus === "string" ? { liveStatus: mask(result.liveStatus) } : {}),
     ...(result.detail
-      ? { detail: result.detail.map((d) => ({ loc: d.loc.map((part) => (typeof part === "string" ? mask(part) : part)), msg: mask(d.msg), type: mask(d.type) })) }
+      ? {
+          detail: result.detail.map((d) => ({
+            loc: d.loc.map((part) => (typeof part === "string" ? mask(part) : part)),
+            msg: mask(d.msg),
+            type: mask(d.type),
+          })),
+        }
       : {}),
   };
 }
@@ -117,24 +124,36 @@ async function check(options: CheckOptions, budget: Budget): Promise<Partial<Che
   // One key for this check: a service that honours it (serve does) queues one run however often the request arrives.
   const queued = await send(options, budget, "POST", queue.url, queue.body, { "idempotency-key": randomUUID() });
   if (queued.status === 401 || queued.status === 403) {
-    throw new CheckError("NOT_READY", `the API refused the token (HTTP ${queued.status}): check the key and its workspace`, {
-      httpStatus: queued.status,
-    });
+    throw new CheckError(
+      "NOT_READY",
+      `the API refused the token (HTTP ${queued.status}): check the key and its workspace`,
+      {
+        httpStatus: queued.status,
+      },
+    );
   }
   if (queued.status === 404) {
     const wrongBase = await notFoundReason(options, budget, queue.url);
     if (wrongBase) throw new CheckError("ERROR", wrongBase, { httpStatus: 404, wrongBaseUrl: true });
-    throw new CheckError("NOT_READY", `deployment ${options.deploymentId} was not found (HTTP 404): check the id and the workspace the key belongs to`, {
-      httpStatus: 404,
-    });
+    throw new CheckError(
+      "NOT_READY",
+      `deployment ${options.deploymentId} was not found (HTTP 404): check the id and the workspace the key belongs to`,
+      {
+        httpStatus: 404,
+      },
+    );
   }
   if (queued.status === 422) {
     const detail = validationDetail(queued.json);
     const summary = detail.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; ");
-    throw new CheckError("NOT_READY", `the API rejected the request (HTTP 422): ${summary || queued.text.slice(0, 200)}`, {
-      httpStatus: 422,
-      detail,
-    });
+    throw new CheckError(
+      "NOT_READY",
+      `the API rejected the request (HTTP 422): ${summary || queued.text.slice(0, 200)}`,
+      {
+        httpStatus: 422,
+        detail,
+      },
+    );
   }
   if (queued.status < 200 || queued.status >= 300) {
     throw new CheckError("ERROR", `queueing failed with HTTP ${queued.status}`, { httpStatus: queued.status });
@@ -156,7 +175,10 @@ async function check(options: CheckOptions, budget: Budget): Promise<Partial<Che
 function withRun(error: unknown, runId: string): CheckError {
   if (error instanceof CheckError) {
     if (error.extra.runId) return error;
-    return new CheckError(error.verdict, `run ${runId} was queued, but reading it failed: ${error.message}`, { ...error.extra, runId });
+    return new CheckError(error.verdict, `run ${runId} was queued, but reading it failed: ${error.message}`, {
+      ...error.extra,
+      runId,
+    });
   }
   return new CheckError("ERROR", `run ${runId} was queued, but reading it failed: ${networkReason(error)}`, { runId });
 }
@@ -177,10 +199,17 @@ async function follow(options: CheckOptions, budget: Budget, runId: string): Pro
     if (Date.now() >= budget.deadline) return stillGoing();
     const answer = await send(options, budget, "GET", url);
     if (answer.status === 401 || answer.status === 403) {
-      throw new CheckError("NOT_READY", `the API refused the token while reading run ${runId} (HTTP ${answer.status})`, { runId });
+      throw new CheckError(
+        "NOT_READY",
+        `the API refused the token while reading run ${runId} (HTTP ${answer.status})`,
+        { runId },
+      );
     }
     if (answer.status < 200 || answer.status >= 300) {
-      throw new CheckError("ERROR", `reading run ${runId} failed with HTTP ${answer.status}`, { runId, httpStatus: answer.status });
+      throw new CheckError("ERROR", `reading run ${runId} failed with HTTP ${answer.status}`, {
+        runId,
+        httpStatus: answer.status,
+      });
     }
     const run = answer.json as { status?: unknown; live_status?: unknown } | undefined;
     if (typeof run?.status !== "string") {
@@ -189,7 +218,14 @@ async function follow(options: CheckOptions, budget: Budget, runId: string): Pro
     status = run.status;
     liveStatus = typeof run.live_status === "string" ? run.live_status : null;
     options.onStatus?.(status, liveStatus);
-    if (status === "success") return { verdict: "READY", reason: `run ${runId} succeeded on V2 with the ${options.flag} flag`, runId, status, liveStatus };
+    if (status === "success")
+      return {
+        verdict: "READY",
+        reason: `run ${runId} succeeded on V2 with the ${options.flag} flag`,
+        runId,
+        status,
+        liveStatus,
+      };
     if (isTerminalRunStatus(status)) {
       return {
         verdict: "NOT_READY",
@@ -209,6 +245,9 @@ function validationDetail(json: unknown): Array<{ loc: unknown[]; msg: string; t
   const detail = (json as { detail?: unknown } | undefined)?.detail;
   if (!Array.isArray(detail)) return [];
   return detail
-    .filter((d): d is { loc: unknown[]; msg: string; type: string } => typeof d === "object" && d !== null && Array.isArray((d as { loc?: unknown }).loc))
+    .filter(
+      (d): d is { loc: unknown[]; msg: string; type: string } =>
+        typeof d === "object" && d !== null && Array.isArray((d as { loc?: unknown }).loc),
+    )
     .map((d) => ({ loc: d.loc, msg: String(d.msg), type: String(d.type) }));
 }

@@ -10,12 +10,19 @@ import { type Budget, send } from "./http.js";
 import type { CheckOptions } from "./live-check.js";
 
 /** Why the base URL is wrong, or undefined when the queue endpoint is there (the deployment is what was not found). */
-export async function notFoundReason(options: CheckOptions, budget: Budget, queueUrl: string): Promise<string | undefined> {
+export async function notFoundReason(
+  options: CheckOptions,
+  budget: Budget,
+  queueUrl: string,
+): Promise<string | undefined> {
   if ((await routeExists(options, budget, queueUrl)) !== false) return undefined;
   const base = options.baseUrl.replace(/\/+$/, "");
   const withApi = `${base}/api`;
   const problem = `--base-url ${base} serves no V2 queue endpoint (POST ${queueUrl} answered HTTP 404, and the path does not exist)`;
-  if (!/\/api$/.test(new URL(base).pathname) && (await routeExists(options, budget, queueUrl.replace(base, withApi))) === true) {
+  if (
+    !/\/api$/.test(new URL(base).pathname) &&
+    (await routeExists(options, budget, queueUrl.replace(base, withApi))) === true
+  ) {
     return `${problem}: the API is under /api, use --base-url ${withApi}`;
   }
   return `${problem}: is it the V2 API base, ending in /api (default ${HOSTS.v2.apiBase})?`;

@@ -9,8 +9,11 @@ const LABEL: Record<Verdict, string> = { READY: "READY", NOT_READY: "NOT READY",
 /** Text for the terminal: the reason and details quote the server, so their control characters are escaped. */
 export function renderCheckText(result: CheckResult): string {
   const lines = [`${LABEL[result.verdict]}: ${terminalSafeLine(result.reason)}`];
-  if (result.detail?.length) for (const d of result.detail) lines.push(terminalSafeLine(`  - ${d.loc.join(".")}: ${d.msg} (${d.type})`));
-  lines.push(`deployment ${result.deploymentId}, flag ${result.flag}, API ${result.baseUrl}${result.runId ? `, run ${result.runId}` : ""}`);
+  if (result.detail?.length)
+    for (const d of result.detail) lines.push(terminalSafeLine(`  - ${d.loc.join(".")}: ${d.msg} (${d.type})`));
+  lines.push(
+    `deployment ${result.deploymentId}, flag ${result.flag}, API ${result.baseUrl}${result.runId ? `, run ${result.runId}` : ""}`,
+  );
   lines.push(result.cutoff.summary);
   return `${lines.join("\n")}\n`;
 }

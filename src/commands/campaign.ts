@@ -71,39 +71,108 @@ const OPTION_ACTIONS: Record<string, readonly Action[]> = {
 
 export function campaignCommand(yargs: Argv): Argv<CampaignArgs> {
   return yargs
-    .positional("action", { describe: "plan (CI matrix), run (scan a shard or everything), merge (dashboard), status (refresh pull requests: state, checks, review)", choices: CAMPAIGN_ACTIONS })
-    .positional("target", { describe: `plan, run: the campaign file (default ${DEFAULT_CAMPAIGN_FILE}); merge, status: the output directory (default ${DEFAULT_OUT})`, type: "string" })
-    .option("out", { alias: "o", describe: `run: output directory; reports go to <out>/${REPOS_DIR}/ (default ${DEFAULT_OUT})`, type: "string" })
+    .positional("action", {
+      describe:
+        "plan (CI matrix), run (scan a shard or everything), merge (dashboard), status (refresh pull requests: state, checks, review)",
+      choices: CAMPAIGN_ACTIONS,
+    })
+    .positional("target", {
+      describe: `plan, run: the campaign file (default ${DEFAULT_CAMPAIGN_FILE}); merge, status: the output directory (default ${DEFAULT_OUT})`,
+      type: "string",
+    })
+    .option("out", {
+      alias: "o",
+      describe: `run: output directory; reports go to <out>/${REPOS_DIR}/ (default ${DEFAULT_OUT})`,
+      type: "string",
+    })
     .option("shards", { describe: "plan: split the repositories into this many shards", type: "number" })
     .option("shard", { describe: "run: only this shard, i/N as plan numbers them (e.g. 2/4)", type: "string" })
     .option("concurrency", { alias: "j", describe: "run: repositories worked on at once", type: "number", default: 4 })
-    .option("cache", { describe: "run: where clones are kept between runs (default ~/.cache/comfydeploy-migrate/campaign)", type: "string" })
-    .option("previous", { describe: `run: where the last run's reports are (default <out>/${REPOS_DIR})`, type: "string" })
-    .option("force", { describe: "run: redo every repository, even those unchanged since their last report", type: "boolean" })
-    .option("open-prs", { describe: "run: fix each repository and open or update its pull request (token in GITHUB_TOKEN or GH_TOKEN)", type: "boolean" })
-    .option("dry-run", { alias: "n", describe: "run --open-prs: only count what fix would change; no commit, push or API call", type: "boolean" })
+    .option("cache", {
+      describe: "run: where clones are kept between runs (default ~/.cache/comfydeploy-migrate/campaign)",
+      type: "string",
+    })
+    .option("previous", {
+      describe: `run: where the last run's reports are (default <out>/${REPOS_DIR})`,
+      type: "string",
+    })
+    .option("force", {
+      describe: "run: redo every repository, even those unchanged since their last report",
+      type: "boolean",
+    })
+    .option("open-prs", {
+      describe: "run: fix each repository and open or update its pull request (token in GITHUB_TOKEN or GH_TOKEN)",
+      type: "boolean",
+    })
+    .option("dry-run", {
+      alias: "n",
+      describe: "run --open-prs: only count what fix would change; no commit, push or API call",
+      type: "boolean",
+    })
     .option("verify", {
       describe:
         "run --open-prs: check each repository's changed files before committing (this tool's TypeScript, node --check, Python syntax; no tokens in their environment) and report the checks in the pull request body",
       type: "boolean",
     })
-    .option("check", { describe: "run: live-check each repository's deploymentId (queues real, billed runs; key in COMFYDEPLOY_API_KEY)", type: "boolean" })
+    .option("check", {
+      describe: "run: live-check each repository's deploymentId (queues real, billed runs; key in COMFYDEPLOY_API_KEY)",
+      type: "boolean",
+    })
     .option("base-url", { describe: "run --check: V2 API base", type: "string" })
     .option("wait", { describe: "run --check: seconds to follow each check run", type: "number" })
-    .option("merge", { describe: "run: write the dashboard afterwards when the whole campaign ran (no --shard)", type: "boolean", default: true })
-    .option("fail-on", { describe: "run, merge: exit 1 when any repository has a finding at or above this severity (default: the file's failOn, else error)", choices: FAIL_ON_CHOICES })
-    .option("history", { describe: `run, merge, status: the burn-down's history file (default <out>/${CAMPAIGN_FILES.history})`, type: "string" })
-    .option("github-org", { describe: "plan, run: add this organisation's repositories (GitHub API; token in GITHUB_TOKEN or GH_TOKEN)", type: "string" })
-    .option("github-topic", { describe: "plan, run: only the organisation's repositories with this topic", type: "string" })
-    .option("api-url", { describe: "GitHub API base (default: the file's github.apiUrl, GITHUB_API_URL or https://api.github.com)", type: "string" })
-    .option("legacy-host", { describe: "run: another host that serves the V1 API (repeatable)", type: "string", array: true })
-    .example("$0 campaign run campaign.yml --out campaign-out", "Scan every repository and write the dashboard to campaign-out/")
+    .option("merge", {
+      describe: "run: write the dashboard afterwards when the whole campaign ran (no --shard)",
+      type: "boolean",
+      default: true,
+    })
+    .option("fail-on", {
+      describe:
+        "run, merge: exit 1 when any repository has a finding at or above this severity (default: the file's failOn, else error)",
+      choices: FAIL_ON_CHOICES,
+    })
+    .option("history", {
+      describe: `run, merge, status: the burn-down's history file (default <out>/${CAMPAIGN_FILES.history})`,
+      type: "string",
+    })
+    .option("github-org", {
+      describe: "plan, run: add this organisation's repositories (GitHub API; token in GITHUB_TOKEN or GH_TOKEN)",
+      type: "string",
+    })
+    .option("github-topic", {
+      describe: "plan, run: only the organisation's repositories with this topic",
+      type: "string",
+    })
+    .option("api-url", {
+      describe: "GitHub API base (default: the file's github.apiUrl, GITHUB_API_URL or https://api.github.com)",
+      type: "string",
+    })
+    .option("legacy-host", {
+      describe: "run: another host that serves the V1 API (repeatable)",
+      type: "string",
+      array: true,
+    })
+    .example(
+      "$0 campaign run campaign.yml --out campaign-out",
+      "Scan every repository and write the dashboard to campaign-out/",
+    )
     .example("$0 campaign plan campaign.yml --shards 4", "The CI matrix: four shards")
     .example("$0 campaign run campaign.yml --shard 2/4", "One shard, in a matrix job (no dashboard: merge does that)")
-    .example("$0 campaign merge campaign-out", "campaign.json, campaign.md and campaign.html from the reports in campaign-out/repos/")
-    .example("$0 campaign run --github-org acme --github-topic comfy", "Every repository of an organisation with a topic")
-    .example("$0 campaign run campaign.yml --open-prs --dry-run", "Count what fix would change before opening pull requests")
-    .example("$0 campaign status campaign-out", "Refresh the pull requests' states, checks and reviews without scanning")
+    .example(
+      "$0 campaign merge campaign-out",
+      "campaign.json, campaign.md and campaign.html from the reports in campaign-out/repos/",
+    )
+    .example(
+      "$0 campaign run --github-org acme --github-topic comfy",
+      "Every repository of an organisation with a topic",
+    )
+    .example(
+      "$0 campaign run campaign.yml --open-prs --dry-run",
+      "Count what fix would change before opening pull requests",
+    )
+    .example(
+      "$0 campaign status campaign-out",
+      "Refresh the pull requests' states, checks and reviews without scanning",
+    )
     .epilogue(
       "Exit codes: 0 all clean, 1 findings at or above --fail-on in some repository, 2 bad campaign file or usage, " +
         "3 a repository could not be processed (its report says why) or another runtime failure.",
@@ -135,31 +204,40 @@ export async function runCampaignCommand(args: CampaignArgs): Promise<number> {
 
 async function plan(args: CampaignArgs, token: string | undefined): Promise<number> {
   const shards = args.shards ?? 1;
-  if (!Number.isInteger(shards) || shards < 1) throw new UsageError(`--shards must be a whole number of 1 or more, got ${args.shards}`);
+  if (!Number.isInteger(shards) || shards < 1)
+    throw new UsageError(`--shards must be a whole number of 1 or more, got ${args.shards}`);
   const campaign = await loadCampaign(loadOptions(args, token));
   await writeOutput(`${JSON.stringify(planMatrix(campaign.targets, shards))}\n`, undefined);
   return EXIT.ok;
 }
 
 async function run(args: CampaignArgs, token: string | undefined): Promise<number> {
-  if (!Number.isInteger(args.concurrency) || args.concurrency < 1) throw new UsageError(`--concurrency must be a whole number of 1 or more, got ${args.concurrency}`);
+  if (!Number.isInteger(args.concurrency) || args.concurrency < 1)
+    throw new UsageError(`--concurrency must be a whole number of 1 or more, got ${args.concurrency}`);
   if (args["dry-run"] && !args["open-prs"]) throw new UsageError("--dry-run goes with --open-prs");
   if (args.verify && !args["open-prs"]) throw new UsageError("--verify goes with --open-prs");
-  if (args["open-prs"] && !args["dry-run"] && !token) throw new UsageError("--open-prs needs a GitHub token: set GITHUB_TOKEN or GH_TOKEN (or add --dry-run)");
+  if (args["open-prs"] && !args["dry-run"] && !token)
+    throw new UsageError("--open-prs needs a GitHub token: set GITHUB_TOKEN or GH_TOKEN (or add --dry-run)");
   if (args.wait !== undefined && !(args.wait >= 0)) throw new UsageError("--wait must be zero or more seconds");
   const shard = args.shard !== undefined ? parseShard(args.shard) : undefined;
   const campaign = await loadCampaign(loadOptions(args, token));
   const failOn: FailOn = args["fail-on"] ?? campaign.file.failOn ?? "error";
   const outDir = resolve(args.out ?? DEFAULT_OUT);
   const reportsDir = resolve(outDir, REPOS_DIR);
-  const log = (line: string): void => void process.stderr.write(`campaign: ${terminalSafeLine(redactSecrets(maskKnownSecrets(line, [token])))}\n`);
+  const log = (line: string): void =>
+    void process.stderr.write(`campaign: ${terminalSafeLine(redactSecrets(maskKnownSecrets(line, [token])))}\n`);
 
   let check: RunSettings["check"];
   if (args.check) {
     const { tokenEnv } = await loadCheckTools();
     const key = nonEmpty(process.env[tokenEnv]);
     if (!key) throw new UsageError(`--check needs an API key: set ${tokenEnv}`);
-    check = { token: key, baseUrl: (args["base-url"] ?? HOSTS.v2.apiBase).replace(/\/+$/, ""), flag: MIGRATION_FLAG, waitSeconds: args.wait ?? 300 };
+    check = {
+      token: key,
+      baseUrl: (args["base-url"] ?? HOSTS.v2.apiBase).replace(/\/+$/, ""),
+      flag: MIGRATION_FLAG,
+      waitSeconds: args.wait ?? 300,
+    };
   }
   const pulls = campaign.file.pullRequests;
   const settings: RunSettings = {
@@ -188,9 +266,12 @@ async function run(args: CampaignArgs, token: string | undefined): Promise<numbe
     log,
   };
   const targets = shard ? shardOf(campaign.targets, shard.index, shard.total) : campaign.targets;
-  if (targets.length === 0) log(`shard ${args.shard} has no repositories (the campaign has ${campaign.targets.length})`);
+  if (targets.length === 0)
+    log(`shard ${args.shard} has no repositories (the campaign has ${campaign.targets.length})`);
   const results = await runCampaign(targets, args.concurrency, settings);
-  if (!shard) for (const name of await pruneReports(reportsDir, targets)) log(`removed the report of ${name}: the campaign no longer lists it`);
+  if (!shard)
+    for (const name of await pruneReports(reportsDir, targets))
+      log(`removed the report of ${name}: the campaign no longer lists it`);
   const reports = results.map((r) => r.report);
   const count = (outcome: string): number => results.filter((r) => r.outcome === outcome).length;
   const lines = [
@@ -199,7 +280,11 @@ async function run(args: CampaignArgs, token: string | undefined): Promise<numbe
     `reports: ${reportsDir}`,
   ];
   if (!shard && args.merge) {
-    const merged = await mergeCampaign({ outDir, failOn, ...(args.history ? { historyFile: resolve(args.history) } : {}) });
+    const merged = await mergeCampaign({
+      outDir,
+      failOn,
+      ...(args.history ? { historyFile: resolve(args.history) } : {}),
+    });
     lines.push(`dashboard: ${merged.files[2]}`, `summary: ${merged.files[1]}`);
   }
   await writeOutput(`${lines.join("\n")}\n`, undefined);
@@ -209,7 +294,11 @@ async function run(args: CampaignArgs, token: string | undefined): Promise<numbe
 async function merge(args: CampaignArgs): Promise<number> {
   const outDir = resolve(args.target ?? DEFAULT_OUT);
   const failOn: FailOn = args["fail-on"] ?? "error";
-  const merged = await mergeCampaign({ outDir, failOn, ...(args.history ? { historyFile: resolve(args.history) } : {}) });
+  const merged = await mergeCampaign({
+    outDir,
+    failOn,
+    ...(args.history ? { historyFile: resolve(args.history) } : {}),
+  });
   const t = merged.campaign.totals;
   await writeOutput(
     `campaign merge: ${plural(t.repositories, "repository", "repositories")}: ${t.ready} ready, ${t.notReady} not ready, ${t.failed} failed; ${t.findings.total} V1 findings\n` +
@@ -222,14 +311,21 @@ async function merge(args: CampaignArgs): Promise<number> {
 async function status(args: CampaignArgs, token: string | undefined): Promise<number> {
   if (!token) throw new UsageError("campaign status asks GitHub: set GITHUB_TOKEN or GH_TOKEN");
   const outDir = resolve(args.target ?? DEFAULT_OUT);
-  const apiUrl = (args["api-url"] ?? (nonEmpty(process.env.GITHUB_API_URL) || "https://api.github.com")).replace(/\/+$/, "");
+  const apiUrl = (args["api-url"] ?? (nonEmpty(process.env.GITHUB_API_URL) || "https://api.github.com")).replace(
+    /\/+$/,
+    "",
+  );
   const { defaultBranch } = await loadPrTools();
   const github = new CampaignGitHub({ apiUrl, token });
   const { lines } = await refreshPullRequests({ outDir, github, token, defaultBranch });
   let output = renderStatusText(lines);
   if (existsSync(resolve(outDir, CAMPAIGN_FILES.json))) {
     // The dashboard shows the new states at once; the findings (and so the burn-down) are unchanged.
-    const merged = await mergeCampaign({ outDir, failOn: "error", ...(args.history ? { historyFile: resolve(args.history) } : {}) });
+    const merged = await mergeCampaign({
+      outDir,
+      failOn: "error",
+      ...(args.history ? { historyFile: resolve(args.history) } : {}),
+    });
     output += `dashboard: ${merged.files[2]}\n`;
   }
   await writeOutput(output, undefined);

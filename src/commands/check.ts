@@ -9,7 +9,6 @@ import { appendStepSummary, writeOutput } from "../platform/output.js";
 import { maskKnownSecrets } from "../core/redact.js";
 import { isUuid } from "../core/uuid.js";
 
-
 export interface CheckArgs {
   "deployment-id"?: string;
   "base-url": string;
@@ -28,22 +27,40 @@ export function checkCommand(yargs: Argv): Argv<CheckArgs> {
   return yargs
     .option("deployment-id", { describe: "The deployment to queue a test run for (uuid)", type: "string" })
     .option("base-url", { describe: "V2 API base", type: "string", default: HOSTS.v2.apiBase })
-    .option("token", { describe: `API key (default: the ${TOKEN_ENV} environment variable; prefer that, flags land in shell history)`, type: "string" })
+    .option("token", {
+      describe: `API key (default: the ${TOKEN_ENV} environment variable; prefer that, flags land in shell history)`,
+      type: "string",
+    })
     .option("flag", { describe: "Migration flag sent with the run", type: "string", default: MIGRATION_FLAG })
     .option("gpu", { describe: "GPU to run on (default: the deployment's)", choices: GPU_TYPES })
     .option("wait", {
-      describe: "The whole check's budget in seconds (queueing, retries, following the run); when it runs out the answer is UNKNOWN",
+      describe:
+        "The whole check's budget in seconds (queueing, retries, following the run); when it runs out the answer is UNKNOWN",
       type: "number",
       default: 300,
     })
     .option("timeout", { describe: "Seconds one HTTP request may take", type: "number", default: 30 })
     .option("cutoff", { describe: "Cutoff date to count days against", type: "string", default: CUTOFF_DATE })
-    .option("format", { alias: "f", choices: ["text", "json", "markdown"] as const, default: "text" as const, describe: "Report format" })
+    .option("format", {
+      alias: "f",
+      choices: ["text", "json", "markdown"] as const,
+      default: "text" as const,
+      describe: "Report format",
+    })
     .option("output", { alias: "o", describe: "Write the report to this file", type: "string" })
-    .option("dry-run", { describe: "Print the request it would send (token redacted) and send nothing", type: "boolean" })
-    .example(`${TOKEN_ENV}=… $0 check --deployment-id 0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11`, "Queue one real run and follow it")
+    .option("dry-run", {
+      describe: "Print the request it would send (token redacted) and send nothing",
+      type: "boolean",
+    })
+    .example(
+      `${TOKEN_ENV}=… $0 check --deployment-id 0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11`,
+      "Queue one real run and follow it",
+    )
     .example("$0 check --deployment-id … --dry-run", "Show the request without sending it")
-    .example("$0 check --deployment-id … --base-url http://127.0.0.1:4010/api --token t", "Against the local emulator (serve)")
+    .example(
+      "$0 check --deployment-id … --base-url http://127.0.0.1:4010/api --token t",
+      "Against the local emulator (serve)",
+    )
     .epilogue(
       "A real check queues a real, billed GPU run. Exit codes: 0 READY, 1 NOT READY, 2 usage error, 3 ERROR (network, TLS, DNS, time-out), 4 UNKNOWN (--wait ran out: the run was still going, or the API asked to retry later).",
     ) as Argv<CheckArgs>;
@@ -54,7 +71,8 @@ export async function runCheckCommand(args: CheckArgs): Promise<number> {
   if (!deploymentId) throw new UsageError("--deployment-id is required: the check queues a run for one deployment");
   if (!isUuid(deploymentId)) throw new UsageError(`--deployment-id must be a uuid, got "${deploymentId}"`);
   const baseUrl = validBaseUrl(args["base-url"]);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(args.cutoff) || Number.isNaN(Date.parse(args.cutoff))) throw new UsageError(`--cutoff must be a date YYYY-MM-DD`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(args.cutoff) || Number.isNaN(Date.parse(args.cutoff)))
+    throw new UsageError(`--cutoff must be a date YYYY-MM-DD`);
   if (!(args.wait >= 0)) throw new UsageError("--wait must be zero or more seconds");
   if (!(args.timeout > 0)) throw new UsageError("--timeout must be more than zero seconds");
   const token = args.token ?? process.env[TOKEN_ENV];
@@ -77,7 +95,9 @@ export async function runCheckCommand(args: CheckArgs): Promise<number> {
   }
   if (!token) throw new UsageError(`no API key: set ${TOKEN_ENV} or pass --token`);
   if (!isLoopback(baseUrl)) {
-    process.stderr.write(`comfydeploy-migrate check: this queues a real run on deployment ${deploymentId}; its GPU time is billed.\n`);
+    process.stderr.write(
+      `comfydeploy-migrate check: this queues a real run on deployment ${deploymentId}; its GPU time is billed.\n`,
+    );
   }
   const showStatus = Boolean(process.stderr.isTTY) && args.format === "text" && args.output === undefined;
   const result = await runCheck({
@@ -92,12 +112,22 @@ export async function runCheckCommand(args: CheckArgs): Promise<number> {
     pollIntervalMs: 1000,
     maxBackoffMs: 30_000,
     cutoff: args.cutoff,
-    ...(showStatus ? { onStatus: (s: string, live: string | null) => process.stderr.write(`\r\x1b[K${terminalSafeLine(`${s}${live ? `: ${live}` : ""}`)}`) } : {}),
+    ...(showStatus
+      ? {
+          onStatus: (s: string, live: string | null) =>
+            process.stderr.write(`\r\x1b[K${terminalSafeLine(`${s}${live ? `: ${live}` : ""}`)}`),
+        }
+      : {}),
   });
   if (showStatus) process.stderr.write("\r\x1b[K");
   // A base URL that serves no queue endpoint is the user's mistake, not the deployment's state.
   if (result.wrongBaseUrl) throw new UsageError(maskKnownSecrets(result.reason, secrets));
-  const rendered = args.format === "json" ? renderCheckJson(result) : args.format === "markdown" ? renderCheckMarkdown(result) : renderCheckText(result);
+  const rendered =
+    args.format === "json"
+      ? renderCheckJson(result)
+      : args.format === "markdown"
+        ? renderCheckMarkdown(result)
+        : renderCheckText(result);
   await writeOutput(maskKnownSecrets(rendered, secrets), args.output);
   await appendStepSummary(maskKnownSecrets(renderCheckMarkdown(result), secrets));
   return VERDICT_EXIT[result.verdict];
@@ -110,8 +140,10 @@ function validBaseUrl(value: string): string {
   } catch {
     throw new UsageError(`--base-url is not a URL: ${value}`);
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new UsageError(`--base-url must be http(s): ${value}`);
-  if (url.username || url.password) throw new UsageError("--base-url must not carry credentials; use --token or the environment");
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new UsageError(`--base-url must be http(s): ${value}`);
+  if (url.username || url.password)
+    throw new UsageError("--base-url must not carry credentials; use --token or the environment");
   return value.replace(/\/+$/, "");
 }
 

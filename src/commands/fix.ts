@@ -5,7 +5,15 @@ import { resolve } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import pc from "picocolors";
 import type { Argv } from "yargs";
-import { CONFIG_OPTION_HELP, FAIL_ON_CHOICES, type FailOn, hostSetFor, loadConfig, meetsThreshold, normalizeHost } from "../platform/config.js";
+import {
+  CONFIG_OPTION_HELP,
+  FAIL_ON_CHOICES,
+  type FailOn,
+  hostSetFor,
+  loadConfig,
+  meetsThreshold,
+  normalizeHost,
+} from "../platform/config.js";
 import { EXIT, UsageError } from "../core/errors.js";
 import { type TreeState, treeState } from "../files/git-state.js";
 import { nodeRefTarget } from "../../transforms/node-pin/target.js";
@@ -47,35 +55,62 @@ export interface FixArgs {
 export function fixCommand(yargs: Argv): Argv<FixArgs> {
   return yargs
     .positional("path", { describe: "Repository (or directory in it) to fix", type: "string", default: "." })
-    .option("dry-run", { alias: "n", describe: "Print a unified diff of what would change; write nothing", type: "boolean" })
+    .option("dry-run", {
+      alias: "n",
+      describe: "Print a unified diff of what would change; write nothing",
+      type: "boolean",
+    })
     .option("transform", {
       alias: "t",
       describe: "Run only this transform (repeatable; default: all). See --list-transforms",
       choices: TRANSFORM_IDS,
       array: true,
     })
-    .option("list-transforms", { describe: "List the transforms, what each rewrites and what it marks, then exit", type: "boolean" })
-    .option("allow-dirty", { describe: "Run even when the git work tree has uncommitted changes (or is not a git repository)", type: "boolean" })
+    .option("list-transforms", {
+      describe: "List the transforms, what each rewrites and what it marks, then exit",
+      type: "boolean",
+    })
+    .option("allow-dirty", {
+      describe: "Run even when the git work tree has uncommitted changes (or is not a git repository)",
+      type: "boolean",
+    })
     .option("node-ref", {
       describe: "Tag or commit to pin the ComfyUI node (BennyKok/comfyui-deploy) at; v2.1.0 or later (default: v2.1.0)",
       type: "string",
     })
-    .option("fail-on", { describe: "Exit 1 when findings at or above this severity remain (review markers are warnings)", choices: FAIL_ON_CHOICES })
+    .option("fail-on", {
+      describe: "Exit 1 when findings at or above this severity remain (review markers are warnings)",
+      choices: FAIL_ON_CHOICES,
+    })
     .option("include", { describe: "Only fix files matching this glob (repeatable)", type: "string", array: true })
-    .option("all-files", { describe: "Also look at files .gitignore excludes (and node_modules); only .git is skipped", type: "boolean" })
+    .option("all-files", {
+      describe: "Also look at files .gitignore excludes (and node_modules); only .git is skipped",
+      type: "boolean",
+    })
     .option("exclude", { describe: "Never touch files matching this glob (repeatable)", type: "string", array: true })
-    .option("remove-unused", { describe: "Remove comfydeploy from package.json files whose package imports it nowhere (default: report only)", type: "boolean" })
+    .option("remove-unused", {
+      describe: "Remove comfydeploy from package.json files whose package imports it nowhere (default: report only)",
+      type: "boolean",
+    })
     .option("verify", {
       describe:
         "After writing, check the changed files: tsc -p <nearest tsconfig> with this tool's TypeScript (when the project's dependencies are installed), node --check, Python syntax; no tokens in their environment",
       type: "boolean",
     })
     .option("project-tsc", {
-      describe: "With --verify: type-check with the project's own node_modules/typescript instead of this tool's (runs code from the repository)",
+      describe:
+        "With --verify: type-check with the project's own node_modules/typescript instead of this tool's (runs code from the repository)",
       type: "boolean",
     })
-    .option("write-read-only", { describe: "Also rewrite files without write permission (default: leave them, saying so)", type: "boolean" })
-    .option("legacy-host", { describe: "Another host that serves the V1 API (repeatable); its URLs are marked, not rewritten", type: "string", array: true })
+    .option("write-read-only", {
+      describe: "Also rewrite files without write permission (default: leave them, saying so)",
+      type: "boolean",
+    })
+    .option("legacy-host", {
+      describe: "Another host that serves the V1 API (repeatable); its URLs are marked, not rewritten",
+      type: "string",
+      array: true,
+    })
     .option("config", { describe: CONFIG_OPTION_HELP, type: "string" })
     .example("$0 fix --dry-run", "Show the diff without writing")
     .example("$0 fix", "Rewrite in place (needs a clean git tree)")
@@ -104,7 +139,13 @@ export async function runFix(args: FixArgs): Promise<number> {
   }
 }
 
-async function fixWithLock(args: FixArgs, root: string, lock: FixLock | undefined, dryRun: boolean, planFixes: typeof import("../fix/runner.js").planFixes): Promise<number> {
+async function fixWithLock(
+  args: FixArgs,
+  root: string,
+  lock: FixLock | undefined,
+  dryRun: boolean,
+  planFixes: typeof import("../fix/runner.js").planFixes,
+): Promise<number> {
   const nodeRef = nodeRefTarget(args["node-ref"]);
   let startedAs: TreeState["kind"] = "clean";
   if (!dryRun) {
@@ -115,7 +156,9 @@ async function fixWithLock(args: FixArgs, root: string, lock: FixLock | undefine
       );
     }
     if (state.kind === "not-a-repository" && !args["allow-dirty"]) {
-      throw new UsageError(`${args.path} is not in a git repository, so fix could not be undone; pass --allow-dirty to fix anyway`);
+      throw new UsageError(
+        `${args.path} is not in a git repository, so fix could not be undone; pass --allow-dirty to fix anyway`,
+      );
     }
     startedAs = state.kind;
   }
@@ -129,7 +172,9 @@ async function fixWithLock(args: FixArgs, root: string, lock: FixLock | undefine
   const removeUnused = Boolean(args["remove-unused"]);
   const progress = fixProgress();
   let written = 0;
-  const interrupt = dryRun ? undefined : onInterrupt(() => process.stderr.write(`\n${interruptedMessage(written, startedAs)}\n`));
+  const interrupt = dryRun
+    ? undefined
+    : onInterrupt(() => process.stderr.write(`\n${interruptedMessage(written, startedAs)}\n`));
   try {
     const plan = await planFixes({
       root,
@@ -152,10 +197,17 @@ async function fixWithLock(args: FixArgs, root: string, lock: FixLock | undefine
     const failOn: FailOn = args["fail-on"] ?? config.failOn ?? "error";
 
     if (dryRun) {
-      const verifyNote = args.verify ? "--verify runs the project's checks on written files: it does nothing with --dry-run.\n" : "";
+      const verifyNote = args.verify
+        ? "--verify runs the project's checks on written files: it does nothing with --dry-run.\n"
+        : "";
       const left = remainingAfterPlan(plan).filter((f) => meetsThreshold(f.severity, failOn));
       const leftNote = left.length > 0 ? findingsLeftLine(left, args.path, failOn) : undefined;
-      await writeOutput(renderDiff(plan, color) + renderSummary(plan, true, color, args.path, fixShapingOptions(args), leftNote) + verifyNote, undefined);
+      await writeOutput(
+        renderDiff(plan, color) +
+          renderSummary(plan, true, color, args.path, fixShapingOptions(args), leftNote) +
+          verifyNote,
+        undefined,
+      );
       await stepSummary(root, plan, undefined);
       return left.length > 0 ? EXIT.findings : EXIT.ok;
     }
@@ -164,13 +216,29 @@ async function fixWithLock(args: FixArgs, root: string, lock: FixLock | undefine
     const verification = args.verify ? await verify(root, plan, Boolean(args["project-tsc"])) : undefined;
     // Only files that had findings or were written can have findings now: the check costs what the fix did, not the tree.
     const touched = new Set([...plan.scan.findings.map((f) => f.file), ...plan.changes.map((c) => c.file)]);
-    const after = await scan({ root, hosts, include, exclude, allFiles, rules: config.rules, onlyFiles: touched, ...(touched.size < SCAN_THREADS_FROM ? { workers: false } : {}) });
+    const after = await scan({
+      root,
+      hosts,
+      include,
+      exclude,
+      allFiles,
+      rules: config.rules,
+      onlyFiles: touched,
+      ...(touched.size < SCAN_THREADS_FROM ? { workers: false } : {}),
+    });
     const remaining = [...after.findings, ...(verification?.findings ?? [])].filter((f) => !isActivelySuppressed(f));
-    await stepSummary(root, plan, remaining.map((f) => f.severity));
+    await stepSummary(
+      root,
+      plan,
+      remaining.map((f) => f.severity),
+    );
     const left = remaining.filter((f) => meetsThreshold(f.severity, failOn));
     const { rewrites, markers } = eventCounts(plan);
     const next = fixNextStep(rewrites, markers, false, args.path);
-    const closing = [...(left.length > 0 ? [findingsLeftLine(left, args.path, failOn)] : []), ...(next ? [pc.createColors(color).bold(next)] : [])];
+    const closing = [
+      ...(left.length > 0 ? [findingsLeftLine(left, args.path, failOn)] : []),
+      ...(next ? [pc.createColors(color).bold(next)] : []),
+    ];
     if (closing.length > 0) await writeOutput(`${closing.join("\n")}\n`, undefined);
     return left.length > 0 ? EXIT.findings : EXIT.ok;
   } finally {
@@ -185,19 +253,32 @@ const SCAN_THREADS_FROM = 400;
 function interruptedMessage(written: number, startedAs: TreeState["kind"]): string {
   const done = `fix was interrupted after writing ${written} file${written === 1 ? "" : "s"} (each one whole).`;
   if (startedAs === "clean") return `${done} To undo the run: ${ROLLBACK_COMMAND}`;
-  if (startedAs === "dirty") return `${done} The tree had uncommitted changes before fix, so review 'git status' before undoing anything.`;
+  if (startedAs === "dirty")
+    return `${done} The tree had uncommitted changes before fix, so review 'git status' before undoing anything.`;
   return `${done} This is not a git repository: restore the files from your copy.`;
 }
 
 /** On GitHub Actions, what fix did (or would do) goes to the job summary, paths from the repository root. */
-async function stepSummary(root: string, plan: FixPlan, remaining: Array<"error" | "warning" | "info"> | undefined): Promise<void> {
+async function stepSummary(
+  root: string,
+  plan: FixPlan,
+  remaining: Array<"error" | "warning" | "info"> | undefined,
+): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
-  const [{ renderFixMarkdown }, { prefix }] = await Promise.all([import("../fix/summary-markdown.js"), findRepoRoot(root)]);
-  await appendStepSummary(renderFixMarkdown(plan, { dryRun: remaining === undefined, prefix, ...(remaining ? { remaining } : {}) }));
+  const [{ renderFixMarkdown }, { prefix }] = await Promise.all([
+    import("../fix/summary-markdown.js"),
+    findRepoRoot(root),
+  ]);
+  await appendStepSummary(
+    renderFixMarkdown(plan, { dryRun: remaining === undefined, prefix, ...(remaining ? { remaining } : {}) }),
+  );
 }
 
 async function verify(root: string, plan: FixPlan, projectTypeScript: boolean): Promise<Verification> {
-  const [{ verifyChanges }, { verificationLines }] = await Promise.all([import("../fix/verify.js"), import("../fix/verify-report.js")]);
+  const [{ verifyChanges }, { verificationLines }] = await Promise.all([
+    import("../fix/verify.js"),
+    import("../fix/verify-report.js"),
+  ]);
   const verification = await verifyChanges(
     root,
     plan.changes.map((c) => c.file),
@@ -214,7 +295,9 @@ function remainingAfterPlan(plan: FixPlan): LeftFinding[] {
   const changed = new Set(plan.changes.map((c) => c.file));
   const left = plan.scan.findings.filter((f) => !isActivelySuppressed(f) && !changed.has(f.file));
   const markers = plan.changes.flatMap((c) =>
-    c.events.filter((e) => e.kind === "marker").map((e) => ({ file: c.file, line: e.line, ruleId: "review-marker" as const, severity: "warning" as const })),
+    c.events
+      .filter((e) => e.kind === "marker")
+      .map((e) => ({ file: c.file, line: e.line, ruleId: "review-marker" as const, severity: "warning" as const })),
   );
   return [...left, ...markers];
 }
@@ -223,7 +306,9 @@ function renderDiff(plan: FixPlan, color: boolean): string {
   const c = pc.createColors(color);
   return plan.changes
     .map((change) => {
-      const patch = createTwoFilesPatch(`a/${change.file}`, `b/${change.file}`, change.before, change.after, "", "", { context: 3 });
+      const patch = createTwoFilesPatch(`a/${change.file}`, `b/${change.file}`, change.before, change.after, "", "", {
+        context: 3,
+      });
       const body = patch.split("\n").slice(1).join("\n"); // drop the "=====" header line
       return body
         .split("\n")
@@ -243,18 +328,29 @@ function renderDiff(plan: FixPlan, color: boolean): string {
 }
 
 function eventCounts(plan: FixPlan): { rewrites: number; markers: number } {
-  const count = (kind: string): number => plan.changes.reduce((n, ch) => n + ch.events.filter((e) => e.kind === kind).length, 0);
+  const count = (kind: string): number =>
+    plan.changes.reduce((n, ch) => n + ch.events.filter((e) => e.kind === kind).length, 0);
   return { rewrites: count("rewrite"), markers: count("marker") };
 }
 
-function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean, path: string, options = "", left?: string, withNext = true): string {
+function renderSummary(
+  plan: FixPlan,
+  dryRun: boolean,
+  color: boolean,
+  path: string,
+  options = "",
+  left?: string,
+  withNext = true,
+): string {
   const c = pc.createColors(color);
   const { rewrites, markers } = eventCounts(plan);
   const out: string[] = [""];
   for (const change of plan.changes) {
     out.push(c.underline(terminalSafeLine(change.file)));
     for (const e of change.events) {
-      out.push(`  ${String(e.line).padStart(5)}  ${e.kind === "rewrite" ? c.green("rewrite") : c.yellow("marker ")}  ${c.bold(e.ruleId)}  ${terminalSafeLine(e.message)}`);
+      out.push(
+        `  ${String(e.line).padStart(5)}  ${e.kind === "rewrite" ? c.green("rewrite") : c.yellow("marker ")}  ${c.bold(e.ruleId)}  ${terminalSafeLine(e.message)}`,
+      );
     }
   }
   const verb = dryRun ? "would change" : "changed";
@@ -268,10 +364,17 @@ function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean, path: str
   );
   if (plan.skipped.length > 0) {
     out.push(c.yellow(`Skipped ${plan.skipped.length} file${plan.skipped.length === 1 ? "" : "s"}:`));
-    for (const s of plan.skipped) out.push(s.ruleId ? `  ${c.yellow("warning")}  ${c.bold(s.ruleId)}  ${terminalSafeLine(s.file)}: ${terminalSafeLine(s.reason)}` : `  ${terminalSafeLine(s.file)}: ${terminalSafeLine(s.reason)}`);
+    for (const s of plan.skipped)
+      out.push(
+        s.ruleId
+          ? `  ${c.yellow("warning")}  ${c.bold(s.ruleId)}  ${terminalSafeLine(s.file)}: ${terminalSafeLine(s.reason)}`
+          : `  ${terminalSafeLine(s.file)}: ${terminalSafeLine(s.reason)}`,
+      );
   }
   if (plan.removedTemps.length > 0) {
-    out.push(`Removed ${plan.removedTemps.length} temp file${plan.removedTemps.length === 1 ? "" : "s"} an interrupted fix had left: ${plan.removedTemps.join(", ")}`);
+    out.push(
+      `Removed ${plan.removedTemps.length} temp file${plan.removedTemps.length === 1 ? "" : "s"} an interrupted fix had left: ${plan.removedTemps.join(", ")}`,
+    );
   }
   if (plan.notes.length > 0) {
     out.push(c.yellow("Left as it is, on purpose:"));
@@ -280,9 +383,13 @@ function renderSummary(plan: FixPlan, dryRun: boolean, color: boolean, path: str
   const envChanges = envChangesOf(plan);
   if (envChanges.length > 0) {
     out.push(c.yellow("Configuration to change with this code (env files, CI secrets, hosting settings):"));
-    for (const change of envChanges) out.push(`  ${change.variable}=${change.value}  (read in ${change.files.join(", ")})`);
+    for (const change of envChanges)
+      out.push(`  ${change.variable}=${change.value}  (read in ${change.files.join(", ")})`);
   }
-  if (markers > 0) out.push(`Review markers read "TODO(comfydeploy-migrate)"; 'scan --fail-on warning' keeps CI red until they are resolved.`);
+  if (markers > 0)
+    out.push(
+      `Review markers read "TODO(comfydeploy-migrate)"; 'scan --fail-on warning' keeps CI red until they are resolved.`,
+    );
   if (left) out.push(left);
   const next = withNext ? fixNextStep(rewrites, markers, dryRun, path, options) : undefined;
   if (next) out.push(c.bold(next));

@@ -26,13 +26,20 @@ function markedByFix(finding: Finding, markers: readonly Finding[]): boolean {
  * `paths` are the scanned paths as given; `fixPath` the directory fix would work in (fix takes one).
  * Sites fix already marked do not count as work for fix: after a fix, the hint leads to the markers.
  */
-export function scanNextStep(findings: readonly Finding[], paths: readonly string[], fixPath: string): string | undefined {
+export function scanNextStep(
+  findings: readonly Finding[],
+  paths: readonly string[],
+  fixPath: string,
+): string | undefined {
   const markerFindings = findings.filter((f) => f.ruleId === "review-marker");
   const fixable = findings.filter((f) => f.fix !== "manual" && !markedByFix(f, markerFindings)).length;
   const markers = markerFindings.length;
-  if (fixable > 0) return `Next: preview the rewrite of ${plural(fixable, "finding")} with \`${toolCommand("fix", fixPath, "--dry-run")}\``;
-  if (markers > 0) return `Next: resolve the ${plural(markers, "review marker")}: \`${toolCommand("scan", paths, "--rule review-marker")}\``;
-  if (findings.length > 0) return `Next: ${findings.length === 1 ? "this finding needs" : `these ${findings.length} findings need`} a person; each message says what to change.`;
+  if (fixable > 0)
+    return `Next: preview the rewrite of ${plural(fixable, "finding")} with \`${toolCommand("fix", fixPath, "--dry-run")}\``;
+  if (markers > 0)
+    return `Next: resolve the ${plural(markers, "review marker")}: \`${toolCommand("scan", paths, "--rule review-marker")}\``;
+  if (findings.length > 0)
+    return `Next: ${findings.length === 1 ? "this finding needs" : `these ${findings.length} findings need`} a person; each message says what to change.`;
   return undefined;
 }
 
@@ -40,9 +47,17 @@ export function scanNextStep(findings: readonly Finding[], paths: readonly strin
  * After fix: apply the dry run (with the options that shaped it, `options`),
  * or review the markers it left.
  */
-export function fixNextStep(rewrites: number, markers: number, dryRun: boolean, path: string, options = ""): string | undefined {
-  if (dryRun) return rewrites + markers > 0 ? `Next: apply it with \`${toolCommand("fix", path, options)}\`` : undefined;
-  if (markers > 0) return `Next: review the ${plural(markers, "marker")}: \`${toolCommand("scan", path, "--rule review-marker")}\``;
+export function fixNextStep(
+  rewrites: number,
+  markers: number,
+  dryRun: boolean,
+  path: string,
+  options = "",
+): string | undefined {
+  if (dryRun)
+    return rewrites + markers > 0 ? `Next: apply it with \`${toolCommand("fix", path, options)}\`` : undefined;
+  if (markers > 0)
+    return `Next: review the ${plural(markers, "marker")}: \`${toolCommand("scan", path, "--rule review-marker")}\``;
   if (rewrites > 0) return "Next: run your tests, review the diff (git diff) and commit.";
   return undefined;
 }
@@ -80,7 +95,11 @@ const NAMED_LEFT = 5;
  * Why fix exits 1: how many findings are left at the threshold, the first
  * few as file:line rule, and the command that lists them all.
  */
-export function findingsLeftLine(left: ReadonlyArray<Pick<Finding, "file" | "line" | "ruleId">>, path: string, failOn: string): string {
+export function findingsLeftLine(
+  left: ReadonlyArray<Pick<Finding, "file" | "line" | "ruleId">>,
+  path: string,
+  failOn: string,
+): string {
   const named = [...left]
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line))
     .slice(0, NAMED_LEFT)

@@ -21,7 +21,6 @@ import { TOKEN_ENV } from "../check/live-check.js";
 import { commandLine } from "../platform/command-line.js";
 import { isUuid } from "../core/uuid.js";
 
-
 export interface PrArgs {
   path: string;
   base?: string;
@@ -54,34 +53,93 @@ export interface PrArgs {
 export function prCommand(yargs: Argv): Argv<PrArgs> {
   return yargs
     .positional("path", { describe: "Repository checkout (or directory in it) to fix", type: "string", default: "." })
-    .option("base", { describe: "Branch the pull request goes into (default: the repository's default branch; in --dry-run, the checked-out one)", type: "string" })
+    .option("base", {
+      describe:
+        "Branch the pull request goes into (default: the repository's default branch; in --dry-run, the checked-out one)",
+      type: "string",
+    })
     .option("branch", { describe: "Branch the fix is pushed to", type: "string", default: DEFAULT_BRANCH })
-    .option("title", { describe: "Pull request title (and commit subject unless --commit-message)", type: "string", default: DEFAULT_TITLE })
-    .option("commit-message", { describe: "Message of the fix commit (default: the title, then what fix changed)", type: "string" })
+    .option("title", {
+      describe: "Pull request title (and commit subject unless --commit-message)",
+      type: "string",
+      default: DEFAULT_TITLE,
+    })
+    .option("commit-message", {
+      describe: "Message of the fix commit (default: the title, then what fix changed)",
+      type: "string",
+    })
     .option("labels", { describe: "Labels to add (comma list, repeatable)", type: "string", array: true })
-    .option("reviewers", { describe: "Reviewers to request on a new pull request: user or org/team (comma list, repeatable)", type: "string", array: true })
-    .option("assignees", { describe: "Users to assign on a new pull request (comma list, repeatable)", type: "string", array: true })
+    .option("reviewers", {
+      describe: "Reviewers to request on a new pull request: user or org/team (comma list, repeatable)",
+      type: "string",
+      array: true,
+    })
+    .option("assignees", {
+      describe: "Users to assign on a new pull request (comma list, repeatable)",
+      type: "string",
+      array: true,
+    })
     .option("draft", { describe: "Open the pull request as a draft", type: "boolean" })
-    .option("close-if-clean", { describe: "Close the open pull request when the fix has nothing left to change", type: "boolean" })
-    .option("repo", { describe: "GitHub repository owner/name (default: GITHUB_REPOSITORY on Actions, else parsed from origin)", type: "string" })
-    .option("api-url", { describe: "GitHub API base, e.g. for GitHub Enterprise (default: GITHUB_API_URL or https://api.github.com)", type: "string" })
-    .option("api-budget", { describe: "Seconds all GitHub API calls of the run may take, retries and rate-limit waits included", type: "number", default: 120 })
+    .option("close-if-clean", {
+      describe: "Close the open pull request when the fix has nothing left to change",
+      type: "boolean",
+    })
+    .option("repo", {
+      describe: "GitHub repository owner/name (default: GITHUB_REPOSITORY on Actions, else parsed from origin)",
+      type: "string",
+    })
+    .option("api-url", {
+      describe: "GitHub API base, e.g. for GitHub Enterprise (default: GITHUB_API_URL or https://api.github.com)",
+      type: "string",
+    })
+    .option("api-budget", {
+      describe: "Seconds all GitHub API calls of the run may take, retries and rate-limit waits included",
+      type: "number",
+      default: 120,
+    })
     .option("author", { describe: `Commit author "Name <email>" (default: ${BOT_IDENTITY.name})`, type: "string" })
-    .option("committer", { describe: `Commit committer "Name <email>" (default: ${BOT_IDENTITY.name})`, type: "string" })
-    .option("dry-run", { alias: "n", describe: "Print the plan and the pull request body; no branch, commit, push or API call", type: "boolean" })
-    .option("deployment-id", { describe: `Add the live check of this deployment to the body (queues a real, billed run; key from ${TOKEN_ENV})`, type: "string" })
+    .option("committer", {
+      describe: `Commit committer "Name <email>" (default: ${BOT_IDENTITY.name})`,
+      type: "string",
+    })
+    .option("dry-run", {
+      alias: "n",
+      describe: "Print the plan and the pull request body; no branch, commit, push or API call",
+      type: "boolean",
+    })
+    .option("deployment-id", {
+      describe: `Add the live check of this deployment to the body (queues a real, billed run; key from ${TOKEN_ENV})`,
+      type: "string",
+    })
     .option("base-url", { describe: "V2 API base for the live check", type: "string", default: HOSTS.v2.apiBase })
-    .option("wait", { describe: "The live check's budget in seconds (queueing, retries, following the run)", type: "number", default: 300 })
+    .option("wait", {
+      describe: "The live check's budget in seconds (queueing, retries, following the run)",
+      type: "number",
+      default: 300,
+    })
     .option("verify", {
-      describe: "Run the project's own checks (tsc, node --check, Python syntax) on the changed files and report them in the body; --no-verify skips them",
+      describe:
+        "Run the project's own checks (tsc, node --check, Python syntax) on the changed files and report them in the body; --no-verify skips them",
       type: "boolean",
       default: true,
     })
-    .option("transform", { alias: "t", describe: "Run only this transform (repeatable; default: all)", choices: TRANSFORM_IDS, array: true })
-    .option("node-ref", { describe: "Tag or commit to pin the ComfyUI node at; v2.1.0 or later (default: v2.1.0)", type: "string" })
+    .option("transform", {
+      alias: "t",
+      describe: "Run only this transform (repeatable; default: all)",
+      choices: TRANSFORM_IDS,
+      array: true,
+    })
+    .option("node-ref", {
+      describe: "Tag or commit to pin the ComfyUI node at; v2.1.0 or later (default: v2.1.0)",
+      type: "string",
+    })
     .option("include", { describe: "Only fix files matching this glob (repeatable)", type: "string", array: true })
     .option("exclude", { describe: "Never touch files matching this glob (repeatable)", type: "string", array: true })
-    .option("legacy-host", { describe: "Another host that serves the V1 API (repeatable)", type: "string", array: true })
+    .option("legacy-host", {
+      describe: "Another host that serves the V1 API (repeatable)",
+      type: "string",
+      array: true,
+    })
     .option("config", { describe: CONFIG_OPTION_HELP, type: "string" })
     .example("$0 pr --dry-run", "Show what would be committed and the pull request body")
     .example("GITHUB_TOKEN=… $0 pr --labels migration --reviewers alice", "Open or update the pull request")
@@ -134,22 +192,27 @@ async function settingsFrom(
   const dryRun = Boolean(args["dry-run"]);
 
   const git = new Git(root);
-  if (!(await git.isValidBranchName(args.branch))) throw new UsageError(`--branch "${args.branch}" is not a valid branch name`);
-  if (args.base !== undefined && !(await git.isValidBranchName(args.base))) throw new UsageError(`--base "${args.base}" is not a valid branch name`);
+  if (!(await git.isValidBranchName(args.branch)))
+    throw new UsageError(`--branch "${args.branch}" is not a valid branch name`);
+  if (args.base !== undefined && !(await git.isValidBranchName(args.base)))
+    throw new UsageError(`--base "${args.base}" is not a valid branch name`);
   if (!args.title.trim()) throw new UsageError("--title must not be empty");
-  if (args["commit-message"] !== undefined && !args["commit-message"].trim()) throw new UsageError("--commit-message must not be empty");
+  if (args["commit-message"] !== undefined && !args["commit-message"].trim())
+    throw new UsageError("--commit-message must not be empty");
   const author = parseIdentity(args.author, "--author") ?? BOT_IDENTITY;
   const committer = parseIdentity(args.committer, "--committer") ?? BOT_IDENTITY;
   const reviewers = listOf(args.reviewers).map((r) => r.replace(/^@/, ""));
   const deploymentId = args["deployment-id"];
-  if (deploymentId !== undefined && !isUuid(deploymentId)) throw new UsageError(`--deployment-id must be a uuid, got "${deploymentId}"`);
+  if (deploymentId !== undefined && !isUuid(deploymentId))
+    throw new UsageError(`--deployment-id must be a uuid, got "${deploymentId}"`);
   if (deploymentId && !checkToken && !dryRun) throw new UsageError(`the live check needs an API key: set ${TOKEN_ENV}`);
   if (!(args.wait >= 0)) throw new UsageError("--wait must be zero or more seconds");
   if (!(args["api-budget"] > 0)) throw new UsageError("--api-budget must be more than zero seconds");
   if (!token && !dryRun) throw new UsageError("no GitHub token: set GITHUB_TOKEN or GH_TOKEN (or pass --dry-run)");
 
   const state = await treeState(root);
-  if (state.kind === "not-a-repository") throw new UsageError(`${args.path} is not in a git repository; pr commits the fix to a branch`);
+  if (state.kind === "not-a-repository")
+    throw new UsageError(`${args.path} is not in a git repository; pr commits the fix to a branch`);
   if (!dryRun) {
     const dirty = state.kind === "dirty" ? state.files : await git.trackedChanges();
     if (dirty.length > 0) {
@@ -191,19 +254,33 @@ async function settingsFrom(
     },
     ...(deploymentId
       ? {
-          check: { deploymentId, baseUrl: args["base-url"].replace(/\/+$/, ""), token: checkToken ?? "", flag: MIGRATION_FLAG, waitSeconds: args.wait },
+          check: {
+            deploymentId,
+            baseUrl: args["base-url"].replace(/\/+$/, ""),
+            token: checkToken ?? "",
+            flag: MIGRATION_FLAG,
+            waitSeconds: args.wait,
+          },
         }
       : {}),
     command: commandLine(),
     scanCommand: commandLine(["scan", args.path]),
     env,
-    log: (line) => process.stderr.write(`comfydeploy-migrate pr: ${terminalSafeLine(maskKnownSecrets(line, secrets))}\n`),
+    log: (line) =>
+      process.stderr.write(`comfydeploy-migrate pr: ${terminalSafeLine(maskKnownSecrets(line, secrets))}\n`),
   };
 }
 
 /** Comma lists and repeated flags, trimmed, without empties or repeats. */
 function listOf(values: readonly string[] | undefined): string[] {
-  return [...new Set((values ?? []).flatMap((v) => String(v).split(",")).map((v) => v.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      (values ?? [])
+        .flatMap((v) => String(v).split(","))
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -26,7 +26,12 @@ function shown(file: string): string {
   return basename(file) === "package.json" ? `${name} "${PACKAGE_JSON_KEY}"` : name;
 }
 
-function scalar<T>(flag: [string, T | undefined], fromFile: T | undefined, file: string, fallback: Setting<T>): Setting<T> {
+function scalar<T>(
+  flag: [string, T | undefined],
+  fromFile: T | undefined,
+  file: string,
+  fallback: Setting<T>,
+): Setting<T> {
   if (flag[1] !== undefined) return { value: flag[1], from: flag[0] };
   if (fromFile !== undefined) return { value: fromFile, from: file };
   return fallback;
@@ -36,23 +41,51 @@ function list(parts: Array<[string, readonly string[]]>): ListEntry[] {
   return parts.flatMap(([from, values]) => values.map((value) => ({ value, from })));
 }
 
-export function resolvedConfig(config: UserConfig, source: string | undefined, args: ScanArgs, env: NodeJS.ProcessEnv = process.env) {
+export function resolvedConfig(
+  config: UserConfig,
+  source: string | undefined,
+  args: ScanArgs,
+  env: NodeJS.ProcessEnv = process.env,
+) {
   const file = source ? shown(source) : "(no config file)";
   return {
     configFile: source ? shown(source) : null,
     failOn: scalar(["--fail-on", args["fail-on"]], config.failOn, file, { value: "error", from: "default" }),
-    maxWarnings: scalar<number | null>(["--max-warnings", args["max-warnings"]], undefined, file, { value: null, from: "default" }),
-    quiet: scalar(["--quiet", args.quiet], undefined, file, { value: false, from: "default" }),
-    reportUnusedIgnores: scalar(["--report-unused-ignores", args["report-unused-ignores"]], config.reportUnusedIgnores, file, {
-      value: isCi(env),
-      from: isCi(env) ? "environment (CI is set)" : "default",
+    maxWarnings: scalar<number | null>(["--max-warnings", args["max-warnings"]], undefined, file, {
+      value: null,
+      from: "default",
     }),
-    include: list([[file, config.include], ["--include", args.include ?? []]]),
-    exclude: list([[file, config.exclude], ["--exclude", args.exclude ?? []]]),
-    legacyHosts: list([["default", DEFAULT_HOSTS.legacy], [file, config.legacyHosts], ["--legacy-host", (args["legacy-host"] ?? []).map(normalizeHost)]]),
-    currentHosts: list([["default", DEFAULT_HOSTS.current], [file, config.currentHosts]]),
+    quiet: scalar(["--quiet", args.quiet], undefined, file, { value: false, from: "default" }),
+    reportUnusedIgnores: scalar(
+      ["--report-unused-ignores", args["report-unused-ignores"]],
+      config.reportUnusedIgnores,
+      file,
+      {
+        value: isCi(env),
+        from: isCi(env) ? "environment (CI is set)" : "default",
+      },
+    ),
+    include: list([
+      [file, config.include],
+      ["--include", args.include ?? []],
+    ]),
+    exclude: list([
+      [file, config.exclude],
+      ["--exclude", args.exclude ?? []],
+    ]),
+    legacyHosts: list([
+      ["default", DEFAULT_HOSTS.legacy],
+      [file, config.legacyHosts],
+      ["--legacy-host", (args["legacy-host"] ?? []).map(normalizeHost)],
+    ]),
+    currentHosts: list([
+      ["default", DEFAULT_HOSTS.current],
+      [file, config.currentHosts],
+    ]),
     ignoreHosts: list([[file, config.ignoreHosts]]),
-    rules: Object.fromEntries(Object.entries(config.rules).map(([id, setting]) => [id, { value: setting, from: file }])),
+    rules: Object.fromEntries(
+      Object.entries(config.rules).map(([id, setting]) => [id, { value: setting, from: file }]),
+    ),
     onlyRules: args.rule ? { value: args.rule, from: "--rule" } : { value: null, from: "default" },
   };
 }

@@ -9,7 +9,12 @@ import { CONFIG_OPTION_HELP, hostSetFor, loadConfig } from "../platform/config.j
 import { UsageError } from "../core/errors.js";
 import { HOSTS, MIGRATION_FLAG } from "../knowledge/migration.js";
 import { writeOutput } from "../platform/output.js";
-import { assessReadiness, readinessJson, renderReadinessMarkdown, renderReadinessText } from "../readiness/readiness.js";
+import {
+  assessReadiness,
+  readinessJson,
+  renderReadinessMarkdown,
+  renderReadinessText,
+} from "../readiness/readiness.js";
 import { buildReport, repoLinkFrom } from "../report/model.js";
 import { maskKnownSecrets } from "../core/redact.js";
 import { scan } from "../scan/engine.js";
@@ -32,17 +37,30 @@ export interface ReportArgs {
 export function reportCommand(yargs: Argv): Argv<ReportArgs> {
   return yargs
     .positional("path", { describe: "Repository to assess", type: "string", default: "." })
-    .option("deployment-id", { describe: "Also run the live check for this deployment (queues a real, billed run)", type: "string" })
+    .option("deployment-id", {
+      describe: "Also run the live check for this deployment (queues a real, billed run)",
+      type: "string",
+    })
     .option("base-url", { describe: "V2 API base for the live check", type: "string", default: HOSTS.v2.apiBase })
     .option("token", { describe: `API key for the live check (default: ${TOKEN_ENV})`, type: "string" })
     .option("flag", { describe: "Migration flag for the live check", type: "string", default: MIGRATION_FLAG })
     .option("wait", { describe: "Seconds to follow the live run", type: "number", default: 300 })
-    .option("format", { alias: "f", choices: ["text", "json", "markdown"] as const, default: "text" as const, describe: "Report format" })
+    .option("format", {
+      alias: "f",
+      choices: ["text", "json", "markdown"] as const,
+      default: "text" as const,
+      describe: "Report format",
+    })
     .option("output", { alias: "o", describe: "Write the report to this file", type: "string" })
     .option("config", { describe: CONFIG_OPTION_HELP, type: "string" })
     .example("$0 report", "Code, dependencies and pins: a checklist and a verdict")
-    .example("$0 report --deployment-id 0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11 --format markdown -o readiness.md", "Add the live check")
-    .epilogue("Exit codes: 0 READY, 1 NOT READY, 2 usage error, 3 runtime failure, 4 INCOMPLETE (no live check).") as Argv<ReportArgs>;
+    .example(
+      "$0 report --deployment-id 0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11 --format markdown -o readiness.md",
+      "Add the live check",
+    )
+    .epilogue(
+      "Exit codes: 0 READY, 1 NOT READY, 2 usage error, 3 runtime failure, 4 INCOMPLETE (no live check).",
+    ) as Argv<ReportArgs>;
 }
 
 export async function runReport(args: ReportArgs): Promise<number> {
@@ -55,7 +73,13 @@ export async function runReport(args: ReportArgs): Promise<number> {
   }
   if (deploymentId && !token) throw new UsageError(`the live check needs an API key: set ${TOKEN_ENV} or pass --token`);
   const { config } = await loadConfig(root, args.config);
-  const result = await scan({ root, hosts: hostSetFor(config), include: config.include, exclude: config.exclude, rules: config.rules });
+  const result = await scan({
+    root,
+    hosts: hostSetFor(config),
+    include: config.include,
+    exclude: config.exclude,
+    rules: config.rules,
+  });
   const repo = repoLinkFrom(undefined, process.env);
   // Paths from the repository root, as scan reports them: links in the report resolve on the forge.
   const repoRoot = await findRepoRoot(root);

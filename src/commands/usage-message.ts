@@ -16,7 +16,12 @@ export interface KnownOptions {
 }
 
 /** Before a command is chosen: the tool's own options. */
-export const TOP_LEVEL_OPTIONS: KnownOptions = { keys: ["help", "version", "color"], aliases: { help: ["h"], version: ["V"] }, booleans: ["color"], numbers: [] };
+export const TOP_LEVEL_OPTIONS: KnownOptions = {
+  keys: ["help", "version", "color"],
+  aliases: { help: ["h"], version: ["V"] },
+  booleans: ["color"],
+  numbers: [],
+};
 
 /** Every spelling a user may type, without dashes: names, aliases and `no-` forms of booleans. */
 function spellings(known: KnownOptions): string[] {
@@ -27,12 +32,24 @@ function spellings(known: KnownOptions): string[] {
 const dashed = (name: string): string => `${name.length === 1 ? "-" : "--"}${name}`;
 
 /** Rewrites a yargs failure message; `argv` is what the user typed (for the word a command suggestion refers to). */
-export function explainYargsFailure(message: string, known: KnownOptions, commands: readonly string[], argv: readonly string[]): string {
+export function explainYargsFailure(
+  message: string,
+  known: KnownOptions,
+  commands: readonly string[],
+  argv: readonly string[],
+): string {
   // `--verison` alone fails as "no command"; name the option instead.
   const strays = argv.filter((a) => /^--?[^-]/.test(a)).map((a) => a.replace(/^--?/, "").split("=")[0]!);
-  const unknown = strays.filter((name) => !spellings(known).includes(name) && !Object.values(known.aliases).flat().includes(name));
+  const unknown = strays.filter(
+    (name) => !spellings(known).includes(name) && !Object.values(known.aliases).flat().includes(name),
+  );
   if (message.startsWith("Name a command") && unknown.length > 0) {
-    return explainYargsFailure(`Unknown argument${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`, known, commands, argv);
+    return explainYargsFailure(
+      `Unknown argument${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
+      known,
+      commands,
+      argv,
+    );
   }
   const unknownArgs = /^Unknown arguments?: (.+)$/.exec(message);
   if (unknownArgs) {
@@ -61,7 +78,11 @@ export function explainYargsFailure(message: string, known: KnownOptions, comman
   }
   if (message.startsWith("Invalid values:")) {
     // "Invalid values:\n  Argument: format, Given: "jsn", Choices: "text", "json"" → one line, with the nearest choice.
-    const lines = message.split("\n").slice(1).map((line) => line.trim()).filter(Boolean);
+    const lines = message
+      .split("\n")
+      .slice(1)
+      .map((line) => line.trim())
+      .filter(Boolean);
     const explained = lines.map((line) => {
       const m = /^Argument: ([^,]+), Given: (".*?"|\S+), Choices: (.*)$/.exec(line);
       if (!m) return line;
@@ -72,7 +93,11 @@ export function explainYargsFailure(message: string, known: KnownOptions, comman
     });
     return `Invalid values: ${explained.join("; ")}`;
   }
-  return message.split("\n").map((line) => line.trim()).filter(Boolean).join(" ");
+  return message
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(" ");
 }
 
 /** yargs turns `--wait abc` into NaN without a word; that is a usage error. */
@@ -82,7 +107,12 @@ export function checkNumbers(args: Record<string, unknown>, known: KnownOptions,
     if (!values.some((v) => typeof v === "number" && Number.isNaN(v))) continue;
     const names = [key, ...(known.aliases[key] ?? [])].map(dashed);
     const index = argv.findIndex((a) => names.includes(a.split("=")[0]!));
-    const given = index < 0 ? "" : argv[index]!.includes("=") ? argv[index]!.slice(argv[index]!.indexOf("=") + 1) : (argv[index + 1] ?? "");
+    const given =
+      index < 0
+        ? ""
+        : argv[index]!.includes("=")
+          ? argv[index]!.slice(argv[index]!.indexOf("=") + 1)
+          : (argv[index + 1] ?? "");
     throw new UsageError(`Invalid values: Argument: ${key}, Given: "${given}": ${dashed(key)} needs a number`);
   }
 }

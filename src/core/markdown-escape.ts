@@ -75,7 +75,10 @@ function longestBacktickRun(text: string): number {
 export function codeSpan(text: string): string {
   const line = oneLine(text);
   const fence = "`".repeat(longestBacktickRun(line) + 1);
-  const pad = line.startsWith("`") || line.endsWith("`") || (line.startsWith(" ") && line.endsWith(" ") && line.trim() !== "") ? " " : "";
+  const pad =
+    line.startsWith("`") || line.endsWith("`") || (line.startsWith(" ") && line.endsWith(" ") && line.trim() !== "")
+      ? " "
+      : "";
   return `${fence}${pad}${line}${pad}${fence}`;
 }
 

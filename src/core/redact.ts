@@ -39,9 +39,18 @@ const PATTERNS: Array<[RegExp, string | ((...groups: string[]) => string)]> = [
     `$1${MASK}$3`,
   ],
   // Query and form secrets: ?token=…, &private_token=…, api_key=… (a dotted or quoted key too).
-  [new RegExp(String.raw`((?:^|[?&;\s"'\`(,])(?:${SECRET_KEY}|[A-Za-z0-9_.-]*key)=)${PLACEHOLDER}[^&#\s"'\`;,)]+?(?=[:.]?(?:\s|$)|[&#"'\`;,)])`, "gi"), `$1${MASK}`],
+  [
+    new RegExp(
+      String.raw`((?:^|[?&;\s"'\`(,])(?:${SECRET_KEY}|[A-Za-z0-9_.-]*key)=)${PLACEHOLDER}[^&#\s"'\`;,)]+?(?=[:.]?(?:\s|$)|[&#"'\`;,)])`,
+      "gi",
+    ),
+    `$1${MASK}`,
+  ],
   // YAML / INI / properties values of secret keys, unquoted: `password: hunter2`, `secret = abc`.
-  [new RegExp(String.raw`^(\s*(?:-\s+)?${SECRET_KEY}\s*[:=][ \t]*)${PLACEHOLDER}(?!["'\`|>])([^\s#;]+)`, "gim"), `$1${MASK}`],
+  [
+    new RegExp(String.raw`^(\s*(?:-\s+)?${SECRET_KEY}\s*[:=][ \t]*)${PLACEHOLDER}(?!["'\`|>])([^\s#;]+)`, "gim"),
+    `$1${MASK}`,
+  ],
   // Well-known token prefixes wherever they appear.
   [/\b(gh[pousr]_|github_pat_|sk-|sk_live_|sk_test_|xox[bap]-|cd_live_|cd_test_)[A-Za-z0-9_-]{8,}/g, `$1${MASK}`],
 ];
@@ -88,7 +97,10 @@ export function redactEnvLine(line: string): string {
 export function redactUrlCredentials(url: string): string {
   return url
     .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/i, `$1${MASK}@`)
-    .replace(/([?&;](?:token|key|api_key|apikey|access_token|private_token|secret|password|passwd|auth)=)[^&#\s]+/gi, `$1${MASK}`);
+    .replace(
+      /([?&;](?:token|key|api_key|apikey|access_token|private_token|secret|password|passwd|auth)=)[^&#\s]+/gi,
+      `$1${MASK}`,
+    );
 }
 
 /** Below this length a secret is masked where it stands alone, not inside longer words ("ab" in "table"). */

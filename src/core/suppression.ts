@@ -84,7 +84,11 @@ function covers(s: Suppression, finding: Finding): boolean {
  * Attaches suppression state to the findings of one file and returns the
  * suppressions that covered none of them (expired ones that matched count as used).
  */
-export function applySuppressions(findings: Finding[], suppressions: readonly Suppression[], today: string): Suppression[] {
+export function applySuppressions(
+  findings: Finding[],
+  suppressions: readonly Suppression[],
+  today: string,
+): Suppression[] {
   const used = new Set<Suppression>();
   for (const finding of findings) {
     const match = suppressions.find((s) => covers(s, finding));

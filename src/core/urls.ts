@@ -127,7 +127,11 @@ export type V1Signature = "create-run" | "get-run";
  * Paths with more segments (RunPod's `{base}/{id}/run`, a node's
  * `/comfyui-deploy/run`) are not the signature.
  */
-export function v1SignatureOnUnknownBase(text: string, method: string | undefined, bodyKeys: ReadonlySet<string>): V1Signature | undefined {
+export function v1SignatureOnUnknownBase(
+  text: string,
+  method: string | undefined,
+  bodyKeys: ReadonlySet<string>,
+): V1Signature | undefined {
   if (!text.startsWith(HOLE)) return undefined;
   const [rawPath = "", query] = splitQuery(text.replace(/^\u0000+/, ""));
   const path = rawPath.replace(/\/+$/, "");
@@ -145,7 +149,11 @@ export function v1SignatureOnUnknownBase(text: string, method: string | undefine
  * reported for review and never rewritten.
  */
 export function isOtherHostV1Shape(info: UrlInfo): boolean {
-  return info.hostKind === "other" && info.queryKeys.has(ENDPOINTS.getRun.v1.query) && v1EndpointOf(info, "GET") === "get-run";
+  return (
+    info.hostKind === "other" &&
+    info.queryKeys.has(ENDPOINTS.getRun.v1.query) &&
+    v1EndpointOf(info, "GET") === "get-run"
+  );
 }
 
 export interface HostMention {

@@ -11,7 +11,17 @@ export function rulesMarkdown(): string {
     lines.push(`| [\`${rule.id}\`](#rule-${rule.id}) | ${rule.severity} | ${rule.fix} | ${rule.title} |`);
   }
   for (const rule of RULES.values()) {
-    lines.push("", `<a id="rule-${rule.id}"></a>`, `#### \`${rule.id}\`: ${rule.title}`, "", rule.explanation, "", "```", rule.example, "```");
+    lines.push(
+      "",
+      `<a id="rule-${rule.id}"></a>`,
+      `#### \`${rule.id}\`: ${rule.title}`,
+      "",
+      rule.explanation,
+      "",
+      "```",
+      rule.example,
+      "```",
+    );
   }
   return lines.join("\n");
 }

@@ -21,7 +21,14 @@ export function gitIndexBytes(root: string): number {
     if (existsSync(dotGit)) {
       try {
         // A linked work tree's .git is a file naming its git directory.
-        const gitDir = statSync(dotGit).isDirectory() ? dotGit : resolve(dir, readFileSync(dotGit, "utf8").replace(/^gitdir:\s*/, "").trim());
+        const gitDir = statSync(dotGit).isDirectory()
+          ? dotGit
+          : resolve(
+              dir,
+              readFileSync(dotGit, "utf8")
+                .replace(/^gitdir:\s*/, "")
+                .trim(),
+            );
         return statSync(join(gitDir, "index")).size;
       } catch {
         return 0;
@@ -55,11 +62,17 @@ export interface FileListing {
  * can start on the first paths while git lists the rest; the returned listing
  * is the one to trust.
  */
-export async function listFiles(root: string, filter: FileFilter = {}, onPaths?: (paths: string[]) => void): Promise<FileListing> {
+export async function listFiles(
+  root: string,
+  filter: FileFilter = {},
+  onPaths?: (paths: string[]) => void,
+): Promise<FileListing> {
   const respectIgnore = filter.respectIgnore ?? true;
   const unreadableDirs: string[] = [];
   const matches = fileMatcher(filter);
-  const fromGit = respectIgnore ? await listWithGit(root, unreadableDirs, onPaths && ((paths) => onPaths(matches ? paths.filter(matches) : paths))) : undefined;
+  const fromGit = respectIgnore
+    ? await listWithGit(root, unreadableDirs, onPaths && ((paths) => onPaths(matches ? paths.filter(matches) : paths)))
+    : undefined;
   const listing = fromGit
     ? { files: fromGit, source: "git" as const, unreadableDirs }
     : { files: await listWithGlob(root, respectIgnore, unreadableDirs), source: "filesystem" as const, unreadableDirs };
@@ -68,7 +81,11 @@ export async function listFiles(root: string, filter: FileFilter = {}, onPaths?:
   return listing;
 }
 
-async function listWithGit(root: string, unreadableDirs: string[], onPaths?: (paths: string[]) => void): Promise<string[] | undefined> {
+async function listWithGit(
+  root: string,
+  unreadableDirs: string[],
+  onPaths?: (paths: string[]) => void,
+): Promise<string[] | undefined> {
   const files = new Set<string>();
   let rest: Buffer = Buffer.alloc(0);
   // Paths end in NUL, which no UTF-8 sequence holds: a chunk is cut after its last NUL and the remainder joins the next one.
@@ -85,13 +102,16 @@ async function listWithGit(root: string, unreadableDirs: string[], onPaths?: (pa
     }
     if (batch.length > 0) onPaths?.(batch);
   };
-  const result = await streamGit(root, ["-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."], take).catch(
-    () => undefined,
-  );
+  const result = await streamGit(
+    root,
+    ["-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."],
+    take,
+  ).catch(() => undefined);
   if (result?.code !== 0) return undefined;
   take(Buffer.from([0])); // a last path without its NUL
   // Untracked files below a directory git cannot open are not listed: git warns, and the directory stands for them.
-  for (const match of result.stderr.matchAll(/could not open directory '(.+?)\/?': Permission denied/g)) unreadableDirs.push(match[1]!);
+  for (const match of result.stderr.matchAll(/could not open directory '(.+?)\/?': Permission denied/g))
+    unreadableDirs.push(match[1]!);
   unreadableDirs.sort();
   return [...files];
 }
@@ -125,7 +145,10 @@ async function listWithGlob(root: string, respectIgnore: boolean, unreadableDirs
   if (gitignores.length === 0) return entries;
   const { default: ignore } = await import("ignore");
   const rules = await Promise.all(
-    gitignores.map(async (file) => ({ dir: posix.dirname(file), matcher: ignore().add(await readFile(posix.join(root, file), "utf8")) })),
+    gitignores.map(async (file) => ({
+      dir: posix.dirname(file),
+      matcher: ignore().add(await readFile(posix.join(root, file), "utf8")),
+    })),
   );
   return entries.filter((file) =>
     rules.every(({ dir, matcher }) => {

@@ -29,6 +29,9 @@ export function thirdPartyPackageOf(file: string, hasFile: (path: string) => boo
   if (!match) return undefined;
   const dir = file.slice(0, match.index + match[0].length);
   const packageDir = nearestPackageDir(file, hasFile);
-  const ownPackage = packageDir !== undefined && `${packageDir}/`.startsWith(dir) && `${packageDir}/` !== dir ? `${packageDir}/` : undefined;
+  const ownPackage =
+    packageDir !== undefined && `${packageDir}/`.startsWith(dir) && `${packageDir}/` !== dir
+      ? `${packageDir}/`
+      : undefined;
   return installed ? (ownPackage ?? dir) : ownPackage;
 }

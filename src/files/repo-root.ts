@@ -47,7 +47,9 @@ export async function findRepoRoot(dir: string): Promise<RepoRoot> {
   return {
     top,
     prefix,
-    ...(repositoryUri ? { provenance: { repositoryUri, ...(revisionId ? { revisionId } : {}), ...(branch ? { branch } : {}) } } : {}),
+    ...(repositoryUri
+      ? { provenance: { repositoryUri, ...(revisionId ? { revisionId } : {}), ...(branch ? { branch } : {}) } }
+      : {}),
   };
 }
 

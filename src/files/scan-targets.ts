@@ -45,7 +45,8 @@ export async function resolveTargets(paths: readonly string[], cwd = process.cwd
 function commonDirectory(dirs: string[]): string {
   let common = dirs[0]!;
   for (const dir of dirs.slice(1)) {
-    while (common !== dir && !dir.startsWith(common.endsWith(sep) ? common : `${common}${sep}`)) common = dirname(common);
+    while (common !== dir && !dir.startsWith(common.endsWith(sep) ? common : `${common}${sep}`))
+      common = dirname(common);
   }
   return common;
 }

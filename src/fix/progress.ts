@@ -24,7 +24,8 @@ export function fixProgress(stream: NodeJS.WriteStream = process.stderr): FixPro
     stream.write(`\r\x1b[K${line}`);
   };
   return {
-    onProgress: (p) => draw(`fix: scanning: ${p.listed} files listed, ${p.candidates} candidates, ${p.parsed} parsed`, false),
+    onProgress: (p) =>
+      draw(`fix: scanning: ${p.listed} files listed, ${p.candidates} candidates, ${p.parsed} parsed`, false),
     onFileDone: (done, total) => draw(`fix: ${done}/${total} files with findings done`, done === total),
     end: () => {
       if (shown) stream.write("\r\x1b[K");

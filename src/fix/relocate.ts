@@ -43,12 +43,23 @@ export function relocateFindings(
     const span = { start: toScanned(finding.span.start), end: toScanned(finding.span.end) };
     const moved = map ? map(span) : span;
     if (!moved) return [];
-    return [{ ...finding, ...lines.location(moved.start, moved.end), span: moved, ...movedFacts(finding, (s) => (map ? map(s) : s), toScanned) }];
+    return [
+      {
+        ...finding,
+        ...lines.location(moved.start, moved.end),
+        span: moved,
+        ...movedFacts(finding, (s) => (map ? map(s) : s), toScanned),
+      },
+    ];
   });
 }
 
 /** An endpoint finding's `/run` literal moves with its span; it is dropped when an earlier part rewrote it. */
-function movedFacts(finding: Finding, map: (span: Span) => Span | undefined, toScanned: (offset: number) => number): Partial<Finding> {
+function movedFacts(
+  finding: Finding,
+  map: (span: Span) => Span | undefined,
+  toScanned: (offset: number) => number,
+): Partial<Finding> {
   const facts = finding.facts;
   if (facts?.kind !== "endpoint" || !facts.runLiteral) return {};
   const literal = map({ start: toScanned(facts.runLiteral.start), end: toScanned(facts.runLiteral.end) });
@@ -109,7 +120,11 @@ export function keptRuns(before: string, after: string): Kept[] {
   return kept.filter((k) => k.length > 0);
 }
 
-function firstKeptAtOrAfter(kept: readonly Kept[], starts: readonly number[], offset: number): { old: number; new: number } | undefined {
+function firstKeptAtOrAfter(
+  kept: readonly Kept[],
+  starts: readonly number[],
+  offset: number,
+): { old: number; new: number } | undefined {
   const i = countBelow(starts, offset + 1) - 1;
   const run = kept[i];
   if (run && offset < run.oldStart + run.length) return { old: offset, new: run.newStart + offset - run.oldStart };
@@ -117,7 +132,11 @@ function firstKeptAtOrAfter(kept: readonly Kept[], starts: readonly number[], of
   return next ? { old: next.oldStart, new: next.newStart } : undefined;
 }
 
-function lastKeptBefore(kept: readonly Kept[], starts: readonly number[], end: number): { old: number; new: number } | undefined {
+function lastKeptBefore(
+  kept: readonly Kept[],
+  starts: readonly number[],
+  end: number,
+): { old: number; new: number } | undefined {
   const i = countBelow(starts, end) - 1;
   const run = kept[i];
   if (!run) return undefined;

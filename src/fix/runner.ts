@@ -27,7 +27,8 @@ import { acquireFixLock, errorCode, type FixLock, writeFile, WriteRefused } from
 export { normalize, restore } from "./text-shape.js";
 export { writeFixes } from "./write.js";
 
-export interface FixOptions extends Pick<ScanOptions, "root" | "hosts" | "include" | "exclude" | "onProgress" | "allFiles" | "rules"> {
+export interface FixOptions
+  extends Pick<ScanOptions, "root" | "hosts" | "include" | "exclude" | "onProgress" | "allFiles" | "rules"> {
   transforms: readonly TransformId[];
   nodeRef: NodeRefTarget;
   /** Remove SDK dependencies no code of their package imports. */
@@ -94,10 +95,19 @@ async function planWithLock(options: FixOptions, lock: FixLock | undefined): Pro
   const removedTemps = (lock?.removedTemps ?? []).map((temp) => posix.relative(options.root, temp)).sort();
 
   // The codemods (jscodeshift, Babel) load only when there is something to fix.
-  const transforms: readonly Transform[] = byFile.size > 0 ? await (await import("../../transforms/index.js")).loadTransforms() : [];
+  const transforms: readonly Transform[] =
+    byFile.size > 0 ? await (await import("../../transforms/index.js")).loadTransforms() : [];
   const selected = transforms.filter((t) => options.transforms.includes(t.id));
   const files = [...byFile.keys()].sort((a, b) => Number(isJsFile(b)) - Number(isJsFile(a)) || (a < b ? -1 : 1));
-  const plan: FixPlan = { changes: [], skipped: [], removedTemps, notes: [], candidates: 0, untouched: 0, scan: result };
+  const plan: FixPlan = {
+    changes: [],
+    skipped: [],
+    removedTemps,
+    notes: [],
+    candidates: 0,
+    untouched: 0,
+    scan: result,
+  };
   // Files already written (or being written), as they were: support modules take their style from the original.
   const originals = new Map<string, string>();
   const run: FileRun = {
@@ -111,7 +121,10 @@ async function planWithLock(options: FixOptions, lock: FixLock | undefined): Pro
   const write = async (change: PlannedChange): Promise<string | undefined> => {
     if (!options.write) return undefined;
     try {
-      await writeFile(options.root, change, { ...(lock ? { lock } : {}), ...(options.writeReadOnly ? { writeReadOnly: true } : {}) });
+      await writeFile(options.root, change, {
+        ...(lock ? { lock } : {}),
+        ...(options.writeReadOnly ? { writeReadOnly: true } : {}),
+      });
       options.onWritten?.(change.file);
       return undefined;
     } catch (error) {
@@ -119,7 +132,12 @@ async function planWithLock(options: FixOptions, lock: FixLock | undefined): Pro
     }
   };
   // Files whose write is under way, in order: the next file is fixed meanwhile, and each is accounted for in order.
-  const pending: Array<{ file: string; findings: readonly Finding[]; outcome: FileOutcome; writing: Promise<string | undefined> }> = [];
+  const pending: Array<{
+    file: string;
+    findings: readonly Finding[];
+    outcome: FileOutcome;
+    writing: Promise<string | undefined>;
+  }> = [];
   let done = 0;
   const settle = async (keep: number): Promise<void> => {
     while (pending.length > keep) {
@@ -142,7 +160,12 @@ async function planWithLock(options: FixOptions, lock: FixLock | undefined): Pro
       run.supportModules.noteOutput(file, outcome.change.after);
       if (options.write && isJsFile(file)) originals.set(file, outcome.change.before);
     }
-    pending.push({ file, findings, outcome, writing: outcome.kind === "changed" ? write(outcome.change) : Promise.resolve(undefined) });
+    pending.push({
+      file,
+      findings,
+      outcome,
+      writing: outcome.kind === "changed" ? write(outcome.change) : Promise.resolve(undefined),
+    });
     options.onFileDone?.(++done, files.length);
     await settle(inOrder ? 0 : WRITES_IN_FLIGHT);
   }
@@ -162,7 +185,14 @@ async function planWithLock(options: FixOptions, lock: FixLock | undefined): Pro
 const WRITES_IN_FLIGHT = 8;
 
 /** What one file's outcome adds to the plan, once its write is done. */
-function account(run: FileRun, plan: FixPlan, file: string, findings: readonly Finding[], outcome: FileOutcome, written: boolean): void {
+function account(
+  run: FileRun,
+  plan: FixPlan,
+  file: string,
+  findings: readonly Finding[],
+  outcome: FileOutcome,
+  written: boolean,
+): void {
   const { options, selected } = run;
   const sdkFindings = isJsFile(file) && findings.some((f) => f.ruleId.startsWith("v1-sdk"));
   if (outcome.kind === "untouched") plan.untouched++;
@@ -180,7 +210,12 @@ function account(run: FileRun, plan: FixPlan, file: string, findings: readonly F
     run.v1Left.set(pkg, [...(run.v1Left.get(pkg) ?? []), file]);
   }
   for (const note of outcome.notes) plan.notes.push({ file, ...note });
-  if (outcome.kind === "skipped") plan.skipped.push({ file, reason: outcome.reason, ...(outcome.unreadable ? { ruleId: "unreadable-file" as const } : {}) });
+  if (outcome.kind === "skipped")
+    plan.skipped.push({
+      file,
+      reason: outcome.reason,
+      ...(outcome.unreadable ? { ruleId: "unreadable-file" as const } : {}),
+    });
   if (outcome.kind === "changed" && written) plan.changes.push(outcome.change);
 }
 
@@ -253,7 +288,8 @@ async function fixFile(run: FileRun, file: string, findings: readonly Finding[])
     return { kind: "skipped", reason: `transform failed: ${firstLine(error)}`, events, notes: notesOn(text, notes) };
   }
   // A file keeps ending (or not ending) with a newline, whatever the parts printed.
-  if (current !== text && text.endsWith("\n") !== current.endsWith("\n")) current = text.endsWith("\n") ? `${current}\n` : current.replace(/\n+$/, "");
+  if (current !== text && text.endsWith("\n") !== current.endsWith("\n"))
+    current = text.endsWith("\n") ? `${current}\n` : current.replace(/\n+$/, "");
   if (current === text) return { kind: "unchanged", events, notes: notesOn(text, notes) };
   // A file that did not parse before is not held to parsing after: fix's edits are local to the sites it found.
   let problem: string | undefined;
@@ -264,8 +300,20 @@ async function fixFile(run: FileRun, file: string, findings: readonly Finding[])
     if (isStackOverflow(error)) return unreadable(unparsable(error), findings);
     throw error;
   }
-  if (problem) return { kind: "skipped", reason: `left untouched: the rewritten file would not parse (${problem})`, events, notes: notesOn(text, notes) };
-  const change: PlannedChange = { file, before: raw, after: restore(current, shape), events, ...(encode ? { encode } : {}) };
+  if (problem)
+    return {
+      kind: "skipped",
+      reason: `left untouched: the rewritten file would not parse (${problem})`,
+      events,
+      notes: notesOn(text, notes),
+    };
+  const change: PlannedChange = {
+    file,
+    before: raw,
+    after: restore(current, shape),
+    events,
+    ...(encode ? { encode } : {}),
+  };
   return { kind: "changed", change, events, notes: notesOn(current, notes) };
 }
 
@@ -275,12 +323,18 @@ async function fixFile(run: FileRun, file: string, findings: readonly Finding[])
  */
 function unreadable(reason: string, findings: readonly Finding[]): FileOutcome {
   const lines = [...new Set(findings.map((f) => f.line))].sort((a, b) => a - b);
-  const notes = lines.map((line) => ({ line, reason: "left as it is: fix cannot rewrite this file (see its unreadable-file warning)" }));
+  const notes = lines.map((line) => ({
+    line,
+    reason: "left as it is: fix cannot rewrite this file (see its unreadable-file warning)",
+  }));
   return { kind: "skipped", reason, unreadable: true, events: [], notes };
 }
 
 function unparsable(error: unknown): string {
-  const why = error instanceof UnparsableFile ? error.message : "an expression nested too deeply for the parser (e.g. a long operator chain)";
+  const why =
+    error instanceof UnparsableFile
+      ? error.message
+      : "an expression nested too deeply for the parser (e.g. a long operator chain)";
   return `${why}; fix leaves it unchanged`;
 }
 
@@ -303,4 +357,3 @@ function packageDirOf(root: string, file: string): string {
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
 }
-

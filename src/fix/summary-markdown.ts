@@ -34,25 +34,43 @@ export function renderFixMarkdown(plan: FixPlan, options: FixSummaryOptions): st
     lines.push("| file | rewritten | review markers |", "|---|---:|---:|");
     for (const change of plan.changes.slice(0, MAX_ROWS)) {
       const kinds = change.events.map((e) => e.kind);
-      lines.push(`| ${htmlCode(path(change.file))} | ${kinds.filter((k) => k === "rewrite").length} | ${kinds.filter((k) => k === "marker").length} |`);
+      lines.push(
+        `| ${htmlCode(path(change.file))} | ${kinds.filter((k) => k === "rewrite").length} | ${kinds.filter((k) => k === "marker").length} |`,
+      );
     }
     if (plan.changes.length > MAX_ROWS) lines.push("", `… and ${plural(plan.changes.length - MAX_ROWS, "more file")}.`);
     lines.push("");
   }
-  const markerEvents = plan.changes.flatMap((c) => c.events.filter((e) => e.kind === "marker").map((e) => ({ file: c.file, ...e })));
+  const markerEvents = plan.changes.flatMap((c) =>
+    c.events.filter((e) => e.kind === "marker").map((e) => ({ file: c.file, ...e })),
+  );
   if (markerEvents.length > 0) {
     lines.push("### Review markers", "", "| where | rule | what to do |", "|---|---|---|");
-    for (const m of markerEvents.slice(0, MAX_ROWS)) lines.push(`| ${htmlCode(`${path(m.file)}:${m.line}`)} | \`${m.ruleId}\` | ${cellMarkdown(m.message)} |`);
-    if (markerEvents.length > MAX_ROWS) lines.push("", `… and ${plural(markerEvents.length - MAX_ROWS, "more marker")}.`);
+    for (const m of markerEvents.slice(0, MAX_ROWS))
+      lines.push(`| ${htmlCode(`${path(m.file)}:${m.line}`)} | \`${m.ruleId}\` | ${cellMarkdown(m.message)} |`);
+    if (markerEvents.length > MAX_ROWS)
+      lines.push("", `… and ${plural(markerEvents.length - MAX_ROWS, "more marker")}.`);
     lines.push("");
   }
   const envChanges = envChangesOf(plan);
   if (envChanges.length > 0) {
     lines.push("### Configuration to change with this code", "", "Env files, CI secrets and hosting settings:", "");
-    for (const e of envChanges) lines.push(`- ${codeSpan(`${e.variable}=${e.value}`)} (read in ${e.files.map((f) => codeSpan(path(f))).join(", ")})`);
+    for (const e of envChanges)
+      lines.push(
+        `- ${codeSpan(`${e.variable}=${e.value}`)} (read in ${e.files.map((f) => codeSpan(path(f))).join(", ")})`,
+      );
     lines.push("");
   }
-  if (plan.skipped.length > 0) lines.push(`_Skipped ${plural(plan.skipped.length, "file")}: ${inlineText(plan.skipped.slice(0, 10).map((s) => `${path(s.file)} (${s.reason})`).join(", "))}._`, "");
+  if (plan.skipped.length > 0)
+    lines.push(
+      `_Skipped ${plural(plan.skipped.length, "file")}: ${inlineText(
+        plan.skipped
+          .slice(0, 10)
+          .map((s) => `${path(s.file)} (${s.reason})`)
+          .join(", "),
+      )}._`,
+      "",
+    );
   if (options.remaining) {
     const left = options.remaining;
     lines.push(

@@ -75,7 +75,12 @@ export class SupportModules {
     for (const [key, placement] of [...this.placements].sort(([a], [b]) => (a < b ? -1 : 1))) {
       if (!this.used.has(key) || placement.exists) continue;
       const absolute = posix.join(this.root, placement.file);
-      const text = await placement.module.source(placement.flavor, absolute, sourceStyleOf(this.read(placement.anchor)), this.namesUsed(key));
+      const text = await placement.module.source(
+        placement.flavor,
+        absolute,
+        sourceStyleOf(this.read(placement.anchor)),
+        this.namesUsed(key),
+      );
       out.push({ file: placement.file, text, events: [placement.module.announce] });
     }
     return out;
@@ -98,14 +103,26 @@ export class SupportModules {
     const key = placementKey(module, pkg);
     const known = this.placements.get(key);
     if (known) return known;
-    const existing = fg.sync(MODULE_EXTENSIONS.map((ext) => `**/${module.name}${ext}`), {
-      cwd: posix.join(this.root, pkg),
-      ignore: ["**/node_modules/**"],
-    });
-    const inPackage = existing.map((f) => (pkg === "." ? f : `${pkg}/${f}`)).filter((f) => this.packageOf(f) === pkg).sort();
+    const existing = fg.sync(
+      MODULE_EXTENSIONS.map((ext) => `**/${module.name}${ext}`),
+      {
+        cwd: posix.join(this.root, pkg),
+        ignore: ["**/node_modules/**"],
+      },
+    );
+    const inPackage = existing
+      .map((f) => (pkg === "." ? f : `${pkg}/${f}`))
+      .filter((f) => this.packageOf(f) === pkg)
+      .sort();
     let placement: Placement;
     if (inPackage[0]) {
-      placement = { module, file: inPackage[0], flavor: flavorOf(inPackage[0], ""), anchor: inPackage[0], exists: true };
+      placement = {
+        module,
+        file: inPackage[0],
+        flavor: flavorOf(inPackage[0], ""),
+        anchor: inPackage[0],
+        exists: true,
+      };
     } else {
       const anchor = this.anchorFor(module, pkg) ?? file;
       const flavor = flavorOf(anchor, this.read(anchor), this.isNodeEsm(anchor));
@@ -317,8 +334,16 @@ function packageTypeOf(path: string): string {
 /** A config's compilerOptions, merged over those of a relative `extends`. */
 function compilerOptionsOf(path: string, depth = 0): ConfigOptions | undefined {
   if (!existsSync(path) || depth > 4) return undefined;
-  const config = parseJsonc(readFileSync(path, "utf8")) as { extends?: unknown; compilerOptions?: ConfigOptions } | undefined;
-  const base = typeof config?.extends === "string" && config.extends.startsWith(".") ? compilerOptionsOf(posix.join(posix.dirname(path), config.extends.endsWith(".json") ? config.extends : `${config.extends}.json`), depth + 1) : undefined;
+  const config = parseJsonc(readFileSync(path, "utf8")) as
+    | { extends?: unknown; compilerOptions?: ConfigOptions }
+    | undefined;
+  const base =
+    typeof config?.extends === "string" && config.extends.startsWith(".")
+      ? compilerOptionsOf(
+          posix.join(posix.dirname(path), config.extends.endsWith(".json") ? config.extends : `${config.extends}.json`),
+          depth + 1,
+        )
+      : undefined;
   return { ...base, ...config?.compilerOptions };
 }
 

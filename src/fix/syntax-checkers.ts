@@ -69,7 +69,13 @@ export async function checkSyntax(
       errors.push({ file, ...firstError(`${outcome.stderr}\n${outcome.stdout}`) });
     }
     if (notRun) results.push({ command, status: "not-run", reason: notRun, errors: [] });
-    else if (errors.length > 0) results.push({ command, status: "failed", reason: `${errors.length} file${errors.length === 1 ? " does" : "s do"} not parse`, errors });
+    else if (errors.length > 0)
+      results.push({
+        command,
+        status: "failed",
+        reason: `${errors.length} file${errors.length === 1 ? " does" : "s do"} not parse`,
+        errors,
+      });
     else results.push({ command, status: "passed", errors: [] });
   }
   return results;
@@ -77,7 +83,10 @@ export async function checkSyntax(
 
 /** The first line the checker names (`on line 3`, `line 3:`, `file:3:`) and its message. */
 function firstError(output: string): { line: number; message: string } {
-  const text = output.split("\n").find((l) => /error/i.test(l)) ?? output.split("\n").find((l) => l.trim() !== "") ?? "the file does not parse";
+  const text =
+    output.split("\n").find((l) => /error/i.test(l)) ??
+    output.split("\n").find((l) => l.trim() !== "") ??
+    "the file does not parse";
   const line = /\bline (\d+)|:(\d+)(?::\d+)?:/.exec(text);
   return { line: Number(line?.[1] ?? line?.[2] ?? 1), message: text.trim() };
 }

@@ -13,8 +13,12 @@ export function parseError(file: string, text: string): string | undefined {
   if (isJsFile(file)) {
     const api = loadTypeScript();
     const source = api.createSourceFile(file, text, api.ScriptTarget.Latest, false, scriptKindOf(file, api));
-    const diagnostics = (source as unknown as { parseDiagnostics?: Array<{ messageText: string | import("ts-morph").ts.DiagnosticMessageChain }> })
-      .parseDiagnostics ?? [];
+    const diagnostics =
+      (
+        source as unknown as {
+          parseDiagnostics?: Array<{ messageText: string | import("ts-morph").ts.DiagnosticMessageChain }>;
+        }
+      ).parseDiagnostics ?? [];
     const first = diagnostics[0];
     return first ? api.flattenDiagnosticMessageText(first.messageText, " ") : undefined;
   }

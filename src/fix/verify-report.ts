@@ -8,7 +8,8 @@ import type { CheckRun, Verification } from "./verify.js";
 const STATUS_WORD: Record<CheckRun["status"], string> = { passed: "passed", failed: "FAILED", "not-run": "not run" };
 
 export function verificationLines(verification: Verification): string[] {
-  if (verification.checks.length === 0) return ["Verification: no changed file has a check that runs offline (TypeScript, JavaScript or Python)."];
+  if (verification.checks.length === 0)
+    return ["Verification: no changed file has a check that runs offline (TypeScript, JavaScript or Python)."];
   const lines = ["Verification (the project's own checks on the files fix changed):"];
   for (const check of verification.checks) {
     lines.push(`  ${STATUS_WORD[check.status].padEnd(7)}  ${check.command}${check.reason ? `: ${check.reason}` : ""}`);
@@ -31,10 +32,14 @@ export function verificationMarkdown(verification: Verification, link: (file: st
   }
   if (verification.findings.length > 0) {
     lines.push("", "Errors in changed files:", "");
-    for (const finding of verification.findings) lines.push(`- ${link(finding.file, finding.line)}: ${escapeText(finding.message)}`);
+    for (const finding of verification.findings)
+      lines.push(`- ${link(finding.file, finding.line)}: ${escapeText(finding.message)}`);
   }
   if (verification.checks.some((c) => c.status === "not-run")) {
-    lines.push("", "Checks that did not run here should run in this branch's CI, or locally after installing its dependencies.");
+    lines.push(
+      "",
+      "Checks that did not run here should run in this branch's CI, or locally after installing its dependencies.",
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -52,19 +52,28 @@ export interface VerifyOptions {
   projectTypeScript?: boolean;
 }
 
-export async function verifyChanges(root: string, changedFiles: readonly string[], options: VerifyOptions = {}): Promise<Verification> {
+export async function verifyChanges(
+  root: string,
+  changedFiles: readonly string[],
+  options: VerifyOptions = {},
+): Promise<Verification> {
   const out: Verification = { checks: [], findings: [] };
   const ts = changedFiles.filter((f) => TS_EXTENSIONS.test(f) && !f.endsWith(".d.ts"));
   // node --check knows neither JSX nor TypeScript; fix already re-parsed those with their own grammar.
   const js = changedFiles.filter((f) => /\.(c|m)?js$/i.test(f));
   const py = changedFiles.filter((f) => /\.pyw?$/i.test(f));
   const stale = staleInstalls(root, changedFiles);
-  for (const [config, files] of groupByTsconfig(root, ts)) await checkTypeScript(root, config, files, stale, options, out);
+  for (const [config, files] of groupByTsconfig(root, ts))
+    await checkTypeScript(root, config, files, stale, options, out);
   for (const file of js) await checkNode(root, file, out);
   if (py.length > 0) await checkPython(root, py, out);
   for (const result of await checkSyntax(changedFiles, (program, args) => runProcess(program, args, root))) {
     for (const e of result.errors) out.findings.push(verifyFinding(e.file, e.line, 1, e.message));
-    out.checks.push({ command: result.command, status: result.status, ...(result.reason ? { reason: result.reason } : {}) });
+    out.checks.push({
+      command: result.command,
+      status: result.status,
+      ...(result.reason ? { reason: result.reason } : {}),
+    });
   }
   return out;
 }
@@ -108,7 +117,8 @@ function staleInstalls(root: string, changedFiles: readonly string[]): string[] 
       if (!semver.validRange(range)) continue; // workspace:, file:, git and npm: specs are not versions to compare
       const installed = installedVersion(posix.dirname(path), name);
       if (installed === undefined) stale.push(`${name} is not installed (${manifest} asks for ${range})`);
-      else if (!semver.satisfies(installed, range, { includePrerelease: true })) stale.push(`${name} ${installed} is installed (${manifest} now asks for ${range})`);
+      else if (!semver.satisfies(installed, range, { includePrerelease: true }))
+        stale.push(`${name} ${installed} is installed (${manifest} now asks for ${range})`);
     }
   }
   return stale;
@@ -129,7 +139,14 @@ function installedVersion(dir: string, name: string): string | undefined {
   }
 }
 
-async function checkTypeScript(root: string, config: string, files: readonly string[], stale: readonly string[], options: VerifyOptions, out: Verification): Promise<void> {
+async function checkTypeScript(
+  root: string,
+  config: string,
+  files: readonly string[],
+  stale: readonly string[],
+  options: VerifyOptions,
+  out: Verification,
+): Promise<void> {
   if (config === "") {
     const reason = `no tsconfig.json above ${files.join(", ")}: fix checked the syntax only; type-check them with the project's own build`;
     return void out.checks.push({ command: "npx tsc --noEmit", status: "not-run", reason });
@@ -141,26 +158,51 @@ async function checkTypeScript(root: string, config: string, files: readonly str
   try {
     projectTsc = createRequire(posix.join(projectDir, "package.json")).resolve("typescript/bin/tsc");
   } catch {
-    out.checks.push({ command, status: "not-run", reason: "the project's dependencies are not installed (no typescript in node_modules): install them, then run it" });
+    out.checks.push({
+      command,
+      status: "not-run",
+      reason: "the project's dependencies are not installed (no typescript in node_modules): install them, then run it",
+    });
     return;
   }
   if (stale.length > 0) {
-    out.checks.push({ command, status: "not-run", reason: `node_modules does not match the package.json fix changed: ${stale.join("; ")}. Install, then run it` });
+    out.checks.push({
+      command,
+      status: "not-run",
+      reason: `node_modules does not match the package.json fix changed: ${stale.join("; ")}. Install, then run it`,
+    });
     return;
   }
-  const tsc = options.projectTypeScript ? projectTsc : fileURLToPath(new URL("../platform/tsc-cli.js", import.meta.url));
+  const tsc = options.projectTypeScript
+    ? projectTsc
+    : fileURLToPath(new URL("../platform/tsc-cli.js", import.meta.url));
   const run = await runProcess(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", config], root);
-  if (run.timedOut) return void out.checks.push({ command, status: "not-run", reason: `it did not finish within ${CHECK_TIMEOUT_MS / 1000} s` });
+  if (run.timedOut)
+    return void out.checks.push({
+      command,
+      status: "not-run",
+      reason: `it did not finish within ${CHECK_TIMEOUT_MS / 1000} s`,
+    });
   const changed = new Set(files);
   const errors = [...run.stdout.matchAll(/^(.+?)\((\d+),(\d+)\): error (TS\d+): (.*)$/gm)]
-    .map((m) => ({ file: posix.normalize(m[1]!.replace(/\\/g, "/")), line: Number(m[2]), column: Number(m[3]), code: m[4]!, message: m[5]! }))
+    .map((m) => ({
+      file: posix.normalize(m[1]!.replace(/\\/g, "/")),
+      line: Number(m[2]),
+      column: Number(m[3]),
+      code: m[4]!,
+      message: m[5]!,
+    }))
     .filter((e) => changed.has(e.file));
   for (const e of errors) out.findings.push(verifyFinding(e.file, e.line, e.column, `tsc: ${e.code} ${e.message}`));
   const elsewhere = run.code !== 0 && errors.length === 0 ? " (errors only in files fix did not change)" : "";
   out.checks.push({
     command,
     status: errors.length > 0 ? "failed" : "passed",
-    ...(errors.length > 0 ? { reason: `${errors.length} error${errors.length === 1 ? "" : "s"} in files fix changed` } : elsewhere ? { reason: elsewhere.trim() } : {}),
+    ...(errors.length > 0
+      ? { reason: `${errors.length} error${errors.length === 1 ? "" : "s"} in files fix changed` }
+      : elsewhere
+        ? { reason: elsewhere.trim() }
+        : {}),
   });
 }
 
@@ -169,7 +211,11 @@ async function checkNode(root: string, file: string, out: Verification): Promise
   const run = await runProcess(process.execPath, ["--check", file], root);
   if (run.code === 0) return void out.checks.push({ command, status: "passed" });
   const where = /:(\d+)\r?\n/.exec(run.stderr);
-  const message = run.stderr.split("\n").find((l) => /Error:/.test(l))?.trim() ?? "the file does not parse";
+  const message =
+    run.stderr
+      .split("\n")
+      .find((l) => /Error:/.test(l))
+      ?.trim() ?? "the file does not parse";
   out.findings.push(verifyFinding(file, where ? Number(where[1]) : 1, 1, `node --check: ${message}`));
   out.checks.push({ command, status: "failed", reason: message });
 }
@@ -185,10 +231,21 @@ async function checkPython(root: string, files: readonly string[], out: Verifica
     }
     if (run.code === 0) continue;
     const [, line, column, message] = /^(\d+):(\d+):(.*)$/m.exec(run.stdout) ?? [];
-    out.findings.push(verifyFinding(file, Number(line ?? 1), Number(column ?? 1), `python: SyntaxError: ${message ?? run.stderr.trim().split("\n").pop() ?? "the file does not parse"}`));
+    out.findings.push(
+      verifyFinding(
+        file,
+        Number(line ?? 1),
+        Number(column ?? 1),
+        `python: SyntaxError: ${message ?? run.stderr.trim().split("\n").pop() ?? "the file does not parse"}`,
+      ),
+    );
   }
   const failed = out.findings.filter((f) => files.includes(f.file)).length;
-  out.checks.push({ command, status: failed > 0 ? "failed" : "passed", ...(failed > 0 ? { reason: `${failed} file${failed === 1 ? " does" : "s do"} not compile` } : {}) });
+  out.checks.push({
+    command,
+    status: failed > 0 ? "failed" : "passed",
+    ...(failed > 0 ? { reason: `${failed} file${failed === 1 ? " does" : "s do"} not compile` } : {}),
+  });
 }
 
 function verifyFinding(file: string, line: number, column: number, message: string): Finding {
@@ -209,7 +266,11 @@ interface ProcessRun {
 
 function runProcess(command: string, args: readonly string[], cwd: string): Promise<ProcessRun> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...repositoryCodeEnv(), NO_COLOR: "1" } });
+    const child = spawn(command, args, {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...repositoryCodeEnv(), NO_COLOR: "1" },
+    });
     let stdout = "";
     let stderr = "";
     let timedOut = false;

@@ -44,8 +44,12 @@ export async function acquireFixLock(root: string): Promise<FixLock> {
     lock = await acquireLock(path, { waitMs: 0, what: "this tree" });
   } catch (error) {
     if (!(error instanceof LockBusy)) throw error;
-    const by = error.owner ? `pid ${error.owner.pid}${error.owner.host === hostname() ? "" : ` on ${error.owner.host}`}` : "starting";
-    throw new UsageError(`another fix is writing to this tree (${by}); wait for it to end, or remove ${path} if none runs`);
+    const by = error.owner
+      ? `pid ${error.owner.pid}${error.owner.host === hostname() ? "" : ` on ${error.owner.host}`}`
+      : "starting";
+    throw new UsageError(
+      `another fix is writing to this tree (${by}); wait for it to end, or remove ${path} if none runs`,
+    );
   }
   const removedTemps = lock.leftBehind.filter((temp) => TEMP_NAME.test(basename(temp)) && removed(temp));
   return { ...lock, removedTemps };
@@ -175,5 +179,7 @@ export async function writeFixes(root: string, changes: readonly FileWrite[]): P
 
 export function errorCode(error: unknown): string {
   if (error instanceof WriteRefused) return error.message;
-  return (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+  return (
+    (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error)).split("\n")[0]!
+  );
 }

@@ -19,8 +19,10 @@ export function cutoffStatus(now: Date = new Date(), cutoff: string = CUTOFF_DAT
   const consequence =
     "V1 worker users are being moved to V2 and custom nodes older than comfyui-deploy v2.1.0 stop working";
   let summary: string;
-  if (daysLeft > 0) summary = `${daysLeft} day${daysLeft === 1 ? "" : "s"} left until the V1 cutoff on ${cutoff}: after it, ${consequence}.`;
+  if (daysLeft > 0)
+    summary = `${daysLeft} day${daysLeft === 1 ? "" : "s"} left until the V1 cutoff on ${cutoff}: after it, ${consequence}.`;
   else if (daysLeft === 0) summary = `The V1 cutoff is today (${cutoff}): ${consequence}.`;
-  else summary = `The V1 cutoff (${cutoff}) passed ${-daysLeft} day${daysLeft === -1 ? "" : "s"} ago: ${consequence}; remaining V1 uses may already fail.`;
+  else
+    summary = `The V1 cutoff (${cutoff}) passed ${-daysLeft} day${daysLeft === -1 ? "" : "s"} ago: ${consequence}; remaining V1 uses may already fail.`;
   return { cutoff, daysLeft, passed: daysLeft < 0, summary };
 }

@@ -50,7 +50,14 @@ export const V1_ONLY_CREATE_FIELDS = [
   "batch_number",
 ] as const;
 
-export const V2_QUEUE_FIELDS = ["deployment_id", "inputs", "webhook", "webhook_intermediate_status", "gpu", "flags"] as const;
+export const V2_QUEUE_FIELDS = [
+  "deployment_id",
+  "inputs",
+  "webhook",
+  "webhook_intermediate_status",
+  "gpu",
+  "flags",
+] as const;
 
 export const GPU_TYPES = ["T4", "L4", "A10G", "L40S", "A100", "A100-80GB", "H100"] as const;
 
@@ -245,7 +252,13 @@ export const PYTHON_SDK_SHAPES = {
    */
   asyncSuffix: "_async",
   calls: [
-    { v1: "run.create", v2: "run.deployment.queue", v1Result: "object", v2Result: "create_run_response", rewrite: "guarded" },
+    {
+      v1: "run.create",
+      v2: "run.deployment.queue",
+      v1Result: "object",
+      v2Result: "create_run_response",
+      rewrite: "guarded",
+    },
     { v1: "run.get", v2: "run.get", v1Result: "object", v2Result: "workflow_run_model", rewrite: "guarded" },
   ] as readonly PythonSdkCallMapping[],
   /** Attributes of every response in both generations (the raw HTTP exchange): reading them needs no change. */
@@ -284,7 +297,8 @@ export const PYTHON_SDK_SHAPES = {
   v1OnlyAdvice: {
     "files.get_upload_url":
       'V2 uploads in one call instead of a presigned URL and a PUT: file.upload(request={"file": {"file_name": …, "content": …}}), answered in .file_upload_response',
-    "websocket.get": "the websocket endpoint is gone; the nearest V2 call is run.deployment.stream(request=…) (server-sent events)",
+    "websocket.get":
+      "the websocket endpoint is gone; the nearest V2 call is run.deployment.stream(request=…) (server-sent events)",
     "workflows.get_websocket_deployment_id_":
       "the websocket endpoint is gone; the nearest V2 call is run.deployment.stream(request=…) (server-sent events)",
     "comfyui.get_deployment_id_inputs": PYTHON_INPUT_TYPES_ADVICE,
@@ -357,7 +371,26 @@ export const NOT_CLOUD_RUN_API = {
    * `/run?…`): a file, class or namespace named after one of them is that
    * service's client, even in a repository that also holds the V1 base.
    */
-  otherServices: ["runpod", "replicate", "fal", "modal", "banana", "baseten", "together", "openai", "stability", "huggingface", "beam", "salad", "vast", "novita", "deepinfra", "fireworks", "runware", "segmind"],
+  otherServices: [
+    "runpod",
+    "replicate",
+    "fal",
+    "modal",
+    "banana",
+    "baseten",
+    "together",
+    "openai",
+    "stability",
+    "huggingface",
+    "beam",
+    "salad",
+    "vast",
+    "novita",
+    "deepinfra",
+    "fireworks",
+    "runware",
+    "segmind",
+  ],
 } as const;
 
 // ---------------------------------------------------------------------------

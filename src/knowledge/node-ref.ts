@@ -56,8 +56,10 @@ const FLOATING_REFS = new Set(["head", "fetch_head", "orig_head"]);
  */
 export function decideGitRef(ref: string | undefined): NodeRefDecision {
   const written = (ref ?? "").trim();
-  if (written === "" || FLOATING_REFS.has(written.toLowerCase())) return { ref: written, refKind: "none", verdict: "unpinned" };
-  if (/^(refs\/heads\/|origin\/|refs\/remotes\/)/i.test(written)) return { ref: written, refKind: "none", verdict: "unpinned" };
+  if (written === "" || FLOATING_REFS.has(written.toLowerCase()))
+    return { ref: written, refKind: "none", verdict: "unpinned" };
+  if (/^(refs\/heads\/|origin\/|refs\/remotes\/)/i.test(written))
+    return { ref: written, refKind: "none", verdict: "unpinned" };
   const name = written.replace(/^(refs\/tags\/|tags\/)/i, "");
   if (FULL_OR_SHORT_SHA.test(name)) return { ...decideCommit(name), ref: written };
   if (TOO_SHORT_SHA.test(name)) return { ref: written, refKind: "sha", verdict: "unknown", doubt: "too-short" };
@@ -82,7 +84,8 @@ export function decideCommit(sha: string, known: KnownCommits = NODE_COMPONENT):
   const commits = new Set([...taggedMatches.map((t) => t.commit), ...outdatedMatches]);
   if (commits.size > 1) return { ref, refKind: "sha", verdict: "unknown", doubt: "ambiguous" };
   const tagged = taggedMatches[0];
-  if (tagged) return { ref, refKind: "sha", verdict: tagIsOutdated(tagged.tag) ? "outdated" : "ok", release: tagged.tag };
+  if (tagged)
+    return { ref, refKind: "sha", verdict: tagIsOutdated(tagged.tag) ? "outdated" : "ok", release: tagged.tag };
   if (outdatedMatches.length > 0) return { ref, refKind: "sha", verdict: "outdated" };
   return { ref, refKind: "sha", verdict: "unknown", doubt: "unknown-commit" };
 }
@@ -110,7 +113,8 @@ export function decideRegistryVersion(version: string | undefined): NodeRefDecis
   const clean = semver.valid(semver.clean(ref) ?? "");
   if (!clean) return { ref, refKind: "version", verdict: "unknown", doubt: "not-a-version" };
   const outdated =
-    (NODE_COMPONENT.outdatedRegistryVersions as readonly string[]).includes(clean) || semver.lt(clean, NODE_COMPONENT.minimumVersion);
+    (NODE_COMPONENT.outdatedRegistryVersions as readonly string[]).includes(clean) ||
+    semver.lt(clean, NODE_COMPONENT.minimumVersion);
   return { ref, refKind: "version", verdict: outdated ? "outdated" : "ok" };
 }
 

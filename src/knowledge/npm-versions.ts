@@ -25,7 +25,8 @@ export function resolvesThroughLatest(spec: string): boolean {
   return LATEST_SPECS.has(spec.trim());
 }
 
-const NON_REGISTRY_PROTOCOL = /^(?:git\+|git:|github:|gitlab:|bitbucket:|gist:|file:|link:|portal:|workspace:|exec:|https?:|ssh:)/i;
+const NON_REGISTRY_PROTOCOL =
+  /^(?:git\+|git:|github:|gitlab:|bitbucket:|gist:|file:|link:|portal:|workspace:|exec:|https?:|ssh:)/i;
 
 /**
  * A spec as written in a manifest (`^0.0.19`, `latest`, `npm:comfydeploy@0.0.x`,
@@ -50,7 +51,10 @@ export function judgeNpmSpec(spec: string): NpmJudgement {
   }
   const range = semver.validRange(trimmed, WITH_PRERELEASE);
   if (range === null) {
-    return { verdict: "review", reason: "is a dist-tag or a range that cannot be read, so its SDK generation cannot be told" };
+    return {
+      verdict: "review",
+      reason: "is a dist-tag or a range that cannot be read, so its SDK generation cannot be told",
+    };
   }
   const lowest = semver.minVersion(trimmed, WITH_PRERELEASE);
   if (lowest && semver.lt(lowest, JS_SDK.firstV2Version)) {
@@ -68,7 +72,8 @@ export function judgeNpmSpec(spec: string): NpmJudgement {
 /** An exact version from a lockfile. */
 export function judgeNpmVersion(version: string): NpmJudgement {
   const valid = semver.valid(version.trim());
-  if (valid === null) return { verdict: "review", reason: "is not a registry version, so its SDK generation cannot be told" };
+  if (valid === null)
+    return { verdict: "review", reason: "is not a registry version, so its SDK generation cannot be told" };
   return semver.lt(valid, JS_SDK.firstV2Version)
     ? { verdict: "v1", reason: "is the V1 SDK (every version below 2.0.0 is V1)" }
     : { verdict: "v2", reason: "is the V2 SDK" };
@@ -115,7 +120,8 @@ function unwrapSdkSpec(spec: string): string | undefined {
 
 /** `comfydeploy@^0.0.19` → name and range; `@scope/pkg@1` keeps its scope; a bare range has no name. */
 export function splitDescriptor(descriptor: string): { name: string; range: string } {
-  if (semver.validRange(descriptor, WITH_PRERELEASE) !== null && !/^[a-z@]/i.test(descriptor)) return { name: "", range: descriptor };
+  if (semver.validRange(descriptor, WITH_PRERELEASE) !== null && !/^[a-z@]/i.test(descriptor))
+    return { name: "", range: descriptor };
   const at = descriptor.indexOf("@", descriptor.startsWith("@") ? 1 : 0);
   if (at <= 0) return { name: descriptor, range: "" };
   return { name: descriptor.slice(0, at), range: descriptor.slice(at + 1) };

@@ -72,8 +72,10 @@ export function judgePypiSpec(spec: string): PypiJudgement {
     return { verdict: "review", reason: `unpinned: any release may be installed, V1 (below ${LINE}) or V2` };
   }
   const verdicts = new Set(intervals.map(sideOf));
-  if (verdicts.size === 1 && verdicts.has("v1")) return { verdict: "v1", reason: `"${spec}" allows only releases below ${LINE}` };
-  if (verdicts.size === 1 && verdicts.has("v2")) return { verdict: "v2", reason: `"${spec}" allows only ${LINE} or later` };
+  if (verdicts.size === 1 && verdicts.has("v1"))
+    return { verdict: "v1", reason: `"${spec}" allows only releases below ${LINE}` };
+  if (verdicts.size === 1 && verdicts.has("v2"))
+    return { verdict: "v2", reason: `"${spec}" allows only ${LINE} or later` };
   return { verdict: "review", reason: `"${spec}" allows releases below ${LINE} (V1) and from ${LINE} on (V2)` };
 }
 
@@ -132,7 +134,11 @@ function poetryToPep440(clause: string): string[] | undefined {
   return [`>=${target}`, `<${bump(parsed.epoch, release, index)}`];
 }
 
-function constraintInterval(op: string, version: string | undefined, wildcard: boolean): Interval | "any" | "unreadable" {
+function constraintInterval(
+  op: string,
+  version: string | undefined,
+  wildcard: boolean,
+): Interval | "any" | "unreadable" {
   if (op === "!=") return "any";
   if (version === undefined) return "unreadable"; // `===` with a non-PEP 440 string
   const at = (inclusive: boolean): Bound => ({ version, inclusive });
@@ -141,7 +147,9 @@ function constraintInterval(op: string, version: string | undefined, wildcard: b
   switch (op) {
     case "==":
     case "===":
-      return wildcard ? { lo: at(true), hi: { version: bump(epoch, release, release.length - 1), inclusive: false } } : { lo: at(true), hi: at(true) };
+      return wildcard
+        ? { lo: at(true), hi: { version: bump(epoch, release, release.length - 1), inclusive: false } }
+        : { lo: at(true), hi: at(true) };
     case ">=":
       return { lo: at(true) };
     case ">":

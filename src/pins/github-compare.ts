@@ -110,17 +110,29 @@ export class GitHubCompare {
         if (limit?.resetAt !== undefined) {
           const at = new Date(limit.resetAt);
           const minutes = Math.max(1, Math.ceil((at.getTime() - this.now()) / 60_000));
-          return new GitHubCompareError("rate-limit", `GitHub API rate limit reached; it resets at ${at.toISOString().slice(11, 19)} UTC (in ${minutes} min).${advice}`);
+          return new GitHubCompareError(
+            "rate-limit",
+            `GitHub API rate limit reached; it resets at ${at.toISOString().slice(11, 19)} UTC (in ${minutes} min).${advice}`,
+          );
         }
         if (limit?.kind === "secondary" && limit.waitMs) {
-          return new GitHubCompareError("rate-limit", `GitHub API secondary rate limit reached; retry in ${Math.ceil(limit.waitMs / 1000)} s.${advice}`);
+          return new GitHubCompareError(
+            "rate-limit",
+            `GitHub API secondary rate limit reached; retry in ${Math.ceil(limit.waitMs / 1000)} s.${advice}`,
+          );
         }
         return new GitHubCompareError("rate-limit", `GitHub API rate limit reached.${advice}`);
       case "auth":
-        return new GitHubCompareError("auth", "GitHub rejected the token (401): check GITHUB_TOKEN, or unset it to query anonymously");
+        return new GitHubCompareError(
+          "auth",
+          "GitHub rejected the token (401): check GITHUB_TOKEN, or unset it to query anonymously",
+        );
       case "timeout":
       case "budget":
-        return new GitHubCompareError("timeout", `GitHub API did not answer within ${seconds(this.timeoutMs).replace(/(\d)(m?s)$/, "$1 $2")} (${this.apiUrl})`);
+        return new GitHubCompareError(
+          "timeout",
+          `GitHub API did not answer within ${seconds(this.timeoutMs).replace(/(\d)(m?s)$/, "$1 $2")} (${this.apiUrl})`,
+        );
       case "network":
         return new GitHubCompareError("network", error.message);
       default:
@@ -143,7 +155,10 @@ export interface OnlineResolution {
  * ref is a commit. The first failure (rate limit, time-out, network) stops
  * further requests: the remaining findings stay as they are.
  */
-export async function resolveUnknownNodePins(findings: readonly Finding[], options: GitHubCompareOptions = {}): Promise<OnlineResolution> {
+export async function resolveUnknownNodePins(
+  findings: readonly Finding[],
+  options: GitHubCompareOptions = {},
+): Promise<OnlineResolution> {
   const shas = [...new Set(findings.map(resolvableRef).filter((ref) => ref !== undefined))];
   if (shas.length === 0) return { findings: [...findings], settled: 0, problems: [] };
   const client = new GitHubCompare(options);
@@ -194,4 +209,3 @@ function outdatedFinding(finding: Finding, status: string): Finding {
 function answerFor(status: string, fromCache: boolean): CompareAnswer {
   return { verdict: status === "not-found" ? "unknown" : verdictFromComparison(status), status, fromCache };
 }
-

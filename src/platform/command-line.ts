@@ -26,7 +26,9 @@ function npxSpec(script: string, cwd: string): string | undefined {
   if (at === -1 || at + 1 >= parts.length) return undefined;
   try {
     const home = parts.slice(0, at + 2).join(sep);
-    const manifest = JSON.parse(readFileSync(join(home, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(home, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
     const spec = manifest.dependencies?.[TOOL.name];
     if (!spec) return undefined;
     if (spec.startsWith("file:")) {

@@ -10,7 +10,10 @@ import module from "node:module";
 type ModuleApi = { enableCompileCache?: () => unknown };
 
 /** Turns the cache on where Node has it; true when it did. A cache that cannot be set up only costs speed. */
-export function enableCompileCache(api: ModuleApi = module as ModuleApi, env: NodeJS.ProcessEnv = process.env): boolean {
+export function enableCompileCache(
+  api: ModuleApi = module as ModuleApi,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
   if (typeof api.enableCompileCache !== "function" || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return false;
   try {
     api.enableCompileCache();

@@ -30,22 +30,34 @@ const ruleSettingSchema = z
   .meta({ id: "ruleSetting" });
 
 const rulesSchema = z
-  .strictObject(Object.fromEntries(RULE_IDS.map((id) => [id, ruleSettingSchema.optional()])) as Record<(typeof RULE_IDS)[number], z.ZodOptional<typeof ruleSettingSchema>>)
+  .strictObject(
+    Object.fromEntries(RULE_IDS.map((id) => [id, ruleSettingSchema.optional()])) as Record<
+      (typeof RULE_IDS)[number],
+      z.ZodOptional<typeof ruleSettingSchema>
+    >,
+  )
   .describe("Per-rule settings, by rule id.");
 
 export const configSchema = z
   .strictObject({
     $schema: z.string().optional().describe("The JSON Schema of this file, for editors."),
-    legacyHosts: hostList("Other hosts that serve the V1 API, e.g. a white-label or self-hosted deployment (host, or URL)."),
+    legacyHosts: hostList(
+      "Other hosts that serve the V1 API, e.g. a white-label or self-hosted deployment (host, or URL).",
+    ),
     currentHosts: hostList("Other hosts that serve V2."),
     ignoreHosts: hostList("Hosts never reported."),
     include: globList("Only scan files matching these globs."),
     exclude: globList("Skip files matching these globs."),
     failOn: z.enum(FAIL_ON_CHOICES).optional().describe("Default for --fail-on."),
-    reportUnusedIgnores: z.boolean().optional().describe("Default for --report-unused-ignores (otherwise on only when CI is set)."),
+    reportUnusedIgnores: z
+      .boolean()
+      .optional()
+      .describe("Default for --report-unused-ignores (otherwise on only when CI is set)."),
     rules: rulesSchema.optional(),
   })
-  .describe("comfydeploy-migrate configuration: .comfydeploy-migrate.json(c), or a comfydeploy-migrate key in package.json.");
+  .describe(
+    "comfydeploy-migrate configuration: .comfydeploy-migrate.json(c), or a comfydeploy-migrate key in package.json.",
+  );
 
 export type ConfigInput = z.infer<typeof configSchema>;
 export type RuleSettingInput = z.infer<typeof ruleSettingSchema>;
@@ -67,7 +79,9 @@ export function configJsonSchema(): Record<string, unknown> {
 /** Validates a parsed config; returns it, or one line naming the key at fault. */
 export function validateConfig(value: unknown): { ok: true; config: ConfigInput } | { ok: false; problem: string } {
   const parsed = configSchema.safeParse(value);
-  return parsed.success ? { ok: true, config: parsed.data } : { ok: false, problem: describeIssue(parsed.error.issues, [], value) };
+  return parsed.success
+    ? { ok: true, config: parsed.data }
+    : { ok: false, problem: describeIssue(parsed.error.issues, [], value) };
 }
 
 type Issue = z.core.$ZodIssue;
@@ -86,10 +100,16 @@ function describeIssue(issues: readonly Issue[], prefix: readonly PropertyKey[],
     case "invalid_union": {
       // The branch the value was meant for: the one that got furthest (a wrong type at the root is worst, a wrong value next).
       const miss = (errors: readonly Issue[]): number =>
-        Math.max(0, ...errors.map((e) => (e.path.length > 0 ? 0 : e.code === "invalid_type" ? 2 : e.code === "invalid_value" ? 1 : 0)));
+        Math.max(
+          0,
+          ...errors.map((e) =>
+            e.path.length > 0 ? 0 : e.code === "invalid_type" ? 2 : e.code === "invalid_value" ? 1 : 0,
+          ),
+        );
       const best = [...issue.errors].sort((a, b) => miss(a) - miss(b))[0];
       const value = valueAt(input, path);
-      const plausible = typeof value === "string" || (typeof value === "object" && value !== null && !Array.isArray(value));
+      const plausible =
+        typeof value === "string" || (typeof value === "object" && value !== null && !Array.isArray(value));
       if (best && plausible && miss(best) < 2) return describeIssue(best, path, input);
       return `"${at}" must be "off", a severity (error, warning, info) or an object { severity, off, paths }`;
     }
@@ -107,7 +127,8 @@ function describeIssue(issues: readonly Issue[], prefix: readonly PropertyKey[],
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let node = input;
-  for (const part of path) node = typeof node === "object" && node !== null ? (node as Record<PropertyKey, unknown>)[part] : undefined;
+  for (const part of path)
+    node = typeof node === "object" && node !== null ? (node as Record<PropertyKey, unknown>)[part] : undefined;
   return node;
 }
 

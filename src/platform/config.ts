@@ -21,7 +21,11 @@ export { FAIL_ON_CHOICES } from "./fail-on.js";
 
 export const PACKAGE_JSON_KEY = "comfydeploy-migrate";
 /** Where a config may live in each directory, first match wins. */
-export const CONFIG_FILES = [".comfydeploy-migrate.json", ".comfydeploy-migrate.jsonc", "comfydeploy-migrate.config.json"] as const;
+export const CONFIG_FILES = [
+  ".comfydeploy-migrate.json",
+  ".comfydeploy-migrate.jsonc",
+  "comfydeploy-migrate.config.json",
+] as const;
 /** The older name, still read. */
 export const CONFIG_FILE = "comfydeploy-migrate.config.json";
 
@@ -55,7 +59,7 @@ const EMPTY: UserConfig = { legacyHosts: [], currentHosts: [], ignoreHosts: [], 
 
 /** Help text of every command's --config option. */
 export const CONFIG_OPTION_HELP =
-  "Config file, JSON with comments (default: the nearest .comfydeploy-migrate.json, .comfydeploy-migrate.jsonc or package.json \"comfydeploy-migrate\" key, from the scanned directory up to the repository root)";
+  'Config file, JSON with comments (default: the nearest .comfydeploy-migrate.json, .comfydeploy-migrate.jsonc or package.json "comfydeploy-migrate" key, from the scanned directory up to the repository root)';
 
 /** CI services set CI (to true, 1 or a name); an empty value or "false"/"0" does not count. */
 export function isCi(env: NodeJS.ProcessEnv): boolean {
@@ -73,14 +77,20 @@ export function isConfigFile(file: string): boolean {
  * nearest config file from `root` up to the repository root (the directory
  * holding `.git`; without one, `root` alone). `source` is the file it came from.
  */
-export async function loadConfig(root: string, explicitPath?: string): Promise<{ config: UserConfig; source?: string }> {
+export async function loadConfig(
+  root: string,
+  explicitPath?: string,
+): Promise<{ config: UserConfig; source?: string }> {
   if (explicitPath) {
     const text = await readFile(explicitPath, "utf8").catch(() => {
       throw new UsageError(`config file not found: ${explicitPath}`);
     });
     const where = explicitPath;
     const value = basename(explicitPath) === "package.json" ? packageSection(text) : jsonc(text, where);
-    return { config: value === undefined ? structuredClone(EMPTY) : await normalise(value, where), source: explicitPath };
+    return {
+      config: value === undefined ? structuredClone(EMPTY) : await normalise(value, where),
+      source: explicitPath,
+    };
   }
   const explorer = lilconfig(PACKAGE_JSON_KEY, {
     searchPlaces: [...CONFIG_FILES, "package.json"],
@@ -180,7 +190,9 @@ async function normalise(value: unknown, where: string): Promise<UserConfig> {
     exclude: c.exclude ?? [],
     ...(c.failOn !== undefined ? { failOn: c.failOn } : {}),
     ...(c.reportUnusedIgnores !== undefined ? { reportUnusedIgnores: c.reportUnusedIgnores } : {}),
-    rules: Object.fromEntries(Object.entries(c.rules ?? {}).map(([id, setting]) => [id, ruleSetting(setting as RuleSettingInput)])),
+    rules: Object.fromEntries(
+      Object.entries(c.rules ?? {}).map(([id, setting]) => [id, ruleSetting(setting as RuleSettingInput)]),
+    ),
   };
 }
 
@@ -188,7 +200,11 @@ function ruleSetting(setting: RuleSettingInput): RuleSetting {
   if (setting === "off") return { off: true };
   if (typeof setting === "string") return { severity: setting };
   const { off, severity, paths } = setting;
-  return { ...(off !== undefined ? { off } : {}), ...(severity !== undefined ? { severity } : {}), ...(paths !== undefined ? { paths } : {}) };
+  return {
+    ...(off !== undefined ? { off } : {}),
+    ...(severity !== undefined ? { severity } : {}),
+    ...(paths !== undefined ? { paths } : {}),
+  };
 }
 
 /** Accepts `host`, `https://host` or `https://host/api/` and keeps the host name. */

@@ -91,7 +91,24 @@ extensions([".java"], { syntax: "c-like", language: "java" });
 extensions([".kt", ".kts"], { syntax: "c-like", language: "kotlin" });
 extensions([".dart"], { syntax: "c-like", language: "dart" });
 extensions(
-  [".scala", ".sc", ".groovy", ".gradle", ".rs", ".swift", ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".m", ".mm", ".proto", ".zig"],
+  [
+    ".scala",
+    ".sc",
+    ".groovy",
+    ".gradle",
+    ".rs",
+    ".swift",
+    ".c",
+    ".h",
+    ".cc",
+    ".cpp",
+    ".cxx",
+    ".hpp",
+    ".m",
+    ".mm",
+    ".proto",
+    ".zig",
+  ],
   { syntax: "c-like" },
 );
 extensions([".fs", ".fsx", ".v", ".sol", ".jsonc", ".json5", ".hcl", ".tf", ".tfvars"], { syntax: "c-like" });
@@ -101,7 +118,25 @@ extensions([".php", ".phtml"], { syntax: "php", language: "php" });
 extensions([".rb", ".rake", ".gemspec"], { syntax: "hash", language: "ruby" });
 extensions([".sh", ".bash", ".zsh", ".fish", ".ksh"], { syntax: "hash", language: "shell" });
 extensions(
-  [".pl", ".pm", ".r", ".nix", ".ps1", ".psm1", ".mk", ".cmake", ".conf", ".dockerfile", ".containerfile", ".tcl", ".jl", ".cr", ".ex", ".exs", ".nim"],
+  [
+    ".pl",
+    ".pm",
+    ".r",
+    ".nix",
+    ".ps1",
+    ".psm1",
+    ".mk",
+    ".cmake",
+    ".conf",
+    ".dockerfile",
+    ".containerfile",
+    ".tcl",
+    ".jl",
+    ".cr",
+    ".ex",
+    ".exs",
+    ".nim",
+  ],
   { syntax: "hash" },
 );
 extensions([".yaml", ".yml"], { syntax: "yaml" });
@@ -109,17 +144,50 @@ extensions([".toml"], { syntax: "toml" });
 extensions([".ini", ".cfg", ".editorconfig", ".desktop", ".service"], { syntax: "ini" });
 extensions([".properties"], { syntax: "properties" });
 extensions([".env"], { syntax: "env" });
-extensions([".json", ".har", ".ipynb", ".webmanifest", ".postman_collection", ".postman_environment"], { syntax: "json" });
+extensions([".json", ".har", ".ipynb", ".webmanifest", ".postman_collection", ".postman_environment"], {
+  syntax: "json",
+});
 extensions([".sql", ".lua", ".hs", ".elm", ".ada"], { syntax: "sql" });
 extensions(
-  [".md", ".mdx", ".markdown", ".html", ".htm", ".xml", ".xhtml", ".csproj", ".fsproj", ".vbproj", ".props", ".targets", ".config", ".plist", ".svg", ".xaml"],
+  [
+    ".md",
+    ".mdx",
+    ".markdown",
+    ".html",
+    ".htm",
+    ".xml",
+    ".xhtml",
+    ".csproj",
+    ".fsproj",
+    ".vbproj",
+    ".props",
+    ".targets",
+    ".config",
+    ".plist",
+    ".svg",
+    ".xaml",
+  ],
   { syntax: "markup" },
 );
 extensions([".rst"], { syntax: "markup", marker: { line: ".." } });
 extensions([".adoc"], { syntax: "markup", marker: { line: "//" } });
 extensions([".bat", ".cmd"], { syntax: "batch" });
 
-names(["dockerfile", "containerfile", "makefile", "gnumakefile", "procfile", "justfile", ".bashrc", ".profile", ".envrc", ".curlrc"], { syntax: "hash" });
+names(
+  [
+    "dockerfile",
+    "containerfile",
+    "makefile",
+    "gnumakefile",
+    "procfile",
+    "justfile",
+    ".bashrc",
+    ".profile",
+    ".envrc",
+    ".curlrc",
+  ],
+  { syntax: "hash" },
+);
 names(["gemfile", "rakefile", "vagrantfile", "brewfile"], { syntax: "hash", language: "ruby" });
 names([".npmrc", ".gitconfig", ".pypirc"], { syntax: "ini" });
 // Read by the lexer's catch-all; written with `#`, which both formats take.

@@ -51,7 +51,8 @@ export function subcommandOf(args: readonly string[]): string | undefined {
 export function gitCallEnv(args: readonly string[], options: GitCallOptions = {}): NodeJS.ProcessEnv {
   const network = NETWORK_COMMANDS.has(subcommandOf(args) ?? "");
   const base = gitEnv(process.env, { network });
-  const credentials = network && options.credentials?.length ? [["credential.helper", ""] as const, ...options.credentials] : [];
+  const credentials =
+    network && options.credentials?.length ? [["credential.helper", ""] as const, ...options.credentials] : [];
   return {
     ...base,
     LC_ALL: "C",
@@ -86,7 +87,11 @@ export function streamGit(
     child.stdout.on("data", onStdout);
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
     child.on("error", (error: NodeJS.ErrnoException) =>
-      reject(new RuntimeFailure(error.code === "ENOENT" ? "git is not installed or not on PATH" : `cannot run git: ${error.message}`)),
+      reject(
+        new RuntimeFailure(
+          error.code === "ENOENT" ? "git is not installed or not on PATH" : `cannot run git: ${error.message}`,
+        ),
+      ),
     );
     child.on("close", (code) => resolve({ code: code ?? 1, stderr: Buffer.concat(err).toString("utf8") }));
   });
@@ -100,7 +105,13 @@ export async function gitOutput(cwd: string, args: readonly string[]): Promise<s
 
 /** The synchronous form, for signal handlers and the scanners' one-off lookups. */
 export function runGitSync(cwd: string, args: readonly string[], timeoutMs = 10_000): GitResult {
-  const result = spawnSync("git", args, { cwd, env: gitCallEnv(args), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs });
+  const result = spawnSync("git", args, {
+    cwd,
+    env: gitCallEnv(args),
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: timeoutMs,
+  });
   return { code: result.status ?? 1, stdout: result.stdout ?? "", stderr: result.stderr ?? "" };
 }
 

@@ -25,7 +25,9 @@ export async function writeOutput(content: string, file: string | undefined): Pr
   if (fd === 1 || file === undefined) {
     guardStdout();
     await new Promise<void>((done, fail) =>
-      process.stdout.write(content, (error) => (error && (error as NodeJS.ErrnoException).code !== "EPIPE" ? fail(error) : done())),
+      process.stdout.write(content, (error) =>
+        error && (error as NodeJS.ErrnoException).code !== "EPIPE" ? fail(error) : done(),
+      ),
     );
     return;
   }
@@ -39,7 +41,9 @@ export async function writeOutput(content: string, file: string | undefined): Pr
     await mkdir(dirname(target), { recursive: true });
     await writeFileAtomic(target, content, { encoding: "utf8" });
   } catch (error) {
-    throw new RuntimeFailure(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new RuntimeFailure(
+      `cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
 }
 
@@ -60,7 +64,9 @@ function descriptorOf(file: string): number | undefined {
 async function writeToDescriptor(fd: number, content: string, file: string): Promise<void> {
   await new Promise<void>((done, fail) => {
     const stream = createWriteStream("", { fd, autoClose: false });
-    stream.on("error", (error: NodeJS.ErrnoException) => fail(new RuntimeFailure(`cannot write ${file}: ${error.code ?? error.message}`)));
+    stream.on("error", (error: NodeJS.ErrnoException) =>
+      fail(new RuntimeFailure(`cannot write ${file}: ${error.code ?? error.message}`)),
+    );
     stream.end(content, "utf8", () => done());
   });
 }
@@ -84,7 +90,9 @@ export async function appendStepSummary(markdown: string, env: NodeJS.ProcessEnv
   try {
     await appendFile(file, markdown.endsWith("\n") ? markdown : `${markdown}\n`, "utf8");
   } catch (error) {
-    process.stderr.write(`comfydeploy-migrate: cannot write the step summary (GITHUB_STEP_SUMMARY): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+    process.stderr.write(
+      `comfydeploy-migrate: cannot write the step summary (GITHUB_STEP_SUMMARY): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`,
+    );
   }
 }
 

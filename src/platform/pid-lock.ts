@@ -61,23 +61,38 @@ export async function acquireLock(path: string, options: LockOptions): Promise<H
   const leftBehind: string[] = [];
   for (;;) {
     if (await tryCreate(path, header)) return hold(path, header, leftBehind);
-    const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : ""));
+    const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) =>
+      error.code === "ENOENT" ? undefined : "",
+    );
     if (text === undefined) continue; // released meanwhile: try again
     const firstLine = text.split("\n", 1)[0]!;
     const owner = ownerOf(firstLine);
     if (await isStale(path, owner)) {
       // Moved aside rather than deleted: if another run took it over first, the lock moved is that run's, and goes back.
       const moved = `${path}.stale-${process.pid}`;
-      if (await rename(path, moved).then(() => true, () => false)) {
+      if (
+        await rename(path, moved).then(
+          () => true,
+          () => false,
+        )
+      ) {
         const movedText = await readFile(moved, "utf8").catch(() => "");
         if (movedText.split("\n", 1)[0] !== firstLine) await link(moved, path).catch(() => undefined);
-        else leftBehind.push(...movedText.split("\n").slice(1).filter((line) => line !== ""));
+        else
+          leftBehind.push(
+            ...movedText
+              .split("\n")
+              .slice(1)
+              .filter((line) => line !== ""),
+          );
         await unlink(moved).catch(() => undefined);
       }
       continue;
     }
     if (Date.now() >= deadline) {
-      const by = owner ? `process ${owner.pid}${owner.host === hostname() ? "" : ` on ${owner.host}`}` : "a process that is starting";
+      const by = owner
+        ? `process ${owner.pid}${owner.host === hostname() ? "" : ` on ${owner.host}`}`
+        : "a process that is starting";
       const waited = options.waitMs > 0 ? `; waited ${Math.round(options.waitMs / 1000)} s` : "";
       throw new LockBusy(`${options.what} is in use by ${by} (lock file ${path})${waited}`, path, owner);
     }
@@ -135,7 +150,10 @@ function ownerOf(firstLine: string): LockOwner | undefined {
 /** A process on another host cannot be looked at: its lock is held until it goes. */
 async function isStale(path: string, owner: LockOwner | undefined): Promise<boolean> {
   if (owner) return owner.host === hostname() && !isRunning(owner.pid);
-  const created = await stat(path).then((s) => s.mtimeMs, () => undefined);
+  const created = await stat(path).then(
+    (s) => s.mtimeMs,
+    () => undefined,
+  );
   return created !== undefined && Date.now() - created > UNWRITTEN_GRACE_MS;
 }
 

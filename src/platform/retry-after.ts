@@ -30,7 +30,12 @@ export function retryAfterMs(value: string | number | undefined, now: number = D
 }
 
 /** A rate limit by GitHub's rules, or undefined (a 403 without these signs is about permissions). */
-export function rateLimitOf(status: number, headers: HeaderBag, message?: string, now: number = Date.now()): RateLimit | undefined {
+export function rateLimitOf(
+  status: number,
+  headers: HeaderBag,
+  message?: string,
+  now: number = Date.now(),
+): RateLimit | undefined {
   if (status !== 403 && status !== 429) return undefined;
   if (header(headers, "x-ratelimit-remaining") === "0") {
     const reset = Number(header(headers, "x-ratelimit-reset"));
@@ -40,7 +45,8 @@ export function rateLimitOf(status: number, headers: HeaderBag, message?: string
   }
   const retryAfter = retryAfterMs(header(headers, "retry-after"), now);
   if (retryAfter !== undefined) return { kind: "secondary", waitMs: retryAfter };
-  if (status === 429 || (message !== undefined && SECONDARY_MESSAGE.test(message))) return { kind: "secondary", waitMs: undefined };
+  if (status === 429 || (message !== undefined && SECONDARY_MESSAGE.test(message)))
+    return { kind: "secondary", waitMs: undefined };
   return undefined;
 }
 

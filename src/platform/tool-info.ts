@@ -24,8 +24,13 @@ function readPackageJson(): ToolInfo {
   // dist/src/platform/tool-info.js sits three levels below the package root, src/platform/tool-info.ts two.
   for (const candidate of ["../../../package.json", "../../package.json"]) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), "utf8")) as { name?: string; version?: string; repository?: { url?: string } };
-      if (pkg.name === "comfydeploy-migrate" && pkg.version) return { name: pkg.name, version: pkg.version, repository: repositoryWebUrl(pkg.repository?.url) };
+      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), "utf8")) as {
+        name?: string;
+        version?: string;
+        repository?: { url?: string };
+      };
+      if (pkg.name === "comfydeploy-migrate" && pkg.version)
+        return { name: pkg.name, version: pkg.version, repository: repositoryWebUrl(pkg.repository?.url) };
     } catch {
       // try the next location
     }
@@ -36,7 +41,12 @@ function readPackageJson(): ToolInfo {
 export const TOOL = readPackageJson();
 
 /** Versions of the engines the tool runs on, for --version and bug reports. */
-export async function engineVersions(): Promise<{ jscodeshift: string; typescript: string; tsMorph: string; node: string }> {
+export async function engineVersions(): Promise<{
+  jscodeshift: string;
+  typescript: string;
+  tsMorph: string;
+  node: string;
+}> {
   const jscodeshift = (require("jscodeshift/package.json") as { version: string }).version;
   const tsMorph = (require("ts-morph/package.json") as { version: string }).version;
   return { jscodeshift, typescript: await bundledTypeScriptVersion(), tsMorph, node: process.versions.node };

@@ -13,7 +13,9 @@ type TypeScript = typeof import("ts-morph").ts;
 
 interface TsMorphCommon {
   /** executeCommandLine is tsc's own entry point: in the bundle, missing from its typings. */
-  ts: TypeScript & { executeCommandLine(system: TypeScript["sys"], callback: () => void, args: readonly string[]): void };
+  ts: TypeScript & {
+    executeCommandLine(system: TypeScript["sys"], callback: () => void, args: readonly string[]): void;
+  };
   getLibFiles(): Array<{ fileName: string; text: string }>;
 }
 
@@ -22,7 +24,8 @@ const { ts, getLibFiles } = createRequire(require.resolve("ts-morph"))("@ts-morp
 const libs = new Map(getLibFiles().map((file) => [file.fileName, file.text]));
 const slashes = (path: string): string => path.replace(/\\/g, "/");
 const libDir = posix.dirname(slashes(ts.sys.getExecutingFilePath()));
-const libText = (path: string): string | undefined => (posix.dirname(slashes(path)) === libDir ? libs.get(posix.basename(path)) : undefined);
+const libText = (path: string): string | undefined =>
+  posix.dirname(slashes(path)) === libDir ? libs.get(posix.basename(path)) : undefined;
 
 const sys: typeof ts.sys = {
   ...ts.sys,

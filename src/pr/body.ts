@@ -71,10 +71,17 @@ export function renderPrBody(inputs: BodyInputs): string {
     "",
   ].join("\n");
   const fixed = intro.length + changes.length + review.length + check.length + footer.length + MARGIN;
-  const note = inputs.estimated ? "_Dry run: findings in the files the fix changes are only known once it is written._\n\n" : "";
-  const remaining = renderMarkdown(inputs.remaining, { title: "Remaining findings after the fix", limit: GITHUB_BODY_LIMIT - fixed - note.length });
+  const note = inputs.estimated
+    ? "_Dry run: findings in the files the fix changes are only known once it is written._\n\n"
+    : "";
+  const remaining = renderMarkdown(inputs.remaining, {
+    title: "Remaining findings after the fix",
+    limit: GITHUB_BODY_LIMIT - fixed - note.length,
+  });
   const body = `${intro}${changes}${review}${check}${note}${remaining}${footer}`;
-  return body.length < GITHUB_BODY_LIMIT ? body : `${body.slice(0, GITHUB_BODY_LIMIT - MARGIN)}\n\n_… cut to fit GitHub's body limit._\n${footer}`;
+  return body.length < GITHUB_BODY_LIMIT
+    ? body
+    : `${body.slice(0, GITHUB_BODY_LIMIT - MARGIN)}\n\n_… cut to fit GitHub's body limit._\n${footer}`;
 }
 
 function changesSection(inputs: BodyInputs): string {
@@ -89,20 +96,30 @@ function changesSection(inputs: BodyInputs): string {
     "|---|---:|---:|",
   ].join("\n");
   const rows = inputs.changes.map(
-    (c) => `| ${fileLink(inputs.remaining, c.file)} | ${c.events.filter((e) => e.kind === "rewrite").length} | ${c.events.filter((e) => e.kind === "marker").length} |`,
+    (c) =>
+      `| ${fileLink(inputs.remaining, c.file)} | ${c.events.filter((e) => e.kind === "rewrite").length} | ${c.events.filter((e) => e.kind === "marker").length} |`,
   );
   const table = `${head}\n${within(rows, CHANGES_BUDGET / 2, (n) => `| … and ${plural(n, "more file")} | | |`)}\n`;
   const details = inputs.changes.flatMap((c) =>
-    c.events.map((e) => `- \`${code(c.file)}\` line ${e.line}: ${e.kind === "rewrite" ? "rewrote" : "marked"} \`${e.ruleId}\`: ${text(e.message)}`),
+    c.events.map(
+      (e) =>
+        `- \`${code(c.file)}\` line ${e.line}: ${e.kind === "rewrite" ? "rewrote" : "marked"} \`${e.ruleId}\`: ${text(e.message)}`,
+    ),
   );
-  const list = details.length === 0 ? "" : within(details, CHANGES_BUDGET / 2 - 200, (n) => `- … and ${plural(n, "more change")}; the diff has them all.`);
-  const collapsed = list ? `\n<details><summary>Every change (lines as they were before the fix)</summary>\n\n${list}\n\n</details>\n` : "";
+  const list =
+    details.length === 0
+      ? ""
+      : within(details, CHANGES_BUDGET / 2 - 200, (n) => `- … and ${plural(n, "more change")}; the diff has them all.`);
+  const collapsed = list
+    ? `\n<details><summary>Every change (lines as they were before the fix)</summary>\n\n${list}\n\n</details>\n`
+    : "";
   return `${table}${collapsed}\n`;
 }
 
 function reviewSection(inputs: BodyInputs): string {
   const head = "## Needs review\n\n";
-  if (inputs.reviewItems.length === 0) return `${head}No review markers: every change is a rewrite. Review the diff as usual.\n\n`;
+  if (inputs.reviewItems.length === 0)
+    return `${head}No review markers: every change is a rewrite. Review the diff as usual.\n\n`;
   const items = inputs.reviewItems.map((m) => `- [ ] ${lineLink(inputs.remaining, m.file, m.line)}: ${text(m.text)}`);
   const intro = `Resolve each marker, then delete it (\`scan --fail-on warning\` stays red while any is left):\n\n`;
   return `${head}${intro}${within(items, REVIEW_BUDGET, (n) => `- [ ] … and ${plural(n, "more marker")}: run \`${inputs.remaining.command} --fail-on warning\` on this branch to list them`)}\n\n`;
@@ -163,7 +180,11 @@ function plural(n: number, noun: string): string {
 
 /** Plain text in Markdown: HTML-looking parts shown, not swallowed; one line. */
 function text(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\s*\n\s*/g, " ");
+  return value
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/\s*\n\s*/g, " ");
 }
 
 function code(value: string): string {

@@ -44,7 +44,12 @@ export async function commitFixes(inputs: FixCommitInputs): Promise<FixCommit | 
   try {
     await writeFixes(inputs.root, inputs.changes);
     const after = await scan(inputs.scanOptions);
-    const verification = inputs.verify ? await verifyChanges(inputs.root, inputs.changes.map((c) => c.file)) : undefined;
+    const verification = inputs.verify
+      ? await verifyChanges(
+          inputs.root,
+          inputs.changes.map((c) => c.file),
+        )
+      : undefined;
     // The tree was clean, so every change under the fixed path is the fix's own, new files (the compat module) included.
     await git.run(["add", "--all", "--", "."]);
     const staged = await git.run(["diff", "--cached", "--quiet"], { allow: [1] });
@@ -59,7 +64,9 @@ export async function commitFixes(inputs: FixCommitInputs): Promise<FixCommit | 
     undoOnSignal.dispose();
     await git.restore(position).catch((error: unknown) => {
       const target = position.branch ?? position.commit;
-      throw new RuntimeFailure(`could not switch back to ${target} (${(error as Error).message}); run: git checkout --force ${target}`);
+      throw new RuntimeFailure(
+        `could not switch back to ${target} (${(error as Error).message}); run: git checkout --force ${target}`,
+      );
     });
   }
 }

@@ -52,9 +52,14 @@ export class Git {
   }
 
   async run(args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
-    const result = await runGit(this.cwd, args, { credentials: this.credentials, ...(options.env ? { env: options.env } : {}) });
+    const result = await runGit(this.cwd, args, {
+      credentials: this.credentials,
+      ...(options.env ? { env: options.env } : {}),
+    });
     if (result.code !== 0 && !(options.allow ?? []).includes(result.code)) {
-      throw new RuntimeFailure(`git ${args.find((a) => !a.startsWith("-")) ?? ""} failed: ${this.mask(explain(result))}`);
+      throw new RuntimeFailure(
+        `git ${args.find((a) => !a.startsWith("-")) ?? ""} failed: ${this.mask(explain(result))}`,
+      );
     }
     return result;
   }
@@ -106,9 +111,12 @@ export class Git {
     // A shallow checkout (actions/checkout's default) only needs the tip, not the branch's history.
     const shallow = (await this.output(["rev-parse", "--is-shallow-repository"])) === "true";
     const refspec = `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`;
-    const fetched = await this.run(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", ...(shallow ? ["--depth=1"] : []), remote, refspec], {
-      allow: [128],
-    });
+    const fetched = await this.run(
+      ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", ...(shallow ? ["--depth=1"] : []), remote, refspec],
+      {
+        allow: [128],
+      },
+    );
     if (fetched.code !== 0) {
       if (/couldn't find remote ref/i.test(fetched.stderr)) return undefined;
       throw new RuntimeFailure(`git fetch from ${remote} failed: ${this.mask(explain(fetched))}`);
@@ -124,9 +132,12 @@ export class Git {
    */
   async forcePush(remote: string, commit: string, branch: string, expectedTip: string | undefined): Promise<void> {
     const ref = `refs/heads/${branch}`;
-    const pushed = await this.run(["push", "--porcelain", `--force-with-lease=${ref}:${expectedTip ?? ""}`, remote, `${commit}:${ref}`], {
-      allow: [1, 128],
-    });
+    const pushed = await this.run(
+      ["push", "--porcelain", `--force-with-lease=${ref}:${expectedTip ?? ""}`, remote, `${commit}:${ref}`],
+      {
+        allow: [1, 128],
+      },
+    );
     if (pushed.code !== 0) {
       throw new RuntimeFailure(`git push of ${branch} to ${remote} was rejected: ${this.mask(explainPush(pushed))}`);
     }
@@ -163,7 +174,9 @@ function explainPush(result: GitResult): string {
   // --porcelain: "!<TAB>src:dst<TAB>[remote rejected] (reason)"
   const refLine = lines.find((l) => l.startsWith("!"))?.split("\t")[2];
   const verdict = refLine ? (/\(([^)]+)\)/.exec(refLine)?.[1] ?? refLine.replace(/[[\]]/g, "")) : undefined;
-  const remote = (lines.find((l) => /^remote:\s*(error|GH\d+)/i.test(l)) ?? lines.find((l) => /^remote:\s*\S/.test(l)))?.replace(/^remote:\s*/, "");
+  const remote = (
+    lines.find((l) => /^remote:\s*(error|GH\d+)/i.test(l)) ?? lines.find((l) => /^remote:\s*\S/.test(l))
+  )?.replace(/^remote:\s*/, "");
   const reason = [verdict, remote].filter(Boolean).join(": ");
   return redactUrlCredentials(reason || explain(result));
 }

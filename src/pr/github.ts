@@ -59,7 +59,10 @@ export class GitHubClient {
     return this.advised(pulls.createPull(this.client, this.repo, input));
   }
 
-  updatePull(number: number, input: { title?: string; body?: string; base?: string; state?: "closed" }): Promise<PullRequest> {
+  updatePull(
+    number: number,
+    input: { title?: string; body?: string; base?: string; state?: "closed" },
+  ): Promise<PullRequest> {
     return this.advised(pulls.updatePull(this.client, this.repo, number, input));
   }
 
@@ -86,7 +89,9 @@ export class GitHubClient {
         auth: "check GITHUB_TOKEN or GH_TOKEN",
         forbidden:
           "the token needs contents: write and pull-requests: write" +
-          (/not permitted to create/i.test(said) ? ", and the repository must allow GitHub Actions to create pull requests" : ""),
+          (/not permitted to create/i.test(said)
+            ? ", and the repository must allow GitHub Actions to create pull requests"
+            : ""),
         "not-found": "check the repository name and that the token can see it",
         ...(limit ? { "rate-limit": rateLimitAdvice(limit, `pr ${this.client.bounds()}`) } : {}),
         budget: "rerun when GitHub answers again, or give pr more time with --api-budget",

@@ -14,7 +14,8 @@ export const BOT_IDENTITY: GitIdentity = {
 export function parseIdentity(value: string | undefined, option: string): GitIdentity | undefined {
   if (value === undefined) return undefined;
   const match = /^\s*([^<>]*?)\s*<([^<>\s]+@[^<>\s]+)>\s*$/.exec(value);
-  if (!match || match[1] === "") throw new UsageError(`${option} must look like "Name <email@example.com>", got "${value}"`);
+  if (!match || match[1] === "")
+    throw new UsageError(`${option} must look like "Name <email@example.com>", got "${value}"`);
   return { name: match[1]!, email: match[2]! };
 }
 

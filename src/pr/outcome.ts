@@ -44,6 +44,8 @@ export async function writeStepOutputs(file: string | undefined, outcome: PrOutc
   try {
     await appendFile(file, `${lines.join("\n")}\n`, "utf8");
   } catch (error) {
-    throw new RuntimeFailure(`cannot write the step outputs to GITHUB_OUTPUT (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new RuntimeFailure(
+      `cannot write the step outputs to GITHUB_OUTPUT (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
 }

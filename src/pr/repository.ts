@@ -30,13 +30,24 @@ export interface RepositoryInputs {
 export function resolveRepository(inputs: RepositoryInputs): GitHubRepository | undefined {
   // Empty variables count as unset, as they do on Actions.
   const env = (name: string): string | undefined => inputs.env[name]?.trim() || undefined;
-  const apiUrl = validApiUrl(inputs.apiUrl ?? env("GITHUB_API_URL") ?? DEFAULT_API_URL, inputs.apiUrl ? "--api-url" : "GITHUB_API_URL");
+  const apiUrl = validApiUrl(
+    inputs.apiUrl ?? env("GITHUB_API_URL") ?? DEFAULT_API_URL,
+    inputs.apiUrl ? "--api-url" : "GITHUB_API_URL",
+  );
   const origin = inputs.originUrl ? parseRemoteUrl(inputs.originUrl) : undefined;
   const serverUrl = (env("GITHUB_SERVER_URL") ?? origin?.serverUrl ?? serverUrlOfApi(apiUrl)).replace(/\/+$/, "");
   if (inputs.repo !== undefined) return { ...parseSlug(inputs.repo, "--repo"), serverUrl, apiUrl, source: "--repo" };
   const actionsRepo = env("GITHUB_REPOSITORY");
-  if (actionsRepo) return { ...parseSlug(actionsRepo, "GITHUB_REPOSITORY"), serverUrl, apiUrl, source: "GITHUB_REPOSITORY" };
-  if (origin) return { owner: origin.owner, name: origin.name, serverUrl, apiUrl, source: `origin (${redactUrlCredentials(inputs.originUrl!)})` };
+  if (actionsRepo)
+    return { ...parseSlug(actionsRepo, "GITHUB_REPOSITORY"), serverUrl, apiUrl, source: "GITHUB_REPOSITORY" };
+  if (origin)
+    return {
+      owner: origin.owner,
+      name: origin.name,
+      serverUrl,
+      apiUrl,
+      source: `origin (${redactUrlCredentials(inputs.originUrl!)})`,
+    };
   return undefined;
 }
 
@@ -61,11 +72,16 @@ export function parseRemoteUrl(remote: string): { owner: string; name: string; s
   if (!["https:", "http:", "ssh:", "git:"].includes(url.protocol)) return undefined;
   const parts = url.pathname.replace(/^\/+|\/+$/g, "").split("/");
   if (parts.length !== 2) return undefined;
-  const web = url.protocol === "http:" || url.protocol === "https:" ? `${url.protocol}//${url.host}` : `https://${url.hostname}`;
+  const web =
+    url.protocol === "http:" || url.protocol === "https:" ? `${url.protocol}//${url.host}` : `https://${url.hostname}`;
   return slugWith(parts[0]!, parts[1]!.replace(/\.git$/, ""), web);
 }
 
-function slugWith(owner: string, name: string, serverUrl: string): { owner: string; name: string; serverUrl: string } | undefined {
+function slugWith(
+  owner: string,
+  name: string,
+  serverUrl: string,
+): { owner: string; name: string; serverUrl: string } | undefined {
   const bare = name.replace(/\.git$/, "");
   return NAME_PART.test(owner) && NAME_PART.test(bare) ? { owner, name: bare, serverUrl } : undefined;
 }
@@ -78,7 +94,8 @@ function validApiUrl(value: string, where: string): string {
     throw new UsageError(`${where} is not a URL: ${value}`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") throw new UsageError(`${where} must be http(s): ${value}`);
-  if (url.username || url.password) throw new UsageError(`${where} must not carry credentials; set GITHUB_TOKEN or GH_TOKEN`);
+  if (url.username || url.password)
+    throw new UsageError(`${where} must not carry credentials; set GITHUB_TOKEN or GH_TOKEN`);
   return value.replace(/\/+$/, "");
 }
 

@@ -53,7 +53,14 @@ export interface PrSettings {
   token?: string;
   /** All GitHub API calls and waits of the run (`--api-budget`; default 120 s). */
   apiBudgetMs?: number;
-  fix: { hosts: HostSet; include: string[]; exclude: string[]; transforms: TransformId[]; nodeRef: NodeRefTarget; rules?: RuleSettings };
+  fix: {
+    hosts: HostSet;
+    include: string[];
+    exclude: string[];
+    transforms: TransformId[];
+    nodeRef: NodeRefTarget;
+    rules?: RuleSettings;
+  };
   /** Run the project's own checks on the changed files and report them in the body (`--no-verify` turns it off). */
   verify: boolean;
   check?: { deploymentId: string; baseUrl: string; token: string; flag: string; waitSeconds: number };
@@ -142,13 +149,19 @@ export async function previewPr(settings: PrSettings): Promise<string> {
     );
   } else {
     const steps = [
-      ...(settings.check ? [`queue a live check run of deployment ${settings.check.deploymentId} (billed) for the body`] : []),
-      ...(settings.verify ? ["run the project's own checks on the changed files (tsc, node --check, Python syntax) for the body"] : []),
+      ...(settings.check
+        ? [`queue a live check run of deployment ${settings.check.deploymentId} (billed) for the body`]
+        : []),
+      ...(settings.verify
+        ? ["run the project's own checks on the changed files (tsc, node --check, Python syntax) for the body"]
+        : []),
       `commit the fix on top of ${position.commit.slice(0, 7)} (the checked-out branch does not move)`,
       `fetch ${REMOTE} ${settings.branch}; force-push the commit there only when its tree differs`,
       `update the open pull request from ${settings.branch}, or create one into ${base ?? "the default branch"}${settings.draft ? " as a draft" : ""}`,
       ...(settings.labels.length > 0 ? [`add the labels ${settings.labels.join(", ")}`] : []),
-      ...(settings.reviewers.length + settings.teamReviewers.length > 0 ? ["request the reviewers (on a new pull request only)"] : []),
+      ...(settings.reviewers.length + settings.teamReviewers.length > 0
+        ? ["request the reviewers (on a new pull request only)"]
+        : []),
       ...(settings.assignees?.length ? ["assign it (on a new pull request only)"] : []),
     ];
     for (const [i, step] of steps.entries()) lines.push(`  ${i + 1}. ${step}`);
@@ -162,9 +175,13 @@ export async function openOrUpdatePr(settings: PrSettings): Promise<PrOutcome> {
   const token = settings.token;
   if (!token) throw new UsageError("no GitHub token: set GITHUB_TOKEN or GH_TOKEN (or pass --dry-run)");
   const { git, position, prefix, originUrl, repo } = await locate(settings);
-  if (!repo) throw new UsageError(`cannot tell the GitHub repository: ${REMOTE} is ${originUrl ? "not a GitHub URL" : "missing"}; pass --repo owner/name`);
+  if (!repo)
+    throw new UsageError(
+      `cannot tell the GitHub repository: ${REMOTE} is ${originUrl ? "not a GitHub URL" : "missing"}; pass --repo owner/name`,
+    );
   if (!originUrl) throw new UsageError(`the repository has no remote named ${REMOTE} to push the branch to`);
-  if (settings.branch === position.branch) throw new UsageError(`--branch ${settings.branch} is the checked-out branch; the fix needs a branch of its own`);
+  if (settings.branch === position.branch)
+    throw new UsageError(`--branch ${settings.branch} is the checked-out branch; the fix needs a branch of its own`);
   git.useToken(originUrl, token);
   const github = new GitHubClient({
     apiUrl: repo.apiUrl,
@@ -174,7 +191,13 @@ export async function openOrUpdatePr(settings: PrSettings): Promise<PrOutcome> {
     ...(settings.apiBudgetMs !== undefined ? { budgetMs: settings.apiBudgetMs } : {}),
     onWait: (reason, ms) => settings.log(`GitHub API answered ${reason}; asking again in ${Math.ceil(ms / 1000)}s`),
   });
-  const outcome: PrOutcome = { operation: "unchanged", branch: settings.branch, pushed: false, changedFiles: 0, warnings: [] };
+  const outcome: PrOutcome = {
+    operation: "unchanged",
+    branch: settings.branch,
+    pushed: false,
+    changedFiles: 0,
+    warnings: [],
+  };
 
   // Asked first: a bad token or repository fails here, before anything is written.
   const open = await github.findOpenPull(settings.branch, settings.base);
@@ -184,7 +207,8 @@ export async function openOrUpdatePr(settings: PrSettings): Promise<PrOutcome> {
   if (plan.changes.length === 0) return finishClean(settings, github, open, outcome);
   const base = settings.base ?? open?.base ?? (await github.defaultBranch());
   outcome.base = base;
-  if (settings.branch === base) throw new UsageError(`--branch ${settings.branch} is the base branch; the fix needs a branch of its own`);
+  if (settings.branch === base)
+    throw new UsageError(`--branch ${settings.branch} is the base branch; the fix needs a branch of its own`);
 
   const check = settings.check ? await liveCheck(settings) : undefined;
   const rewrites = countEvents(plan, "rewrite");
@@ -195,14 +219,18 @@ export async function openOrUpdatePr(settings: PrSettings): Promise<PrOutcome> {
     root: settings.root,
     changes: plan.changes,
     scanOptions: scanOptionsOf(settings),
-    message: settings.commitMessage ?? `${settings.title}\n\n${TOOL.name} ${TOOL.version} fix: ${plural(plan.changes.length, "file")} changed, ${plural(rewrites, "site")} rewritten, ${plural(markers, "review marker")} added.`,
+    message:
+      settings.commitMessage ??
+      `${settings.title}\n\n${TOOL.name} ${TOOL.version} fix: ${plural(plan.changes.length, "file")} changed, ${plural(rewrites, "site")} rewritten, ${plural(markers, "review marker")} added.`,
     author: settings.author,
     committer: settings.committer,
     verify: settings.verify,
   });
   if (!fixCommit) return finishClean(settings, github, open, outcome);
   outcome.changedFiles = plan.changes.length;
-  settings.log(`committed the fix (${plural(plan.changes.length, "file")}) as ${fixCommit.commit.slice(0, 7)} on top of ${position.commit.slice(0, 7)}`);
+  settings.log(
+    `committed the fix (${plural(plan.changes.length, "file")}) as ${fixCommit.commit.slice(0, 7)} on top of ${position.commit.slice(0, 7)}`,
+  );
 
   const remote = await git.remoteBranch(REMOTE, settings.branch);
   if (remote?.tree === fixCommit.tree) {
@@ -212,12 +240,21 @@ export async function openOrUpdatePr(settings: PrSettings): Promise<PrOutcome> {
     await git.forcePush(REMOTE, fixCommit.commit, settings.branch, remote?.commit);
     outcome.commit = fixCommit.commit;
     outcome.pushed = true;
-    settings.log(`pushed ${fixCommit.commit.slice(0, 7)} to ${REMOTE}/${settings.branch}${remote ? " (forced: the fix result changed)" : ""}`);
+    settings.log(
+      `pushed ${fixCommit.commit.slice(0, 7)} to ${REMOTE}/${settings.branch}${remote ? " (forced: the fix result changed)" : ""}`,
+    );
   }
 
   const link: RepoLink = { url: `${repo.serverUrl}/${repo.owner}/${repo.name}`, commit: outcome.commit! };
   const body = renderPrBody({
-    ...bodyParts(settings, prefix, plan, fixCommit.after, fixCommit.after.findings.filter((f) => f.ruleId === "review-marker"), link),
+    ...bodyParts(
+      settings,
+      prefix,
+      plan,
+      fixCommit.after,
+      fixCommit.after.findings.filter((f) => f.ruleId === "review-marker"),
+      link,
+    ),
     ...(fixCommit.verification ? { verification: inRepoVerification(fixCommit.verification, prefix) } : {}),
     ...(check ? { check: { kind: "result" as const, result: check } } : {}),
   });
@@ -227,7 +264,10 @@ export async function openOrUpdatePr(settings: PrSettings): Promise<PrOutcome> {
     // Labels it lacks, e.g. when a run that created it failed before labelling it.
     const missingLabels = settings.labels.filter((label) => !open.labels.includes(label));
     if (open.title !== settings.title || !sameText(open.body, body) || rebase) {
-      await afterPush(github.updatePull(open.number, { title: settings.title, body, ...(rebase ? { base: settings.base } : {}) }), "update");
+      await afterPush(
+        github.updatePull(open.number, { title: settings.title, body, ...(rebase ? { base: settings.base } : {}) }),
+        "update",
+      );
       outcome.operation = "updated";
     } else {
       outcome.operation = outcome.pushed || missingLabels.length > 0 ? "updated" : "unchanged";
@@ -236,7 +276,10 @@ export async function openOrUpdatePr(settings: PrSettings): Promise<PrOutcome> {
     settings.log(`pull request #${open.number} ${outcome.operation}: ${open.url}`);
     return outcome;
   }
-  const created = await afterPush(github.createPull({ head: settings.branch, base, title: settings.title, body, draft: settings.draft }), "open");
+  const created = await afterPush(
+    github.createPull({ head: settings.branch, base, title: settings.title, body, draft: settings.draft }),
+    "open",
+  );
   Object.assign(outcome, { operation: "created", number: created.number, url: created.url });
   await decorate(settings, github, created.number, true, outcome);
   settings.log(`created pull request #${created.number}: ${created.url}`);
@@ -256,7 +299,12 @@ async function afterPush<T>(step: Promise<T>, verb: "open" | "update"): Promise<
 }
 
 /** Nothing left to change: report the open pull request, or close it when asked. */
-async function finishClean(settings: PrSettings, github: GitHubClient, open: PullRequest | undefined, outcome: PrOutcome): Promise<PrOutcome> {
+async function finishClean(
+  settings: PrSettings,
+  github: GitHubClient,
+  open: PullRequest | undefined,
+  outcome: PrOutcome,
+): Promise<PrOutcome> {
   if (open && settings.closeIfClean) {
     await github.updatePull(open.number, { state: "closed" });
     settings.log(`nothing left to change: closed pull request #${open.number}`);
@@ -286,11 +334,13 @@ async function decorate(
   };
   if (labels.length > 0) await attempt(() => github.addLabels(number, labels));
   if (created && settings.reviewers.length + settings.teamReviewers.length > 0) {
-    await attempt(() => github.requestReviewers(
+    await attempt(() =>
+      github.requestReviewers(
         number,
         settings.reviewers,
         settings.teamReviewers.map((t) => t.slice(t.indexOf("/") + 1)),
-      ));
+      ),
+    );
   }
   const assignees = settings.assignees ?? [];
   if (created && assignees.length > 0) await attempt(() => github.addAssignees(number, assignees));
@@ -325,7 +375,11 @@ function bodyParts(
   const changes: ChangedFile[] = plan.changes.map((c) => ({ file: `${prefix}${c.file}`, events: c.events }));
   const reviewItems: ReviewItem[] = markers
     .filter((f) => !isActivelySuppressed(f))
-    .map((f) => ({ file: `${prefix}${f.file}`, line: f.line, text: f.message.replace(/^Review marker left by fix:\s*/, "") }))
+    .map((f) => ({
+      file: `${prefix}${f.file}`,
+      line: f.line,
+      text: f.message.replace(/^Review marker left by fix:\s*/, ""),
+    }))
     .sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
   const rest: ScanResult = {
     ...after,
@@ -333,7 +387,13 @@ function bodyParts(
     skipped: after.skipped.map((s) => ({ ...s, file: `${prefix}${s.file}` })),
   };
   const remaining = buildReport(rest, { command: settings.scanCommand, ...(link ? { repo: link } : {}) });
-  return { changes, reviewItems, remaining, command: settings.command, tool: { name: TOOL.name, version: TOOL.version } };
+  return {
+    changes,
+    reviewItems,
+    remaining,
+    command: settings.command,
+    tool: { name: TOOL.name, version: TOOL.version },
+  };
 }
 
 function inRepoVerification(verification: Verification, prefix: string): Verification {

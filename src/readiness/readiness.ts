@@ -30,9 +30,21 @@ const AREAS: Array<{ title: string; rules: RuleId[]; done: string }> = [
     rules: ["legacy-base-url", "legacy-create-run", "legacy-get-run", "other-host-v1-shape"],
     done: "no V1 host or endpoint left",
   },
-  { title: "Code uses the V2 SDK", rules: ["v1-sdk-import", "v1-sdk-client", "v1-sdk-call"], done: "no V1 SDK use left" },
-  { title: "SDK dependencies are V2 versions", rules: ["v1-sdk-dependency"], done: "manifests and lockfiles name V2 versions" },
-  { title: "ComfyUI node at v2.1.0 or newer; worker image current", rules: ["node-component-pin", "worker-image"], done: "pins are current" },
+  {
+    title: "Code uses the V2 SDK",
+    rules: ["v1-sdk-import", "v1-sdk-client", "v1-sdk-call"],
+    done: "no V1 SDK use left",
+  },
+  {
+    title: "SDK dependencies are V2 versions",
+    rules: ["v1-sdk-dependency"],
+    done: "manifests and lockfiles name V2 versions",
+  },
+  {
+    title: "ComfyUI node at v2.1.0 or newer; worker image current",
+    rules: ["node-component-pin", "worker-image"],
+    done: "pins are current",
+  },
   { title: "No review markers left by fix", rules: ["review-marker"], done: "every marker resolved" },
   { title: "Every file could be read", rules: ["unreadable-file"], done: "nothing unreadable" },
 ];
@@ -51,9 +63,17 @@ export function assessReadiness(scan: Report, check: CheckResult | undefined): R
       detail: `${check.verdict.replace("_", " ")}: ${check.reason}`,
     });
   } else {
-    items.push({ title: "Live check on V2 with the migration flag", state: "skipped", detail: "not run (pass --deployment-id)" });
+    items.push({
+      title: "Live check on V2 with the migration flag",
+      state: "skipped",
+      detail: "not run (pass --deployment-id)",
+    });
   }
-  const verdict: OverallVerdict = items.some((i) => i.state === "todo") ? "NOT_READY" : items.some((i) => i.state === "skipped") ? "INCOMPLETE" : "READY";
+  const verdict: OverallVerdict = items.some((i) => i.state === "todo")
+    ? "NOT_READY"
+    : items.some((i) => i.state === "skipped")
+      ? "INCOMPLETE"
+      : "READY";
   return { verdict, items, scan, ...(check ? { check } : {}) };
 }
 

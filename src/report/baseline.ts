@@ -26,11 +26,15 @@ export async function loadBaseline(path: string): Promise<Baseline> {
   if (report.schemaVersion !== 1 || !Array.isArray(report.findings)) {
     throw new UsageError(`baseline ${path} is not a comfydeploy-migrate JSON report (schemaVersion 1)`);
   }
-  const entries = [...report.findings, ...(Array.isArray(report.suppressed) ? report.suppressed : [])] as Array<Record<string, unknown>>;
+  const entries = [...report.findings, ...(Array.isArray(report.suppressed) ? report.suppressed : [])] as Array<
+    Record<string, unknown>
+  >;
   const keys = new Set<string>();
   for (const f of entries) {
     if (typeof f.ruleId !== "string" || typeof f.file !== "string" || typeof f.fingerprint !== "string") {
-      throw new UsageError(`baseline ${path} has findings without fingerprints; regenerate it with this version (--format json)`);
+      throw new UsageError(
+        `baseline ${path} has findings without fingerprints; regenerate it with this version (--format json)`,
+      );
     }
     keys.add(keyOf(f as { ruleId: string; file: string; fingerprint: string }));
   }

@@ -20,7 +20,10 @@ export function capPerRuleAndFile(findings: readonly Finding[]): Finding[] {
     if (index <= MAX_PER_RULE_AND_FILE) out.push(f);
     else if (index === MAX_PER_RULE_AND_FILE + 1) {
       const more = totals.get(key)! - MAX_PER_RULE_AND_FILE;
-      out.push({ ...f, message: `${more} more ${f.ruleId} finding${more === 1 ? "" : "s"} in this file, from this line on, are not listed (a report lists ${MAX_PER_RULE_AND_FILE} per rule and file). ${f.message}` });
+      out.push({
+        ...f,
+        message: `${more} more ${f.ruleId} finding${more === 1 ? "" : "s"} in this file, from this line on, are not listed (a report lists ${MAX_PER_RULE_AND_FILE} per rule and file). ${f.message}`,
+      });
     }
   }
   return out;

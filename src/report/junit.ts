@@ -18,7 +18,11 @@ function xml(text: string): string {
 
 function testCase(f: Finding): string {
   const rule = getRule(f.ruleId);
-  const body = [`${f.file}:${f.line}:${f.column}`, `${f.severity} ${f.ruleId}: ${f.message}`, `fix: ${f.fix} (${rule.title})`];
+  const body = [
+    `${f.file}:${f.line}:${f.column}`,
+    `${f.severity} ${f.ruleId}: ${f.message}`,
+    `fix: ${f.fix} (${rule.title})`,
+  ];
   if (f.excerpt) body.push(`> ${f.excerpt}`);
   return [
     `    <testcase classname="${xml(f.file)}" name="${xml(`${f.ruleId} at ${f.line}:${f.column}`)}" file="${xml(f.file)}" line="${f.line}" time="0">`,

@@ -105,7 +105,9 @@ export function lineLink(report: Report, finding: Finding): string | undefined {
   // Parentheses too: an unbalanced one would end a Markdown link early (Next.js route groups are "(name)").
   const path = finding.file
     .split("/")
-    .map((part) => encodeURIComponent(part).replace(/[()!*']/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`))
+    .map((part) =>
+      encodeURIComponent(part).replace(/[()!*']/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`),
+    )
     .join("/");
   return `${report.repo.url}/blob/${ref}/${path}#L${finding.line}`;
 }

@@ -27,7 +27,10 @@ export function renderSarif(report: Report): string {
     shortDescription: { text: rule.title },
     fullDescription: { text: rule.explanation },
     helpUri: rule.docs,
-    help: { text: `${rule.explanation}\n\nExample:\n${rule.example}`, markdown: `${rule.explanation}\n\n${fencedBlock(rule.example)}` },
+    help: {
+      text: `${rule.explanation}\n\nExample:\n${rule.example}`,
+      markdown: `${rule.explanation}\n\n${fencedBlock(rule.example)}`,
+    },
     defaultConfiguration: { level: LEVEL[rule.severity] },
     properties: { fix: rule.fix, tags: ["comfydeploy", "migration"] },
   }));
@@ -54,7 +57,11 @@ export function renderSarif(report: Report): string {
     ...(f.fingerprint ? { partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint } } : {}),
     ...(baselineState ? { baselineState } : {}),
     ...(f.suppression && !f.suppression.expired
-      ? { suppressions: [{ kind: "inSource" as const, status: "accepted" as const, justification: f.suppression.reason }] }
+      ? {
+          suppressions: [
+            { kind: "inSource" as const, status: "accepted" as const, justification: f.suppression.reason },
+          ],
+        }
       : {}),
     properties: { fix: f.fix },
   });
@@ -73,7 +80,9 @@ export function renderSarif(report: Report): string {
             rules,
           },
         },
-        originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(report.root.endsWith("/") ? report.root : `${report.root}/`).href } },
+        originalUriBaseIds: {
+          [SRCROOT]: { uri: pathToFileURL(report.root.endsWith("/") ? report.root : `${report.root}/`).href },
+        },
         ...(report.provenance ? { versionControlProvenance: [provenanceOf(report.provenance)] } : {}),
         invocations: [{ executionSuccessful: true, commandLine: report.command }],
         results: [

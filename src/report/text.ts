@@ -38,11 +38,14 @@ export function renderText(report: Report, options: { color: boolean }): string 
       out.push(`  ${fix.padEnd(22)} ${String(summary.byFix[fix]).padStart(5)}  ${c.dim(FIX_CLASS_MEANING[fix])}`);
     }
   }
-  if (report.suppressed.length > 0) out.push(c.dim(`${plural(report.suppressed.length, "finding")} suppressed in source (listed in --format json).`));
-  if (report.baselined.length > 0) out.push(c.dim(`${plural(report.baselined.length, "finding")} already in the baseline, not shown.`));
+  if (report.suppressed.length > 0)
+    out.push(c.dim(`${plural(report.suppressed.length, "finding")} suppressed in source (listed in --format json).`));
+  if (report.baselined.length > 0)
+    out.push(c.dim(`${plural(report.baselined.length, "finding")} already in the baseline, not shown.`));
   if (report.skipped.length > 0) {
     out.push("", c.yellow(`Skipped ${plural(report.skipped.length, "file")}:`));
-    for (const s of report.skipped.slice(0, 20)) out.push(`  ${terminalSafeLine(s.file)}: ${terminalSafeLine(s.reason)}`);
+    for (const s of report.skipped.slice(0, 20))
+      out.push(`  ${terminalSafeLine(s.file)}: ${terminalSafeLine(s.reason)}`);
     if (report.skipped.length > 20) out.push(`  … and ${report.skipped.length - 20} more (see --format json)`);
   }
   out.push("", (report.cutoff.passed ? c.red : c.yellow)(report.cutoff.summary));

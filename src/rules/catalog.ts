@@ -2,7 +2,15 @@
  * The rule catalog: stable ids and what each rule means. Reports, SARIF rule
  * metadata and the README's rule list are all generated from this table.
  */
-import { DOCS_BASE, ENDPOINTS, HOSTS, JS_SDK, NODE_COMPONENT, PYTHON_SDK, WORKER_IMAGE } from "../knowledge/migration.js";
+import {
+  DOCS_BASE,
+  ENDPOINTS,
+  HOSTS,
+  JS_SDK,
+  NODE_COMPONENT,
+  PYTHON_SDK,
+  WORKER_IMAGE,
+} from "../knowledge/migration.js";
 
 export type Severity = "error" | "warning" | "info";
 export type FixClass = "auto" | "review" | "manual";
@@ -148,7 +156,7 @@ const rules: Omit<Rule, "docs">[] = [
     severity: "error",
     fix: "review",
     explanation:
-      "Type annotations, type-only imports, ReturnType<ComfyDeployClient[\"getWebsocketUrl\"]> and typeof of a V1 client name V1 SDK types. fix renames the class with its import; V1 method types have no V2 counterpart of the same shape and get a review marker.",
+      'Type annotations, type-only imports, ReturnType<ComfyDeployClient["getWebsocketUrl"]> and typeof of a V1 client name V1 SDK types. fix renames the class with its import; V1 method types have no V2 counterpart of the same shape and get a review marker.',
     example: `let client: ComfyDeployClient | null = null;`,
   },
   {
@@ -164,7 +172,8 @@ const rules: Omit<Rule, "docs">[] = [
     title: "Review marker left by fix",
     severity: "warning",
     fix: "manual",
-    explanation: "fix left a TODO(comfydeploy-migrate) marker where it could not rewrite safely. Resolve it and delete the marker.",
+    explanation:
+      "fix left a TODO(comfydeploy-migrate) marker where it could not rewrite safely. Resolve it and delete the marker.",
     example: `// TODO(comfydeploy-migrate): v1-sdk-call: runSync has no V2 equivalent`,
   },
   {

@@ -97,10 +97,15 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   const ripgrep = options.ripgrep !== false ? findRipgrep() : undefined;
   // rg starts on the first paths while git lists the rest: the same files the prefilter would be handed below.
   const feed = ripgrep ? new RipgrepFeed(ripgrep, root, prefilterNeedles(hosts)) : undefined;
-  const toPrefilter = (file: string): boolean => !isConfigFile(file) && (!options.onlyFiles || options.onlyFiles.has(file));
+  const toPrefilter = (file: string): boolean =>
+    !isConfigFile(file) && (!options.onlyFiles || options.onlyFiles.has(file));
   const listing = await listFiles(
     root,
-    { include: options.include ?? [], exclude: options.exclude ?? [], ...(options.allFiles ? { respectIgnore: false } : {}) },
+    {
+      include: options.include ?? [],
+      exclude: options.exclude ?? [],
+      ...(options.allFiles ? { respectIgnore: false } : {}),
+    },
     feed && ((paths) => feed.add(paths.filter(toPrefilter))),
   );
   // The tool's own config names V1 hosts on purpose.
@@ -111,11 +116,17 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
 
   let pool: JsPool | undefined;
   const poolFor = async (jsCandidates: number): Promise<JsPool> =>
-    (pool ??= await JsPool.create({ root, files: allFiles, hosts, threads: options.workers ?? jsCandidates > WORKER_THRESHOLD }));
+    (pool ??= await JsPool.create({
+      root,
+      files: allFiles,
+      hosts,
+      threads: options.workers ?? jsCandidates > WORKER_THRESHOLD,
+    }));
   try {
     const result = await scanWithPool(options, allFiles, listing.source, { ripgrep, feed }, poolFor, progress, report);
     // Files below a directory the user cannot read were never listed: the directory stands for them.
-    for (const dir of listing.unreadableDirs) result.skipped.push({ file: `${dir}/`, reason: "directory could not be read (permission denied)" });
+    for (const dir of listing.unreadableDirs)
+      result.skipped.push({ file: `${dir}/`, reason: "directory could not be read (permission denied)" });
     return result;
   } finally {
     await pool?.close();
@@ -209,8 +220,10 @@ async function scanWithPool(
   };
   // Files that use a client module's exports without naming anything V1 themselves: one index of imports serves every round.
   // With rg it is built while the first candidates are parsed (rg beside the parser), since any of them may export a client.
-  const buildIndex = (): Promise<ImportIndex> => ImportIndex.build(root, importerCandidates(filesToScan, fileSet), ripgrep);
-  let importIndex = jsCandidates.length > 0 && ripgrep && filesToScan.length >= RIPGREP_MIN_FILES ? buildIndex() : undefined;
+  const buildIndex = (): Promise<ImportIndex> =>
+    ImportIndex.build(root, importerCandidates(filesToScan, fileSet), ripgrep);
+  let importIndex =
+    jsCandidates.length > 0 && ripgrep && filesToScan.length >= RIPGREP_MIN_FILES ? buildIndex() : undefined;
   importIndex?.catch(() => undefined); // a failure surfaces where the index is awaited
   await run(jsCandidates.splice(0));
   while (clientModules.length > 0) {
@@ -243,7 +256,8 @@ async function scanWithPool(
   }
   if (options.rules) findings.splice(0, findings.length, ...applyRuleSettings(findings, options.rules));
   const unused = applyInSourceSuppressions(findings, ignoreFiles, read, options.now ?? new Date());
-  if (options.reportUnusedIgnores) findings.push(...(options.rules ? applyRuleSettings(unused, options.rules) : unused));
+  if (options.reportUnusedIgnores)
+    findings.push(...(options.rules ? applyRuleSettings(unused, options.rules) : unused));
   withoutMarkerLines(findings, read);
 
   progress.phase = "done";
@@ -255,7 +269,13 @@ async function scanWithPool(
     root,
     findings,
     skipped,
-    stats: { listed: allFiles.length, candidates: progress.candidates, analysed: analysed.size, textOnly, listing: listingSource },
+    stats: {
+      listed: allFiles.length,
+      candidates: progress.candidates,
+      analysed: analysed.size,
+      textOnly,
+      listing: listingSource,
+    },
     digests,
   };
 }
@@ -271,8 +291,13 @@ function packagesOf(files: readonly string[], fileSet: ReadonlySet<string>): Set
 }
 
 /** The first file (by path, not docs) whose content holds the API base on one of `hosts.legacy`, not only a link to the vendor's site, and the line. */
-function firstApiBase(withLegacyHost: ReadonlyArray<{ file: string; content: Buffer }>, hosts: HostSet): { file: string; line: number } | undefined {
-  const files = withLegacyHost.filter(({ file }) => fileKind(file) !== "docs").sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+function firstApiBase(
+  withLegacyHost: ReadonlyArray<{ file: string; content: Buffer }>,
+  hosts: HostSet,
+): { file: string; line: number } | undefined {
+  const files = withLegacyHost
+    .filter(({ file }) => fileKind(file) !== "docs")
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   for (const { file, content } of files) {
     const text = decode(content);
     const mention = findLegacyHostMentions(text, hosts).find((m) => m.kind === "api");

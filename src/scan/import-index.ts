@@ -55,7 +55,8 @@ export class ImportIndex {
     const segments = quoted.slice(1, -1).split("/").slice(1);
     this.keyOf(segments[segments.length - 1]!, file);
     for (const segment of segments) {
-      for (let dot = segment.indexOf("."); dot > 0; dot = segment.indexOf(".", dot + 1)) this.keyOf(segment.slice(0, dot), file);
+      for (let dot = segment.indexOf("."); dot > 0; dot = segment.indexOf(".", dot + 1))
+        this.keyOf(segment.slice(0, dot), file);
     }
   }
 
@@ -77,8 +78,26 @@ export class ImportIndex {
   /** One rg run a chunk of paths, matches only (`path\0match` a line), read as it streams. */
   private async addWithRipgrep(rg: string, root: string): Promise<void> {
     const ids = new Map(this.files.map((file, id) => [file, id]));
-    const base = ["--only-matching", "--with-filename", "--null", "--no-line-number", "--no-heading", "--no-messages", "--no-config", "--hidden", "--no-ignore", "--binary", "--no-unicode", "--color=never", "-e", SPECIFIER_SOURCE, "--"];
-    await forEachLimit(chunkArguments(this.files), 2, (chunk) => this.streamRipgrep(rg, root, [...base, ...chunk], ids));
+    const base = [
+      "--only-matching",
+      "--with-filename",
+      "--null",
+      "--no-line-number",
+      "--no-heading",
+      "--no-messages",
+      "--no-config",
+      "--hidden",
+      "--no-ignore",
+      "--binary",
+      "--no-unicode",
+      "--color=never",
+      "-e",
+      SPECIFIER_SOURCE,
+      "--",
+    ];
+    await forEachLimit(chunkArguments(this.files), 2, (chunk) =>
+      this.streamRipgrep(rg, root, [...base, ...chunk], ids),
+    );
   }
 
   private streamRipgrep(rg: string, root: string, args: string[], ids: ReadonlyMap<string, number>): Promise<void> {

@@ -71,7 +71,9 @@ function importNeedles(names: ReadonlySet<string>): Buffer[] {
  * module of the same name do none of these and are not parsed.
  */
 const USES_A_CLIENT = [
-  new RegExp(`\\.(?:${V1_CLIENT_METHODS.map((m) => m.v1).join("|")})\\s*\\(|\\.(?:${V1_CLIENT_PROPERTIES.join("|")})\\b`),
+  new RegExp(
+    `\\.(?:${V1_CLIENT_METHODS.map((m) => m.v1).join("|")})\\s*\\(|\\.(?:${V1_CLIENT_PROPERTIES.join("|")})\\b`,
+  ),
   /\btypeof\s+[A-Za-z_$]/,
 ];
 const usesAClient = (text: string): boolean => USES_A_CLIENT.some((pattern) => pattern.test(text)) || mayReexport(text);
@@ -102,7 +104,11 @@ export async function findImporters(
   const packageOfDir = new Map<string, string | undefined>();
   const thirdPartyPackage = (file: string): string | undefined => {
     const dir = posix.dirname(file);
-    if (!packageOfDir.has(dir)) packageOfDir.set(dir, thirdPartyPackageOf(file, (path) => fileSet.has(path)));
+    if (!packageOfDir.has(dir))
+      packageOfDir.set(
+        dir,
+        thirdPartyPackageOf(file, (path) => fileSet.has(path)),
+      );
     return packageOfDir.get(dir);
   };
   const modulePackages = new Set(modules.map(thirdPartyPackage));

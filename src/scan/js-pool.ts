@@ -101,7 +101,8 @@ class ThreadPool extends JsPool {
 
   override grow(count: number): void {
     const target = Math.max(1, Math.min(count, availableParallelism(), 4));
-    while (this.workers.length < target) this.workers.push(new Worker(this.workerFile, { workerData: this.workerData }));
+    while (this.workers.length < target)
+      this.workers.push(new Worker(this.workerFile, { workerData: this.workerData }));
   }
 
   async analyze(work: JsWork[], onFile: () => void): Promise<JsWorkResult[]> {

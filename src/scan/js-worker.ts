@@ -8,7 +8,10 @@ const analyzer = createAnalyzer(workerData as Parameters<typeof createAnalyzer>[
 parentPort?.on("message", async (batch: JsWork[]) => {
   try {
     const ready = await analyzer;
-    const results: JsWorkResult[] = batch.map(({ file, text, clientModules }) => ({ file, ...ready.analyze(file, text, clientModules) }));
+    const results: JsWorkResult[] = batch.map(({ file, text, clientModules }) => ({
+      file,
+      ...ready.analyze(file, text, clientModules),
+    }));
     parentPort?.postMessage({ results });
   } catch (error) {
     parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });

@@ -22,7 +22,9 @@ const BASE_NEEDLES: readonly Needle[] = [
   { literal: "comfydeploy" }, // host, package name, image name
   { literal: "ComfyDeploy" }, // SDK class names
   // The node component; repository URLs are matched in any case, so the usual spellings are needles.
-  ...["comfyui-deploy", "ComfyUI-Deploy", "ComfyUI-deploy", "Comfyui-deploy", "COMFYUI-DEPLOY"].map((literal) => ({ literal })),
+  ...["comfyui-deploy", "ComfyUI-Deploy", "ComfyUI-deploy", "Comfyui-deploy", "COMFYUI-DEPLOY"].map((literal) => ({
+    literal,
+  })),
   { literal: "run_id" },
   { literal: "deployment_id" },
   { literal: "/run", endsSegment: true },
@@ -60,7 +62,8 @@ export class Prefilter {
 
   matches(content: Buffer): boolean {
     for (const { bytes, endsSegment } of this.needles) {
-      if (endsSegment ? containsWord(content, bytes, { after: continuesSegment }) : content.indexOf(bytes) !== -1) return true;
+      if (endsSegment ? containsWord(content, bytes, { after: continuesSegment }) : content.indexOf(bytes) !== -1)
+        return true;
     }
     return false;
   }
@@ -72,7 +75,9 @@ export function looksBinary(content: Buffer): boolean {
 }
 
 /** The V1 client's method names that say "V1" on their own: all but `run`, too common a word. */
-export const DISTINCTIVE_METHOD_NAMES: readonly string[] = V1_CLIENT_METHODS.map((m) => m.v1).filter((name) => name !== "run");
+export const DISTINCTIVE_METHOD_NAMES: readonly string[] = V1_CLIENT_METHODS.map((m) => m.v1).filter(
+  (name) => name !== "run",
+);
 
 /**
  * The second, precise test a JS/TS candidate passes before the parser sees it.
@@ -91,7 +96,9 @@ export class JsSignals {
 
   constructor(hosts: HostSet) {
     this.strong = [...new Set([JS_SDK.packageName, "ComfyDeploy", ...hosts.legacy])].map((n) => Buffer.from(n, "utf8"));
-    this.words = [...new Set([...DISTINCTIVE_METHOD_NAMES, ...V1_SDK_EXPORTS.map((e) => e.v1)])].map((n) => Buffer.from(n, "utf8"));
+    this.words = [...new Set([...DISTINCTIVE_METHOD_NAMES, ...V1_SDK_EXPORTS.map((e) => e.v1)])].map((n) =>
+      Buffer.from(n, "utf8"),
+    );
   }
 
   /**
@@ -101,13 +108,20 @@ export class JsSignals {
    */
   matches(content: Buffer, declarationFile = false): boolean {
     if (this.strong.some((needle) => content.indexOf(needle) !== -1)) return true;
-    if (!declarationFile && this.words.some((word) => containsWord(content, word, { before: continuesName, after: continuesName }))) return true;
+    if (
+      !declarationFile &&
+      this.words.some((word) => containsWord(content, word, { before: continuesName, after: continuesName }))
+    )
+      return true;
     return this.mentionsV1Path(content);
   }
 
   /** `/run` as a path next to V1's query or body key: the V1 shape on a base the bytes do not name. */
   mentionsV1Path(content: Buffer): boolean {
-    return containsWord(content, this.runPath, { after: continuesSegment }) && this.runKeys.some((key) => containsWord(content, key, { before: continuesName, after: continuesName }));
+    return (
+      containsWord(content, this.runPath, { after: continuesSegment }) &&
+      this.runKeys.some((key) => containsWord(content, key, { before: continuesName, after: continuesName }))
+    );
   }
 }
 
@@ -125,7 +139,12 @@ function containsWord(content: Buffer, word: Buffer, continues: { before?: ByteT
 
 const isAlnumOr = (extra: string): ByteTest => {
   const extras = new Set([...extra].map((c) => c.charCodeAt(0)));
-  return (byte) => byte !== undefined && ((byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || extras.has(byte));
+  return (byte) =>
+    byte !== undefined &&
+    ((byte >= 0x30 && byte <= 0x39) ||
+      (byte >= 0x41 && byte <= 0x5a) ||
+      (byte >= 0x61 && byte <= 0x7a) ||
+      extras.has(byte));
 };
 /** Bytes that continue a JS name. */
 const continuesName = isAlnumOr("_$");

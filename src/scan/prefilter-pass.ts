@@ -65,7 +65,9 @@ export async function prefilterPass(options: PrefilterOptions): Promise<Prefilte
 
   if (options.ripgrep && (options.files.length >= RIPGREP_MIN_FILES || options.feed?.started)) {
     // Only the files rg matched are looked at: the others hold no needle, whatever their size or kind.
-    const matched = await (options.feed ?? new RipgrepFeed(options.ripgrep, options.root, options.needles)).finish(options.files);
+    const matched = await (options.feed ?? new RipgrepFeed(options.ripgrep, options.root, options.needles)).finish(
+      options.files,
+    );
     await forEachLimit(
       options.files.filter((f) => matched.has(f)),
       READ_CONCURRENCY,
@@ -77,7 +79,12 @@ export async function prefilterPass(options: PrefilterOptions): Promise<Prefilte
     if (matched.complete) return hits;
     // rg could not read some file: read the rest here, so each one is a candidate or skipped with a reason, never dropped.
     const prefilter = new Prefilter(options.needles);
-    const unmatched = await statAll(options.root, realRoot, options.files.filter((f) => !matched.has(f)), options.skipped);
+    const unmatched = await statAll(
+      options.root,
+      realRoot,
+      options.files.filter((f) => !matched.has(f)),
+      options.skipped,
+    );
     const rest = options.files.filter((f) => unmatched.has(f));
     await forEachLimit(rest, READ_CONCURRENCY, (file) => keep(file, (content) => prefilter.matches(content)));
     return hits;
@@ -107,7 +114,12 @@ export function findRipgrep(): string | undefined {
  * (which O_NOFOLLOW refuses) and files the open fails on get the path checks
  * and their reason. Undefined when the file is not to be scanned.
  */
-async function readMatched(root: string, realRoot: string, file: string, skipped: SkippedFile[]): Promise<Buffer | undefined> {
+async function readMatched(
+  root: string,
+  realRoot: string,
+  file: string,
+  skipped: SkippedFile[],
+): Promise<Buffer | undefined> {
   const path = posix.join(toPosix(root), file);
   // O_NONBLOCK: a FIFO in the tree must not stall the scan (no effect on regular files).
   const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(async () => {
@@ -132,7 +144,12 @@ async function readMatched(root: string, realRoot: string, file: string, skipped
 }
 
 /** Stats files; synchronous lstat is about three times faster here than thousands of promises. */
-async function statAll(root: string, realRoot: string, files: readonly string[], skipped: SkippedFile[]): Promise<Set<string>> {
+async function statAll(
+  root: string,
+  realRoot: string,
+  files: readonly string[],
+  skipped: SkippedFile[],
+): Promise<Set<string>> {
   const ok = new Set<string>();
   const base = toPosix(root);
   for (const file of files) {
@@ -179,7 +196,8 @@ async function statOne(root: string, realRoot: string, file: string, skipped: Sk
 function unstattable(file: string, error: unknown, skipped: SkippedFile[]): void {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "EACCES") skipped.push({ file, reason: "could not be read (permission denied)" });
-  else if (code === "ENOENT" && file.includes("\uFFFD")) skipped.push({ file, reason: "file name is not valid UTF-8; rename it to scan it" });
+  else if (code === "ENOENT" && file.includes("\uFFFD"))
+    skipped.push({ file, reason: "file name is not valid UTF-8; rename it to scan it" });
 }
 
 function toPosix(path: string): string {

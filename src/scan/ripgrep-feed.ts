@@ -18,7 +18,12 @@ const RG_AT_ONCE = 2;
 export type RipgrepMatches = Set<string> & { complete: boolean };
 
 /** Listed paths rg finds a needle in, all given at once. */
-export function ripgrepMatches(rg: string, root: string, files: readonly string[], needles: readonly Needle[]): Promise<RipgrepMatches> {
+export function ripgrepMatches(
+  rg: string,
+  root: string,
+  files: readonly string[],
+  needles: readonly Needle[],
+): Promise<RipgrepMatches> {
   return new RipgrepFeed(rg, root, needles).finish(files);
 }
 
@@ -39,7 +44,16 @@ export class RipgrepFeed {
     private readonly root: string,
     needles: readonly Needle[],
   ) {
-    this.args = ["--files-with-matches", "--null", "--no-messages", "--no-config", "--hidden", "--no-ignore", "--binary", "--no-unicode"];
+    this.args = [
+      "--files-with-matches",
+      "--null",
+      "--no-messages",
+      "--no-config",
+      "--hidden",
+      "--no-ignore",
+      "--binary",
+      "--no-unicode",
+    ];
     for (const needle of needles) this.args.push("-e", needlePattern(needle));
     this.args.push("--");
   }
@@ -87,14 +101,19 @@ export class RipgrepFeed {
 
   private search(chunk: readonly string[]): Promise<void> {
     return new Promise((resolve, reject) => {
-      execFile(this.rg, [...this.args, ...chunk], { cwd: this.root, env: ripgrepEnv(), maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, out) => {
-        // Exit 1 means "no match"; 2 means some file could not be read, which the Node side reports.
-        const code = (error as { code?: number } | null)?.code;
-        if (error && code !== 1 && code !== 2) return reject(error);
-        if (code === 2) this.complete = false;
-        for (const path of out.split("\0")) if (path) this.found.add(path.replace(/^\.\//, ""));
-        resolve();
-      });
+      execFile(
+        this.rg,
+        [...this.args, ...chunk],
+        { cwd: this.root, env: ripgrepEnv(), maxBuffer: 64 * 1024 * 1024, encoding: "utf8" },
+        (error, out) => {
+          // Exit 1 means "no match"; 2 means some file could not be read, which the Node side reports.
+          const code = (error as { code?: number } | null)?.code;
+          if (error && code !== 1 && code !== 2) return reject(error);
+          if (code === 2) this.complete = false;
+          for (const path of out.split("\0")) if (path) this.found.add(path.replace(/^\.\//, ""));
+          resolve();
+        },
+      );
     });
   }
 }

@@ -40,7 +40,10 @@ export class FindingSink {
 
   /** The parser could not read the file: one warning, and the scan goes on. */
   unreadable(message: string, line = 1): Finding {
-    return this.atLine(Math.max(1, line), { ruleId: "unreadable-file", message: `could not be parsed: ${oneLine(message)}` });
+    return this.atLine(Math.max(1, line), {
+      ruleId: "unreadable-file",
+      message: `could not be parsed: ${oneLine(message)}`,
+    });
   }
 }
 

@@ -4,11 +4,22 @@
  */
 import type { Finding } from "../core/finding.js";
 import { MARKER_TAG } from "../core/marker.js";
-import { applySuppressions, isDirective, parseSuppressions, SUPPRESSION_KEYWORD, unusedIgnoreFinding } from "../core/suppression.js";
+import {
+  applySuppressions,
+  isDirective,
+  parseSuppressions,
+  SUPPRESSION_KEYWORD,
+  unusedIgnoreFinding,
+} from "../core/suppression.js";
 import { fileKind } from "../platform/file-types.js";
 
 export /** Applies ignore comments to the findings of their files; returns the comments that covered nothing, as findings. */
-function applyInSourceSuppressions(findings: Finding[], ignoreFiles: ReadonlySet<string>, read: (file: string) => string | undefined, now: Date): Finding[] {
+function applyInSourceSuppressions(
+  findings: Finding[],
+  ignoreFiles: ReadonlySet<string>,
+  read: (file: string) => string | undefined,
+  now: Date,
+): Finding[] {
   const today = now.toISOString().slice(0, 10);
   const byFile = new Map<string, Finding[]>();
   for (const f of findings) {
@@ -39,7 +50,11 @@ export function withoutMarkerLines(findings: Finding[], read: (file: string) => 
     let lines = markerLines.get(file);
     if (!lines) {
       const text = read(file) ?? "";
-      lines = new Set(text.includes(MARKER_TAG) ? text.split("\n").flatMap((line, i) => (line.includes(MARKER_TAG) ? [i + 1] : [])) : []);
+      lines = new Set(
+        text.includes(MARKER_TAG)
+          ? text.split("\n").flatMap((line, i) => (line.includes(MARKER_TAG) ? [i + 1] : []))
+          : [],
+      );
       markerLines.set(file, lines);
     }
     return lines;

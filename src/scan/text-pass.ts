@@ -21,7 +21,8 @@ export interface TextCandidate {
 
 export function scannersFor(file: string): FileScanner[] {
   const specific = FILE_SCANNERS.filter((s) => s !== GENERIC_URL_SCANNER && s.matches(file));
-  const generic = specific.some((s) => s.coversLegacyUrls) || !GENERIC_URL_SCANNER.matches(file) ? [] : [GENERIC_URL_SCANNER];
+  const generic =
+    specific.some((s) => s.coversLegacyUrls) || !GENERIC_URL_SCANNER.matches(file) ? [] : [GENERIC_URL_SCANNER];
   return [...generic, ...specific];
 }
 
@@ -41,7 +42,8 @@ export function scanTextFile(candidate: TextCandidate, hosts: HostSet, repo: Rep
     try {
       out.push(...scanner.scan({ file, text, bytes, kind: fileKind(file), hosts, repo }));
     } catch (error) {
-      const fallback = textRulesRan || binary ? [] : textFallback(file, text, `${scanner.id}: ${failureReason(error)}`, hosts);
+      const fallback =
+        textRulesRan || binary ? [] : textFallback(file, text, `${scanner.id}: ${failureReason(error)}`, hosts);
       if (fallback.length === 0) out.push(unreadableFinding(file, text, `${scanner.id}: ${failureReason(error)}`));
       out.push(...fallback);
       textRulesRan = true;

@@ -34,7 +34,11 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   const encodings = contentEncodings(req.headers["content-encoding"]);
   const unsupported = encodings.find((encoding) => !(encoding in DECODERS));
   if (unsupported !== undefined) {
-    throw new HttpError(415, { detail: `Unsupported Content-Encoding: ${unsupported}` }, { "accept-encoding": ACCEPTED_ENCODINGS });
+    throw new HttpError(
+      415,
+      { detail: `Unsupported Content-Encoding: ${unsupported}` },
+      { "accept-encoding": ACCEPTED_ENCODINGS },
+    );
   }
   let bytes = await readRaw(req, maxBytes);
   // Codings are listed in the order they were applied: undo them last first.
@@ -65,7 +69,9 @@ async function decode(encoding: string, data: Buffer, maxBytes: number): Promise
     return await DECODERS[encoding]!(data, { maxOutputLength: maxBytes });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw tooLarge(maxBytes);
-    throw new HttpError(400, { detail: `There was an error parsing the body (Content-Encoding ${encoding}, but the body is not ${encoding} data)` });
+    throw new HttpError(400, {
+      detail: `There was an error parsing the body (Content-Encoding ${encoding}, but the body is not ${encoding} data)`,
+    });
   }
 }
 

@@ -34,7 +34,13 @@ export class IdempotencyKeys {
     if (!seen) return undefined;
     if (seen.request !== digest(request)) {
       throw new HttpError(422, {
-        detail: [{ loc: ["header", "Idempotency-Key"], msg: "Idempotency-Key was already used with a different request", type: "value_error" }],
+        detail: [
+          {
+            loc: ["header", "Idempotency-Key"],
+            msg: "Idempotency-Key was already used with a different request",
+            type: "value_error",
+          },
+        ],
       });
     }
     return seen.runId;

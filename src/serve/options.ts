@@ -60,8 +60,14 @@ export const DEFAULT_MAX_RUNS = 10_000;
 /** 64 MiB: 10,000 ordinary runs fit, and 64 runs with 1 MB inputs (the default --max-body). */
 export const DEFAULT_MAX_STORE_BYTES = 64 * 1024 * 1024;
 
-export const DEFAULT_FAULTS: FaultInjection = { latencyMs: 0, rate429: 0, rate500: 0, rateHang: 0, first429: 0, first500: 0 };
-
+export const DEFAULT_FAULTS: FaultInjection = {
+  latencyMs: 0,
+  rate429: 0,
+  rate500: 0,
+  rateHang: 0,
+  first429: 0,
+  first500: 0,
+};
 
 /** `<uuid>[:gpu][:outcome][:not-migrated]`, e.g. `1b0c…:A100:failed`. */
 export function parseDeployment(spec: string): DeploymentRule {

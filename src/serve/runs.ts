@@ -20,7 +20,12 @@ import { DEFAULT_MAX_RUNS, DEFAULT_MAX_STORE_BYTES, type DeploymentRule, type Em
 import type { QueueRequest } from "./validation.js";
 import { WebhookSender } from "./webhooks.js";
 
-export type RunRecord = Record<string, unknown> & { id: string; status: string; live_status: string | null; progress: number };
+export type RunRecord = Record<string, unknown> & {
+  id: string;
+  status: string;
+  live_status: string | null;
+  progress: number;
+};
 
 interface Step {
   status: string;
@@ -199,16 +204,28 @@ export class RunStore {
     if (migrationCheck && !deployment.migrated) {
       return [
         HAPPY_PATH[0]!,
-        { status: "failed", liveStatus: "Worker is not on V2: rebuild it with comfyui-deploy v2.1.0 or newer", progress: 0.1 },
+        {
+          status: "failed",
+          liveStatus: "Worker is not on V2: rebuild it with comfyui-deploy v2.1.0 or newer",
+          progress: 0.1,
+        },
       ];
     }
     switch (deployment.outcome) {
       case "success":
         return HAPPY_PATH;
       case "failed":
-        return [HAPPY_PATH[0]!, HAPPY_PATH[1]!, { status: "failed", liveStatus: "Error: node 4 (KSampler) raised an exception", progress: 0.5 }];
+        return [
+          HAPPY_PATH[0]!,
+          HAPPY_PATH[1]!,
+          { status: "failed", liveStatus: "Error: node 4 (KSampler) raised an exception", progress: 0.5 },
+        ];
       case "timeout":
-        return [HAPPY_PATH[0]!, HAPPY_PATH[1]!, { status: "timeout", liveStatus: "Run exceeded the machine's time limit", progress: 0.5 }];
+        return [
+          HAPPY_PATH[0]!,
+          HAPPY_PATH[1]!,
+          { status: "timeout", liveStatus: "Run exceeded the machine's time limit", progress: 0.5 },
+        ];
       case "cancelled":
         return [{ status: "cancelled", liveStatus: "Cancelled", progress: 0 }];
       case "stuck":
@@ -268,7 +285,15 @@ function outputsFor(record: RunRecord): unknown[] {
       id: randomUUID(),
       run_id: record.id,
       data: {
-        images: [{ url: `${base}/ComfyUI_00001_.png`, type: "output", filename: "ComfyUI_00001_.png", subfolder: "", is_public: false }],
+        images: [
+          {
+            url: `${base}/ComfyUI_00001_.png`,
+            type: "output",
+            filename: "ComfyUI_00001_.png",
+            subfolder: "",
+            is_public: false,
+          },
+        ],
         files: [{ url: `${base}/metadata.json`, type: "output", filename: "metadata.json", subfolder: "" }],
       },
       node_meta: { node_class: "SaveImage" },

@@ -24,7 +24,10 @@ export interface Emulator {
 
 const API_PREFIX = "/api";
 
-export async function startEmulator(options: EmulatorOptions, listen: { host: string; port: number }): Promise<Emulator> {
+export async function startEmulator(
+  options: EmulatorOptions,
+  listen: { host: string; port: number },
+): Promise<Emulator> {
   const store = new RunStore(options);
   const keys = new IdempotencyKeys();
   store.onEvict = (id) => keys.forget(id);
@@ -36,7 +39,14 @@ export async function startEmulator(options: EmulatorOptions, listen: { host: st
     if (options.onRequest) {
       const started = performance.now();
       const report = options.onRequest;
-      res.once("finish", () => report({ method: req.method ?? "GET", url: req.url ?? "/", status: res.statusCode, ms: performance.now() - started }));
+      res.once("finish", () =>
+        report({
+          method: req.method ?? "GET",
+          url: req.url ?? "/",
+          status: res.statusCode,
+          ms: performance.now() - started,
+        }),
+      );
     }
     const index = served++;
     handle(req, res, index).catch((error: unknown) => {
@@ -51,7 +61,8 @@ export async function startEmulator(options: EmulatorOptions, listen: { host: st
     if (index < faults.first429 || Math.random() < faults.rate429) {
       throw new HttpError(429, { detail: "Too Many Requests" }, { "retry-after": "1" });
     }
-    if (index < faults.first429 + faults.first500 || Math.random() < faults.rate500) throw new HttpError(500, { detail: "Internal Server Error" });
+    if (index < faults.first429 + faults.first500 || Math.random() < faults.rate500)
+      throw new HttpError(500, { detail: "Internal Server Error" });
     if (Math.random() < faults.rateHang) return; // never answered: the client's time-out has to fire
 
     const url = parsedUrl(req.url ?? "/");
@@ -64,7 +75,9 @@ export async function startEmulator(options: EmulatorOptions, listen: { host: st
     switch (route.name) {
       case "queue":
       case "legacy-create":
-        return send(res, 200, { run_id: queueRun(await readJson(req), IdempotencyKeys.keyOf(req.headers[IDEMPOTENCY_HEADER])) });
+        return send(res, 200, {
+          run_id: queueRun(await readJson(req), IdempotencyKeys.keyOf(req.headers[IDEMPOTENCY_HEADER])),
+        });
       case "get":
         return send(res, 200, getRun(route.runId!));
       case "legacy-get":
@@ -76,7 +89,8 @@ export async function startEmulator(options: EmulatorOptions, listen: { host: st
     const header = req.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     if (!match) throw new HttpError(401, { detail: "Not authenticated" }, { "www-authenticate": "Bearer" });
-    if (options.token !== undefined && match[1] !== options.token) throw new HttpError(401, { detail: "Invalid token" });
+    if (options.token !== undefined && match[1] !== options.token)
+      throw new HttpError(401, { detail: "Invalid token" });
   }
 
   function readJson(req: IncomingMessage): Promise<unknown> {
@@ -138,11 +152,17 @@ export async function startEmulator(options: EmulatorOptions, listen: { host: st
 
 type RouteName = "queue" | "get" | "legacy-create" | "legacy-get";
 
-function routeOf(path: string, url: URL, legacy: boolean): { name: RouteName; method: string; runId?: string } | undefined {
+function routeOf(
+  path: string,
+  url: URL,
+  legacy: boolean,
+): { name: RouteName; method: string; runId?: string } | undefined {
   if (path === `${API_PREFIX}/run/deployment/queue`) return { name: "queue", method: "POST" };
   if (path === `${API_PREFIX}/run`) {
     if (!legacy) return undefined;
-    return url.searchParams.has("run_id") ? { name: "legacy-get", method: "GET" } : { name: "legacy-create", method: "POST" };
+    return url.searchParams.has("run_id")
+      ? { name: "legacy-get", method: "GET" }
+      : { name: "legacy-create", method: "POST" };
   }
   const match = /^\/api\/run\/([^/]+)$/.exec(path);
   if (match) return { name: "get", method: "GET", runId: decodedSegment(match[1]!) };

@@ -21,7 +21,8 @@ export function queueRequestSchema(allowLocalWebhooks: boolean) {
       .string()
       .superRefine((value, ctx) => {
         const problem = webhookUrlProblem(value, allowLocalWebhooks);
-        if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem.msg, params: { type: problem.type } });
+        if (problem)
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem.msg, params: { type: problem.type } });
       })
       .optional(),
     webhook_intermediate_status: z.boolean().optional(),
@@ -43,7 +44,10 @@ function describe(issue: z.ZodIssue): { msg: string; type: string } {
   switch (issue.code) {
     case "invalid_type":
       if (issue.received === "undefined") return { msg: "Field required", type: "missing" };
-      return { msg: `Input should be a valid ${fastApiTypeName(issue.expected)}`, type: `${fastApiTypeName(issue.expected)}_type` };
+      return {
+        msg: `Input should be a valid ${fastApiTypeName(issue.expected)}`,
+        type: `${fastApiTypeName(issue.expected)}_type`,
+      };
     case "invalid_string":
       return issue.validation === "uuid"
         ? { msg: "Input should be a valid UUID", type: "uuid_parsing" }

@@ -59,7 +59,9 @@ export function refusingLookup(resolve: Lookup = dnsLookup as unknown as Lookup)
       const addresses = typeof address === "string" ? [address] : address.map((a) => a.address);
       const refused = addresses.map((a) => [a, refusedAddressKind(a)] as const).find(([, kind]) => kind !== undefined);
       if (refused) {
-        const problem = Object.assign(new Error(`${hostname} resolves to ${refused[0]}, a ${refused[1]} address`), { code: REFUSED_ADDRESS_CODE });
+        const problem = Object.assign(new Error(`${hostname} resolves to ${refused[0]}, a ${refused[1]} address`), {
+          code: REFUSED_ADDRESS_CODE,
+        });
         return callback(problem, address, family);
       }
       callback(null, address, family);

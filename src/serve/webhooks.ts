@@ -24,11 +24,15 @@ export function webhookUrlProblem(value: string, allowLocal = true): { msg: stri
   } catch {
     return { msg: "Input should be a valid URL, relative URL without a base", type: "url_parsing" };
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return { msg: "URL scheme should be 'http' or 'https'", type: "url_scheme" };
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return { msg: "URL scheme should be 'http' or 'https'", type: "url_scheme" };
   if (url.hostname === "") return { msg: "Input should be a valid URL, empty host", type: "url_parsing" };
   const kind = allowLocal ? undefined : refusedHostKind(url.hostname);
   if (kind) {
-    return { msg: `Value error, ${url.hostname} is a ${kind} address: serve refuses such webhooks unless started with ${ALLOW_LOCAL_WEBHOOKS_FLAG}`, type: "value_error" };
+    return {
+      msg: `Value error, ${url.hostname} is a ${kind} address: serve refuses such webhooks unless started with ${ALLOW_LOCAL_WEBHOOKS_FLAG}`,
+      type: "value_error",
+    };
   }
   return undefined;
 }

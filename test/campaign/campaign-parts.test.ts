@@ -62,7 +62,10 @@ describe("targets", () => {
 describe("shards", () => {
   it("deals repositories round robin, never more shards than repositories", () => {
     const items = ["a", "b", "c", "d", "e"];
-    expect([1, 2].map((i) => shardOf(items, i, 2))).toEqual([["a", "c", "e"], ["b", "d"]]);
+    expect([1, 2].map((i) => shardOf(items, i, 2))).toEqual([
+      ["a", "c", "e"],
+      ["b", "d"],
+    ]);
     const targets = items.map((name) => ({ name, url: name, source: name, local: true }));
     expect(planMatrix(targets, 3).include.map((m) => m.repositories)).toEqual([["a", "d"], ["b", "e"], ["c"]]);
     expect(planMatrix(targets, 9).include).toHaveLength(5);
@@ -72,7 +75,11 @@ describe("shards", () => {
 });
 
 function report(name: string, startedAt: string, errors: number, extra: Partial<RepoReport> = {}): RepoReport {
-  return scannedReport(name, errors ? { "legacy-base-url": errors } : {}, { runKey: `${name}-${startedAt}`, startedAt, ...extra });
+  return scannedReport(name, errors ? { "legacy-base-url": errors } : {}, {
+    runKey: `${name}-${startedAt}`,
+    startedAt,
+    ...extra,
+  });
 }
 
 describe("history", () => {
@@ -80,7 +87,9 @@ describe("history", () => {
     const first = [report("a", "2025-03-01T10:00:00Z", 4), report("b", "2025-03-01T10:05:00Z", 2)];
     const campaign1 = buildCampaign(first, "error", []);
     let points = withPoint([], campaign1, first);
-    expect(points).toEqual([expect.objectContaining({ at: "2025-03-01T10:05:00Z", findings: { total: 6, error: 6, warning: 0, info: 0 } })]);
+    expect(points).toEqual([
+      expect.objectContaining({ at: "2025-03-01T10:05:00Z", findings: { total: 6, error: 6, warning: 0, info: 0 } }),
+    ]);
     points = withPoint(points, campaign1, first);
     expect(points).toHaveLength(1);
     const second = [report("a", "2025-03-08T10:00:00Z", 1), first[1]!];

@@ -9,7 +9,14 @@ import { describe, expect, it } from "vitest";
 import { createEstate, SHAPES } from "../helpers/campaign-estate.js";
 import { runCliAsync } from "../helpers/cli.js";
 
-const ENV = { GITHUB_TOKEN: "", GH_TOKEN: "", GITHUB_API_URL: "", GITHUB_SERVER_URL: "", GITHUB_REPOSITORY: "", COMFYDEPLOY_API_KEY: "" };
+const ENV = {
+  GITHUB_TOKEN: "",
+  GH_TOKEN: "",
+  GITHUB_API_URL: "",
+  GITHUB_SERVER_URL: "",
+  GITHUB_REPOSITORY: "",
+  COMFYDEPLOY_API_KEY: "",
+};
 
 interface RepoReport {
   status: string;
@@ -22,7 +29,13 @@ function reports(out: string): Record<string, { status: string; findings: string
   return Object.fromEntries(
     readdirSync(dir).map((name) => {
       const report = JSON.parse(readFileSync(join(dir, name), "utf8")) as RepoReport;
-      return [name, { status: report.status, findings: (report.scan?.findings ?? []).map((f) => `${f.ruleId} ${JSON.stringify(f.location)}`).sort() }];
+      return [
+        name,
+        {
+          status: report.status,
+          findings: (report.scan?.findings ?? []).map((f) => `${f.ruleId} ${JSON.stringify(f.location)}`).sort(),
+        },
+      ];
     }),
   );
 }
@@ -32,7 +45,11 @@ describe("two campaign runs sharing a clone cache", () => {
     const names = Object.keys(SHAPES);
     const estate = createEstate(names);
     const file = estate.campaignFile(`repositories:\n${names.map((n) => `  - url: ${estate.origin(n)}\n`).join("")}`);
-    const run = (out: string, cache: string) => runCliAsync(["campaign", "run", file, "--out", out, "--cache", cache, "--concurrency", "4"], { cwd: estate.dir, env: ENV });
+    const run = (out: string, cache: string) =>
+      runCliAsync(["campaign", "run", file, "--out", out, "--cache", cache, "--concurrency", "4"], {
+        cwd: estate.dir,
+        env: ENV,
+      });
     const shared = join(estate.dir, "cache-shared");
 
     for (let round = 0; round < 3; round++) {
@@ -42,7 +59,10 @@ describe("two campaign runs sharing a clone cache", () => {
       const expected = reports(join(estate.dir, `alone-${round}`));
       expect(Object.values(expected).every((r) => r.status === "ok" && r.findings.length > 0)).toBe(true);
 
-      const [a, b] = await Promise.all([run(join(estate.dir, `a-${round}`), shared), run(join(estate.dir, `b-${round}`), shared)]);
+      const [a, b] = await Promise.all([
+        run(join(estate.dir, `a-${round}`), shared),
+        run(join(estate.dir, `b-${round}`), shared),
+      ]);
       expect([a.status, b.status], a.stderr + b.stderr).toEqual([1, 1]);
       expect(reports(join(estate.dir, `a-${round}`))).toEqual(expected);
       expect(reports(join(estate.dir, `b-${round}`))).toEqual(expected);

@@ -19,15 +19,27 @@ const at = (day: number): string => `2025-03-0${day}T10:00:00.000Z`;
 
 describe("a failed run on the burn-down", () => {
   it("keeps the repository's last known findings, marks the point partial, and its return reads unchanged", () => {
-    let points = merge([], [scannedReport("web", { "legacy-base-url": 12 }, { startedAt: at(1) }), scannedReport("bot", { "legacy-base-url": 3 }, { startedAt: at(1) })]);
+    let points = merge(
+      [],
+      [
+        scannedReport("web", { "legacy-base-url": 12 }, { startedAt: at(1) }),
+        scannedReport("bot", { "legacy-base-url": 3 }, { startedAt: at(1) }),
+      ],
+    );
     expect(points.at(-1)).toMatchObject({ findings: { total: 15 } });
     expect(points.at(-1)!.partial).toBeUndefined();
 
-    const failedRun = [failedReport("web", { startedAt: at(2) }), scannedReport("bot", { "legacy-base-url": 3 }, { startedAt: at(2), runKey: "bot-2" })];
+    const failedRun = [
+      failedReport("web", { startedAt: at(2) }),
+      scannedReport("bot", { "legacy-base-url": 3 }, { startedAt: at(2), runKey: "bot-2" }),
+    ];
     points = merge(points, failedRun);
     expect(points.at(-1)).toMatchObject({ findings: { total: 15, error: 15 }, partial: ["web"], failed: 1 });
 
-    const back = [scannedReport("web", { "legacy-base-url": 12 }, { startedAt: at(3), runKey: "web-3" }), scannedReport("bot", { "legacy-base-url": 3 }, { startedAt: at(3), runKey: "bot-3" })];
+    const back = [
+      scannedReport("web", { "legacy-base-url": 12 }, { startedAt: at(3), runKey: "web-3" }),
+      scannedReport("bot", { "legacy-base-url": 3 }, { startedAt: at(3), runKey: "bot-3" }),
+    ];
     points = merge(points, back);
     expect(points.map((p) => p.findings.total)).toEqual([15, 15, 15]);
     const campaign = { ...buildCampaign(back, "error", []), history: points };
@@ -40,19 +52,29 @@ describe("a failed run on the burn-down", () => {
   });
 
   it("a repository never scanned counts nothing, and the point is still partial; merging the same reports again replaces it", () => {
-    const reports = [failedReport("new", { startedAt: at(1) }), scannedReport("bot", { "legacy-base-url": 2 }, { startedAt: at(1) })];
+    const reports = [
+      failedReport("new", { startedAt: at(1) }),
+      scannedReport("bot", { "legacy-base-url": 2 }, { startedAt: at(1) }),
+    ];
     let points = merge([], reports);
-    expect(points).toEqual([expect.objectContaining({ findings: expect.objectContaining({ total: 2 }), partial: ["new"] })]);
+    expect(points).toEqual([
+      expect.objectContaining({ findings: expect.objectContaining({ total: 2 }), partial: ["new"] }),
+    ]);
     points = merge(points, reports);
     expect(points).toHaveLength(1);
-    expect(renderCampaignMarkdown({ ...buildCampaign(reports, "error", []), history: points })).not.toContain("since the previous run");
+    expect(renderCampaignMarkdown({ ...buildCampaign(reports, "error", []), history: points })).not.toContain(
+      "since the previous run",
+    );
   });
 });
 
 describe("pull requests merged over time", () => {
   it("each point records pull requests by state, and the dashboard draws the merged ones beside the findings", () => {
     const pr = (state: "open" | "merged", n: number) => ({ pullRequest: { state, number: n, checkedAt: at(1) } });
-    const first = [scannedReport("a", { "legacy-base-url": 1 }, { startedAt: at(1), ...pr("open", 1) }), scannedReport("b", { "legacy-base-url": 1 }, { startedAt: at(1), ...pr("open", 2) })];
+    const first = [
+      scannedReport("a", { "legacy-base-url": 1 }, { startedAt: at(1), ...pr("open", 1) }),
+      scannedReport("b", { "legacy-base-url": 1 }, { startedAt: at(1), ...pr("open", 2) }),
+    ];
     const second = [scannedReport("a", {}, { startedAt: at(2), runKey: "a2", ...pr("merged", 1) }), first[1]!];
     const third = [second[0]!, scannedReport("b", {}, { startedAt: at(3), runKey: "b3", ...pr("merged", 2) })];
     let points: HistoryPoint[] = [];

@@ -9,7 +9,10 @@ import { failedReport, scannedReport } from "../helpers/campaign-reports.js";
 
 describe("the node-pin column", () => {
   it("agrees across JSON, Markdown and HTML for every state, and for a repository never scanned", () => {
-    const reports = [...NODE_PIN_STATES.map((state) => scannedReport(`pin-${state}`, {}, { nodePins: state })), failedReport("unscanned")];
+    const reports = [
+      ...NODE_PIN_STATES.map((state) => scannedReport(`pin-${state}`, {}, { nodePins: state })),
+      failedReport("unscanned"),
+    ];
     const campaign = buildCampaign(reports, "error", []);
     const json = JSON.parse(JSON.stringify(campaign)) as typeof campaign;
     const md = renderCampaignMarkdown(campaign).split("\n");
@@ -20,7 +23,9 @@ describe("the node-pin column", () => {
       const expected = nodePinLabel(row.nodePins);
       if (row.nodePins) expect(expected, row.name).toBe(row.nodePins);
       const mdCell = md.find((l) => l.startsWith(`| [${row.name}]`))!.split(" | ")[column];
-      const htmlCell = /<td class="node-pin">([^<]*)<\/td>/.exec(html.find((l) => l.startsWith(`<tr data-repo="${row.name}"`))!)?.[1];
+      const htmlCell = /<td class="node-pin">([^<]*)<\/td>/.exec(
+        html.find((l) => l.startsWith(`<tr data-repo="${row.name}"`))!,
+      )?.[1];
       expect({ name: row.name, md: mdCell, html: htmlCell }).toEqual({ name: row.name, md: expected, html: expected });
     }
   });

@@ -13,8 +13,16 @@ describe("why a repository is not ready", () => {
     scannedReport("markers", { "review-marker": 2 }),
     scannedReport("pinned", { "node-component-pin": 1 }, { nodePins: "outdated" }),
     scannedReport("legacy", { "legacy-base-url": 3, "review-marker": 1 }),
-    scannedReport("live", {}, { check: { deploymentId: "d", verdict: "NOT_READY", reason: "the run used V1 nodes", checkedAt: CHECKED } }),
-    scannedReport("red-ci", { "legacy-base-url": 1 }, { pullRequest: { state: "open", number: 4, checks: "failed", review: "approved", checkedAt: CHECKED } }),
+    scannedReport(
+      "live",
+      {},
+      { check: { deploymentId: "d", verdict: "NOT_READY", reason: "the run used V1 nodes", checkedAt: CHECKED } },
+    ),
+    scannedReport(
+      "red-ci",
+      { "legacy-base-url": 1 },
+      { pullRequest: { state: "open", number: 4, checks: "failed", review: "approved", checkedAt: CHECKED } },
+    ),
     failedReport("gone"),
     scannedReport("clean", {}, { nodePins: "none" }),
   ];

@@ -33,9 +33,28 @@ describe("published campaign schemas", () => {
     const ajv = new Ajv2020({ strict: false, validateFormats: false });
     const validate = ajv.compile(JSON.parse(readFileSync(join(SCHEMA_DIR, "campaign-file.schema.json"), "utf8")));
     const good = [
-      { repositories: [{ url: "https://github.com/acme/web-app.git" }, { url: "../bots/discord-bot", path: "packages/bot" }] },
-      { github: { org: "acme", topic: "comfy" }, failOn: "warning", pullRequests: { labels: ["migration"], draft: true } },
-      { repositories: [{ url: "git@github.com:acme/app.git", name: "app", base: "develop", deploymentId: "5b0c1e7a-3d4f-4a2b-9c8d-7e6f5a4b3c2d", github: "acme/app" }] },
+      {
+        repositories: [
+          { url: "https://github.com/acme/web-app.git" },
+          { url: "../bots/discord-bot", path: "packages/bot" },
+        ],
+      },
+      {
+        github: { org: "acme", topic: "comfy" },
+        failOn: "warning",
+        pullRequests: { labels: ["migration"], draft: true },
+      },
+      {
+        repositories: [
+          {
+            url: "git@github.com:acme/app.git",
+            name: "app",
+            base: "develop",
+            deploymentId: "5b0c1e7a-3d4f-4a2b-9c8d-7e6f5a4b3c2d",
+            github: "acme/app",
+          },
+        ],
+      },
     ];
     const bad = [
       { repositories: [{ url: "a", pth: "x" }] },

@@ -57,7 +57,10 @@ describe("action-validator", () => {
 
   it("rejects a workflow with a mistake (so the check above means something)", () => {
     const broken = join(estate.dir, "broken.yml");
-    writeFileSync(broken, readFileSync(WORKFLOW, "utf8").replace(/^ {4}runs-on: ubuntu-latest$/m, "    run-on: ubuntu-latest"));
+    writeFileSync(
+      broken,
+      readFileSync(WORKFLOW, "utf8").replace(/^ {4}runs-on: ubuntu-latest$/m, "    run-on: ubuntu-latest"),
+    );
     const result = validate(broken);
     expect(result.status).toBe(1);
     expect(result.output).toContain("Additional property 'run-on' is not allowed");
@@ -75,11 +78,17 @@ describe("the reusable workflow's shape", () => {
     const toolCheckout = shard.steps.find((s) => s.with?.path === ".comfydeploy-migrate-action")!;
     expect(uses.uses).toBe(`./${toolCheckout.with!.path}`);
     expect(uses.with).toMatchObject({ shard: "${{ matrix.shard }}/${{ matrix.shards }}", out: "campaign-out" });
-    expect(shard.steps.some((s) => s.uses?.startsWith("actions/upload-artifact@") && s.with?.path === "campaign-out/repos/")).toBe(true);
+    expect(
+      shard.steps.some((s) => s.uses?.startsWith("actions/upload-artifact@") && s.with?.path === "campaign-out/repos/"),
+    ).toBe(true);
     const merge = workflow.jobs.merge!;
-    expect(merge.steps.some((s) => s.uses?.startsWith("actions/download-artifact@") && s.with?.["merge-multiple"] === true)).toBe(true);
+    expect(
+      merge.steps.some((s) => s.uses?.startsWith("actions/download-artifact@") && s.with?.["merge-multiple"] === true),
+    ).toBe(true);
     expect(merge.steps.find((s) => s.id === "merge")!.run).toContain('>> "$GITHUB_STEP_SUMMARY"');
-    expect(merge.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"))!.with!.path).toContain("campaign-out/campaign.html");
+    expect(merge.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"))!.with!.path).toContain(
+      "campaign-out/campaign.html",
+    );
   });
 
   it("runs the tool's own checked-out code in every job, never a registry copy", () => {
@@ -93,7 +102,9 @@ describe("the reusable workflow's shape", () => {
     }
     for (const name of ["plan", "merge"]) {
       const steps = workflow.jobs[name]!.steps;
-      const install = steps.findIndex((s) => s["working-directory"] === ".comfydeploy-migrate-action" && /^npm ci\b/.test(s.run ?? ""));
+      const install = steps.findIndex(
+        (s) => s["working-directory"] === ".comfydeploy-migrate-action" && /^npm ci\b/.test(s.run ?? ""),
+      );
       const run = steps.findIndex((s) => s.id === name);
       expect(install, name).toBeGreaterThan(-1);
       expect(install, name).toBeLessThan(run);
@@ -113,11 +124,18 @@ describe("the workflow's and the action's shell steps, run as a runner would", (
     mkdirSync(bin);
     writeFileSync(join(bin, "npx"), "#!/bin/sh\necho 'npx must not be called' >&2\nexit 127\n");
     chmodSync(join(bin, "npx"), 0o755);
-    writeFileSync(join(estate.dir, "campaign.yml"), `repositories:\n  - url: ${estate.origin("web-app")}\n  - url: ${estate.origin(CLEAN)}\n`);
+    writeFileSync(
+      join(estate.dir, "campaign.yml"),
+      `repositories:\n  - url: ${estate.origin("web-app")}\n  - url: ${estate.origin(CLEAN)}\n`,
+    );
   });
   afterAll(() => estate.remove());
 
-  function bash(script: string, env: Record<string, string>, outputs: string): { status: number | null; stderr: string; outputs: Record<string, string> } {
+  function bash(
+    script: string,
+    env: Record<string, string>,
+    outputs: string,
+  ): { status: number | null; stderr: string; outputs: Record<string, string> } {
     writeFileSync(outputs, "");
     const run = spawnSync("bash", ["-e", "-c", script], {
       cwd: estate.dir,
@@ -134,13 +152,25 @@ describe("the workflow's and the action's shell steps, run as a runner would", (
       },
     });
     const lines = readFileSync(outputs, "utf8").split("\n").filter(Boolean);
-    return { status: run.status, stderr: run.stderr, outputs: Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])) };
+    return {
+      status: run.status,
+      stderr: run.stderr,
+      outputs: Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])),
+    };
   }
 
   it("plan → one action run per shard → merge: reports, step summary, dashboard and exit status", () => {
     const plan = bash(
       workflow.jobs.plan!.steps.find((s) => s.id === "plan")!.run!,
-      { GITHUB_TOKEN: "", CAMPAIGN: "campaign.yml", SHARDS: "2", ORG: "", TOPIC: "", OPEN_PRS: "false", DRY_RUN: "true" },
+      {
+        GITHUB_TOKEN: "",
+        CAMPAIGN: "campaign.yml",
+        SHARDS: "2",
+        ORG: "",
+        TOPIC: "",
+        OPEN_PRS: "false",
+        DRY_RUN: "true",
+      },
       join(estate.dir, "plan-output"),
     );
     expect(plan.status, plan.stderr).toBe(0);
@@ -179,7 +209,11 @@ describe("the workflow's and the action's shell steps, run as a runner would", (
       cpSync(join(shardDir, "campaign-out", "repos"), join(estate.dir, "campaign-out", "repos"), { recursive: true });
     }
 
-    const merge = bash(workflow.jobs.merge!.steps.find((s) => s.id === "merge")!.run!, { FAIL_ON: "error" }, join(estate.dir, "merge-output"));
+    const merge = bash(
+      workflow.jobs.merge!.steps.find((s) => s.id === "merge")!.run!,
+      { FAIL_ON: "error" },
+      join(estate.dir, "merge-output"),
+    );
     expect(merge.status, merge.stderr).toBe(0);
     expect(merge.outputs.status).toBe("1"); // web-app has V1 findings: the last step fails the job
     const summary = readFileSync(join(estate.dir, "summary.md"), "utf8");

@@ -18,7 +18,10 @@ async function endlessAnswer(when: "POST" | "GET", contentLength?: number) {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ run_id: RUN_ID }));
       return;
     }
-    res.writeHead(200, { "content-type": "application/json", ...(contentLength ? { "content-length": String(contentLength) } : {}) });
+    res.writeHead(200, {
+      "content-type": "application/json",
+      ...(contentLength ? { "content-length": String(contentLength) } : {}),
+    });
     const chunk = Buffer.alloc(64 * 1024, "a");
     const pump = (): void => {
       while (!res.destroyed && sent.bytes < 64 * 1024 * 1024) {
@@ -33,17 +36,20 @@ async function endlessAnswer(when: "POST" | "GET", contentLength?: number) {
 }
 
 describe("answer size", () => {
-  it.each(["POST", "GET"] as const)("an endless answer to the %s stops being read past the limit, as one clear ERROR", async (when) => {
-    const { baseUrl, sent } = await endlessAnswer(when);
-    const result = await runCheck(checkOptions(baseUrl, { maxAnswerBytes: LIMIT }));
-    expect(result.verdict).toBe("ERROR");
-    expect(result.reason).toContain(`larger than ${LIMIT} bytes`);
-    expect(result.reason).not.toContain("\n");
-    for (let i = 0; i < 100 && !sent.closed; i++) await new Promise((done) => setTimeout(done, 10));
-    expect(sent.closed).toBe(true);
-    // Socket buffers hold some, but reading stopped far short of the 64 MB on offer.
-    expect(sent.bytes).toBeLessThan(16 * 1024 * 1024);
-  });
+  it.each(["POST", "GET"] as const)(
+    "an endless answer to the %s stops being read past the limit, as one clear ERROR",
+    async (when) => {
+      const { baseUrl, sent } = await endlessAnswer(when);
+      const result = await runCheck(checkOptions(baseUrl, { maxAnswerBytes: LIMIT }));
+      expect(result.verdict).toBe("ERROR");
+      expect(result.reason).toContain(`larger than ${LIMIT} bytes`);
+      expect(result.reason).not.toContain("\n");
+      for (let i = 0; i < 100 && !sent.closed; i++) await new Promise((done) => setTimeout(done, 10));
+      expect(sent.closed).toBe(true);
+      // Socket buffers hold some, but reading stopped far short of the 64 MB on offer.
+      expect(sent.bytes).toBeLessThan(16 * 1024 * 1024);
+    },
+  );
 
   it("an announced Content-Length over the limit is refused before reading", async () => {
     const { baseUrl } = await endlessAnswer("POST", 10 * 1024 * 1024 * 1024);

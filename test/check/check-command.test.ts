@@ -11,7 +11,9 @@ it("--base-url without /api exits 2 with one line that suggests the /api base", 
   const e = await startTestEmulator({ deployments: [parseDeployment(DEPLOYMENT)] });
   closers.push(() => e.close());
   const origin = new URL(e.baseUrl).origin;
-  const run = await runCliAsync(["check", "--deployment-id", DEPLOYMENT, "--base-url", origin], { env: { COMFYDEPLOY_API_KEY: TEST_TOKEN } });
+  const run = await runCliAsync(["check", "--deployment-id", DEPLOYMENT, "--base-url", origin], {
+    env: { COMFYDEPLOY_API_KEY: TEST_TOKEN },
+  });
   expect(run.status).toBe(2);
   expect(run.stdout).toBe("");
   expect(run.stderr.split("\n")[0]).toContain(`use --base-url ${origin}/api`);

@@ -115,7 +115,9 @@ describe("check verdicts", () => {
   });
 
   it("ERROR on malformed JSON", async () => {
-    const server = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("{run_id: oops"));
+    const server = createServer((_req, res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end("{run_id: oops"),
+    );
     await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
     closers.push(() => new Promise<void>((done) => server.close(() => done())));
     const result = await runCheck(options(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api`));
@@ -137,7 +139,9 @@ describe("check verdicts", () => {
 });
 
 /** A V2 API on 127.0.0.1 whose answers the test writes; closed after the test. */
-async function fakeApi(handler: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void): Promise<string> {
+async function fakeApi(
+  handler: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void,
+): Promise<string> {
   const server = createServer(handler);
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   closers.push(
@@ -153,7 +157,9 @@ async function fakeApi(handler: (req: import("node:http").IncomingMessage, res: 
 const RUN_ID = "5b7d2c1e-3f4a-4b6c-8d9e-0a1b2c3d4e5f";
 
 /** Queues fine, then answers GETs of the run with `onGet`. */
-function queuesThen(onGet: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void) {
+function queuesThen(
+  onGet: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void,
+) {
   return (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): void => {
     if (req.method === "POST") {
       req.resume();
@@ -179,9 +185,14 @@ describe("--wait is the whole budget", () => {
     const baseUrl = await fakeApi((req, res) => {
       posts++;
       req.resume();
-      res.writeHead(429, { "retry-after": "86400", "content-type": "application/json" }).end('{"detail":"Too Many Requests"}');
+      res
+        .writeHead(429, { "retry-after": "86400", "content-type": "application/json" })
+        .end('{"detail":"Too Many Requests"}');
     });
-    const result = await within(5000, runCheck(options(baseUrl, { waitSeconds: 1, maxBackoffMs: 30_000, maxRetries: 5 })));
+    const result = await within(
+      5000,
+      runCheck(options(baseUrl, { waitSeconds: 1, maxBackoffMs: 30_000, maxRetries: 5 })),
+    );
     expect(result.verdict).toBe("UNKNOWN");
     expect(result.httpStatus).toBe(429);
     expect(result.reason).toContain("Retry-After");
@@ -192,7 +203,10 @@ describe("--wait is the whole budget", () => {
 
   it("back-off on 5xx while reading the run stops when the budget runs out", async () => {
     const baseUrl = await fakeApi(queuesThen((_req, res) => res.writeHead(503).end()));
-    const result = await within(5000, runCheck(options(baseUrl, { waitSeconds: 0.5, maxBackoffMs: 30_000, maxRetries: 50 })));
+    const result = await within(
+      5000,
+      runCheck(options(baseUrl, { waitSeconds: 0.5, maxBackoffMs: 30_000, maxRetries: 50 })),
+    );
     expect(result.verdict).toBe("UNKNOWN");
     expect(result.reason).toContain("503");
     expect(result.httpStatus).toBe(503);
@@ -206,7 +220,10 @@ describe("--wait is the whole budget", () => {
         if (gets++ === 0) res.writeHead(503, { "retry-after": "0" }).end();
       }),
     );
-    const result = await within(5000, runCheck(options(baseUrl, { waitSeconds: 0.5, requestTimeoutMs: 30_000, maxBackoffMs: 30_000 })));
+    const result = await within(
+      5000,
+      runCheck(options(baseUrl, { waitSeconds: 0.5, requestTimeoutMs: 30_000, maxBackoffMs: 30_000 })),
+    );
     expect(gets).toBe(2);
     expect(result.verdict).toBe("UNKNOWN");
     expect(result.reason).toContain("--wait");
@@ -223,7 +240,9 @@ describe("--wait is the whole budget", () => {
   });
 
   it("--wait 0 still queues the run and reports its id", async () => {
-    const baseUrl = await fakeApi(queuesThen((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"status":"queued"}')));
+    const baseUrl = await fakeApi(
+      queuesThen((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"status":"queued"}')),
+    );
     const result = await runCheck(options(baseUrl, { waitSeconds: 0 }));
     expect([result.verdict, result.runId]).toEqual(["UNKNOWN", RUN_ID]);
   });
@@ -236,17 +255,41 @@ describe("the result never carries the token, even when the API echoes it", () =
     res.writeHead(status, { "content-type": "application/json" }).end(body);
 
   it.each([
-    ["a queue answer that is not JSON", (_req: unknown, res: import("node:http").ServerResponse) => json(res, 200, cut(120))],
-    ["a queue answer without run_id", (_req: unknown, res: import("node:http").ServerResponse) => json(res, 200, JSON.stringify({ echo: cut(200 - 10) }))],
-    ["a 422 without detail items", (_req: unknown, res: import("node:http").ServerResponse) => json(res, 422, cut(200))],
+    [
+      "a queue answer that is not JSON",
+      (_req: unknown, res: import("node:http").ServerResponse) => json(res, 200, cut(120)),
+    ],
+    [
+      "a queue answer without run_id",
+      (_req: unknown, res: import("node:http").ServerResponse) =>
+        json(res, 200, JSON.stringify({ echo: cut(200 - 10) })),
+    ],
+    [
+      "a 422 without detail items",
+      (_req: unknown, res: import("node:http").ServerResponse) => json(res, 422, cut(200)),
+    ],
     [
       "a 422 whose detail echoes it",
       (_req: unknown, res: import("node:http").ServerResponse) =>
-        json(res, 422, JSON.stringify({ detail: [{ loc: ["header", TEST_TOKEN], msg: `token ${TEST_TOKEN} is not valid`, type: "value_error" }] })),
+        json(
+          res,
+          422,
+          JSON.stringify({
+            detail: [{ loc: ["header", TEST_TOKEN], msg: `token ${TEST_TOKEN} is not valid`, type: "value_error" }],
+          }),
+        ),
     ],
     ["a malformed run record", queuesThen((_req, res) => json(res, 200, cut(120)))],
-    ["a run record without a status", queuesThen((_req, res) => json(res, 200, JSON.stringify({ echo: cut(200 - 10) })))],
-    ["a failed run whose live_status echoes it", queuesThen((_req, res) => json(res, 200, JSON.stringify({ status: "failed", live_status: `auth ${TEST_TOKEN}` })))],
+    [
+      "a run record without a status",
+      queuesThen((_req, res) => json(res, 200, JSON.stringify({ echo: cut(200 - 10) }))),
+    ],
+    [
+      "a failed run whose live_status echoes it",
+      queuesThen((_req, res) =>
+        json(res, 200, JSON.stringify({ status: "failed", live_status: `auth ${TEST_TOKEN}` })),
+      ),
+    ],
   ] as const)("%s", async (_name, handler) => {
     const baseUrl = await fakeApi((req, res) => {
       req.resume();
@@ -289,7 +332,9 @@ describe("the run id stays in every report once a run exists", () => {
   });
 
   it("when the run record is malformed", async () => {
-    const baseUrl = await fakeApi(queuesThen((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("{oops")));
+    const baseUrl = await fakeApi(
+      queuesThen((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("{oops")),
+    );
     const result = await runCheck(options(baseUrl));
     expect([result.verdict, result.runId]).toEqual(["ERROR", RUN_ID]);
   });

@@ -11,7 +11,18 @@ afterEach(async () => {
 });
 
 function options(baseUrl: string, overrides: Partial<CheckOptions> = {}): CheckOptions {
-  return { baseUrl, token: TEST_TOKEN, deploymentId: DEPLOYMENT, flag: "partner_v2", waitSeconds: 5, requestTimeoutMs: 2000, maxRetries: 1, pollIntervalMs: 10, maxBackoffMs: 50, ...overrides };
+  return {
+    baseUrl,
+    token: TEST_TOKEN,
+    deploymentId: DEPLOYMENT,
+    flag: "partner_v2",
+    waitSeconds: 5,
+    requestTimeoutMs: 2000,
+    maxRetries: 1,
+    pollIntervalMs: 10,
+    maxBackoffMs: 50,
+    ...overrides,
+  };
 }
 
 describe("check --base-url", () => {

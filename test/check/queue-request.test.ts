@@ -14,18 +14,21 @@ import { checkOptions, closeAll, closers, DEPLOYMENT, localServer, RUN_ID } from
 afterEach(closeAll);
 
 describe("no second billed run", () => {
-  it.each([500, 502, 503, 504])("a queue POST answered %i is sent once, and the reason says why it was not resent", async (status) => {
-    let posts = 0;
-    const { origin } = await localServer((req, res) => {
-      req.resume();
-      if (req.method === "POST") posts++;
-      res.writeHead(status, { "retry-after": "0" }).end();
-    });
-    const result = await runCheck(checkOptions(`${origin}/api`, { maxRetries: 5 }));
-    expect(posts).toBe(1);
-    expect([result.verdict, result.httpStatus]).toEqual(["ERROR", status]);
-    expect(result.reason).toContain("not sent again");
-  });
+  it.each([500, 502, 503, 504])(
+    "a queue POST answered %i is sent once, and the reason says why it was not resent",
+    async (status) => {
+      let posts = 0;
+      const { origin } = await localServer((req, res) => {
+        req.resume();
+        if (req.method === "POST") posts++;
+        res.writeHead(status, { "retry-after": "0" }).end();
+      });
+      const result = await runCheck(checkOptions(`${origin}/api`, { maxRetries: 5 }));
+      expect(posts).toBe(1);
+      expect([result.verdict, result.httpStatus]).toEqual(["ERROR", status]);
+      expect(result.reason).toContain("not sent again");
+    },
+  );
 
   it("a gateway that queues the run on serve and then answers 502: one POST reaches serve, one run exists", async () => {
     const emulator = await startTestEmulator({ deployments: [parseDeployment(DEPLOYMENT)], stepMs: 60_000 });
@@ -55,7 +58,9 @@ describe("no second billed run", () => {
     const { origin } = await localServer((req, res) => {
       req.resume();
       if (req.method === "POST" && posts++ === 0) return void res.writeHead(429, { "retry-after": "0" }).end();
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(req.method === "POST" ? { run_id: RUN_ID } : { status: "success" }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify(req.method === "POST" ? { run_id: RUN_ID } : { status: "success" }));
     });
     const result = await runCheck(checkOptions(`${origin}/api`));
     expect([result.verdict, posts]).toEqual(["READY", 2]);
@@ -73,7 +78,9 @@ describe("no second billed run", () => {
         void localServer((req, res) => {
           req.resume();
           if (req.method === "POST") posts++;
-          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(req.method === "POST" ? { run_id: RUN_ID } : { status: "success" }));
+          res
+            .writeHead(200, { "content-type": "application/json" })
+            .end(JSON.stringify(req.method === "POST" ? { run_id: RUN_ID } : { status: "success" }));
         }, port).then(() => done());
       }, 150),
     );
@@ -87,7 +94,9 @@ describe("no second billed run", () => {
     const { origin } = await localServer((req, res) => {
       req.resume();
       if (req.method === "POST") keys.push(req.headers["idempotency-key"] as string | undefined);
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(req.method === "POST" ? { run_id: RUN_ID } : { status: "success" }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify(req.method === "POST" ? { run_id: RUN_ID } : { status: "success" }));
     });
     await runCheck(checkOptions(`${origin}/api`));
     await runCheck(checkOptions(`${origin}/api`));

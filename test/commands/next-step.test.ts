@@ -24,7 +24,10 @@ function repo(files: Record<string, string>): string {
   return dir;
 }
 
-const UNUSED_DEPENDENCY = { "package.json": '{ "name": "app", "dependencies": { "comfydeploy": "^0.0.19" } }\n', "index.js": "console.log(1);\n" };
+const UNUSED_DEPENDENCY = {
+  "package.json": '{ "name": "app", "dependencies": { "comfydeploy": "^0.0.19" } }\n',
+  "index.js": "console.log(1);\n",
+};
 
 const MARKED_REQUEST = {
   "runs.js": [
@@ -57,7 +60,9 @@ describe("scan after fix", () => {
     runCli(["fix", dir]);
     const next = lastLine(runCli(["scan", dir]).stdout);
     expect(next).not.toContain("fix");
-    expect(next).toMatch(new RegExp(`^Next: resolve the 1 review marker: \`${INVOKED} scan .* --rule review-marker\`$`));
+    expect(next).toMatch(
+      new RegExp(`^Next: resolve the 1 review marker: \`${INVOKED} scan .* --rule review-marker\`$`),
+    );
     expect(runCli(["fix", dir, "--dry-run"]).stdout).toContain("would change 0 files");
   });
 });
@@ -67,7 +72,11 @@ describe("fix exiting 1", () => {
     const dir = repo(UNUSED_DEPENDENCY);
     const fixed = runCli(["fix", dir]);
     expect(fixed.status).toBe(1);
-    expect(fixed.stdout).toMatch(new RegExp(`1 finding left at --fail-on error: package\\.json:1 v1-sdk-dependency\\. All of them: \`${INVOKED} scan ${escapeRegExp(dir)}\``));
+    expect(fixed.stdout).toMatch(
+      new RegExp(
+        `1 finding left at --fail-on error: package\\.json:1 v1-sdk-dependency\\. All of them: \`${INVOKED} scan ${escapeRegExp(dir)}\``,
+      ),
+    );
     const dry = runCli(["fix", dir, "--dry-run"]);
     expect(dry.status).toBe(1);
     expect(dry.stdout).toContain("1 finding left at --fail-on error: package.json:1 v1-sdk-dependency.");
@@ -78,6 +87,8 @@ describe("fix exiting 1", () => {
     for (let i = 1; i <= 7; i++) files[`pkg${i}/package.json`] = UNUSED_DEPENDENCY["package.json"];
     const fixed = runCli(["fix", repo(files)]);
     expect(fixed.status).toBe(1);
-    expect(fixed.stdout).toMatch(/7 findings left at --fail-on error: pkg1\/package\.json:\d+ v1-sdk-dependency, (.*?, ){3}pkg5\/package\.json:\d+ v1-sdk-dependency, and 2 more\./);
+    expect(fixed.stdout).toMatch(
+      /7 findings left at --fail-on error: pkg1\/package\.json:\d+ v1-sdk-dependency, (.*?, ){3}pkg5\/package\.json:\d+ v1-sdk-dependency, and 2 more\./,
+    );
   });
 });

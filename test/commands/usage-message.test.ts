@@ -5,7 +5,12 @@ import { closest, editDistance } from "../../src/platform/did-you-mean.js";
 import { explainYargsFailure, type KnownOptions, TOP_LEVEL_OPTIONS } from "../../src/commands/usage-message.js";
 import { toolCommand } from "../../src/commands/next-step.js";
 
-const SCAN: KnownOptions = { keys: ["help", "color", "format", "fail-on", "quiet"], aliases: { format: ["f"], quiet: ["q"] }, booleans: ["help", "color", "quiet"], numbers: [] };
+const SCAN: KnownOptions = {
+  keys: ["help", "color", "format", "fail-on", "quiet"],
+  aliases: { format: ["f"], quiet: ["q"] },
+  booleans: ["help", "color", "quiet"],
+  numbers: [],
+};
 const COMMANDS = ["scan", "fix", "check", "report", "pr", "campaign", "serve"];
 
 describe("edit distance", () => {
@@ -45,14 +50,18 @@ describe("yargs failures", () => {
     expect(explainYargsFailure("Name a command; see --help.", TOP_LEVEL_OPTIONS, COMMANDS, ["--verison"])).toBe(
       "Unknown argument: verison (--verison: did you mean --version?)",
     );
-    expect(explainYargsFailure("Name a command; see --help.", TOP_LEVEL_OPTIONS, COMMANDS, [])).toBe("Name a command; see --help.");
+    expect(explainYargsFailure("Name a command; see --help.", TOP_LEVEL_OPTIONS, COMMANDS, [])).toBe(
+      "Name a command; see --help.",
+    );
   });
 });
 
 describe("next steps", () => {
   it("quote each path, and leave out the current directory", () => {
     const tool = invocation();
-    expect(toolCommand("scan", ["src/a.ts", "my lib"], "--rule review-marker")).toBe(`${tool} scan src/a.ts 'my lib' --rule review-marker`);
+    expect(toolCommand("scan", ["src/a.ts", "my lib"], "--rule review-marker")).toBe(
+      `${tool} scan src/a.ts 'my lib' --rule review-marker`,
+    );
     expect(toolCommand("fix", ".", "--dry-run")).toBe(`${tool} fix --dry-run`);
     expect(toolCommand("fix", "it's")).toBe(`${tool} fix 'it'\\''s'`);
   });

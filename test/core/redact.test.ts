@@ -40,8 +40,12 @@ describe("redactSecrets", () => {
   }
 
   it("keeps a URL default after an env read, losing only its credentials", () => {
-    expect(redactSecrets(`const base = process.env.COMFY_URL ?? "https://api.comfydeploy.com";`)).toContain('"https://api.comfydeploy.com"');
-    expect(redactSecrets(`base = os.getenv("COMFY_URL", "https://u:${SECRET}@api.comfydeploy.com")`)).not.toContain(SECRET);
+    expect(redactSecrets(`const base = process.env.COMFY_URL ?? "https://api.comfydeploy.com";`)).toContain(
+      '"https://api.comfydeploy.com"',
+    );
+    expect(redactSecrets(`base = os.getenv("COMFY_URL", "https://u:${SECRET}@api.comfydeploy.com")`)).not.toContain(
+      SECRET,
+    );
   });
 
   it("leaves placeholders and lines without secrets as they are", () => {
@@ -57,7 +61,10 @@ describe("redactSecrets", () => {
   });
 
   it("masks every string of a value serialized whole", () => {
-    const value = { findings: [{ excerpt: `token: ${SECRET}`, line: 3 }], command: `scan --repo-url https://x:${SECRET}@h.example` };
+    const value = {
+      findings: [{ excerpt: `token: ${SECRET}`, line: 3 }],
+      command: `scan --repo-url https://x:${SECRET}@h.example`,
+    };
     const out = redactDeep(value);
     expect(JSON.stringify(out)).not.toContain(SECRET);
     expect(out.findings[0]!.line).toBe(3);
@@ -69,5 +76,7 @@ describe("redactSecrets", () => {
 });
 
 it("keeps the punctuation that ends a sentence after a query secret", () => {
-  expect(redactSecrets(`V1 host in https://h.example/run?token=${SECRET}: use the V2 host.`)).toBe("V1 host in https://h.example/run?token=***: use the V2 host.");
+  expect(redactSecrets(`V1 host in https://h.example/run?token=${SECRET}: use the V2 host.`)).toBe(
+    "V1 host in https://h.example/run?token=***: use the V2 host.",
+  );
 });

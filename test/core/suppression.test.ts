@@ -62,7 +62,9 @@ describe("ignore comments", () => {
     expect(unused).toHaveLength(1);
     const finding = unusedIgnoreFinding("a.ts", unused[0]!);
     expect(finding).toMatchObject({ ruleId: "unused-ignore", severity: "warning", line: 2, column: 4, fix: "manual" });
-    expect(text.slice(finding.span!.start, finding.span!.end)).toBe("comfydeploy-migrate-ignore legacy-get-run -- wrong rule");
+    expect(text.slice(finding.span!.start, finding.span!.end)).toBe(
+      "comfydeploy-migrate-ignore legacy-get-run -- wrong rule",
+    );
     expect(finding.message).toContain("line 3");
   });
 
@@ -74,7 +76,9 @@ describe("ignore comments", () => {
   });
 
   it("in prose, only an HTML comment is a directive (the rest document one)", () => {
-    const [inCode, inComment] = parseSuppressions("    // comfydeploy-migrate-ignore legacy-base-url\n<!-- comfydeploy-migrate-ignore * -->\n");
+    const [inCode, inComment] = parseSuppressions(
+      "    // comfydeploy-migrate-ignore legacy-base-url\n<!-- comfydeploy-migrate-ignore * -->\n",
+    );
     expect(isDirective(inCode!, true)).toBe(false);
     expect(isDirective(inComment!, true)).toBe(true);
     expect(isDirective(inCode!, false)).toBe(true);

@@ -43,12 +43,15 @@ describe("README.md yaml blocks", () => {
   });
 
   it.each(yamlBlocks.map((b) => [b.line, b] as const))("the block at line %i parses", (_line, block) => {
-    const problems = parseAllDocuments(block.body).flatMap((doc) => ("errors" in doc ? doc.errors.map((e) => e.message) : []));
+    const problems = parseAllDocuments(block.body).flatMap((doc) =>
+      "errors" in doc ? doc.errors.map((e) => e.message) : [],
+    );
     expect(problems).toEqual([]);
   });
 
   it("say no `npx comfydeploy-migrate`: the name is not published, and a squatter could take it", () => {
-    for (const block of yamlBlocks) expect(block.body, `line ${block.line}`).not.toMatch(/npx\s+(--yes\s+)?comfydeploy-migrate\b/);
+    for (const block of yamlBlocks)
+      expect(block.body, `line ${block.line}`).not.toMatch(/npx\s+(--yes\s+)?comfydeploy-migrate\b/);
   });
 });
 
@@ -57,19 +60,30 @@ describe("README.md runnable sh blocks", () => {
     expect(runnable.length).toBeGreaterThan(0);
   });
 
-  it.each(runnable.map((b) => [b.line, b] as const))("the block at line %i exits 0", (_line, block) => {
-    const work = tempDir("cdm-readme-");
-    cpSync(join(REPO_ROOT, "fixtures", "demo-app"), join(work, "app"), { recursive: true });
-    const bin = join(work, "bin");
-    mkdirSync(bin);
-    writeFileSync(join(bin, "comfydeploy-migrate"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-    chmodSync(join(bin, "comfydeploy-migrate"), 0o755);
-    const run = spawnSync("bash", ["-euo", "pipefail", "-c", block.body], {
-      cwd: join(work, "app"),
-      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: "1", GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, CI: undefined },
-      encoding: "utf8",
-      timeout: 120_000,
-    });
-    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-  }, 180_000);
+  it.each(runnable.map((b) => [b.line, b] as const))(
+    "the block at line %i exits 0",
+    (_line, block) => {
+      const work = tempDir("cdm-readme-");
+      cpSync(join(REPO_ROOT, "fixtures", "demo-app"), join(work, "app"), { recursive: true });
+      const bin = join(work, "bin");
+      mkdirSync(bin);
+      writeFileSync(join(bin, "comfydeploy-migrate"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+      chmodSync(join(bin, "comfydeploy-migrate"), 0o755);
+      const run = spawnSync("bash", ["-euo", "pipefail", "-c", block.body], {
+        cwd: join(work, "app"),
+        env: {
+          ...process.env,
+          PATH: `${bin}:${process.env.PATH}`,
+          NO_COLOR: "1",
+          GITHUB_ACTIONS: undefined,
+          GITHUB_STEP_SUMMARY: undefined,
+          CI: undefined,
+        },
+        encoding: "utf8",
+        timeout: 120_000,
+      });
+      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    },
+    180_000,
+  );
 });

@@ -9,7 +9,9 @@ import type { Report } from "../../src/report/model.js";
 import { RULE_IDS } from "../../src/rules/catalog.js";
 
 const readme = readFileSync(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
-const pkg = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "package.json"), "utf8")) as { repository?: string | { url?: string } };
+const pkg = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "package.json"), "utf8")) as {
+  repository?: string | { url?: string };
+};
 
 describe("README", () => {
   it("has an up-to-date rule reference (run `npm run docs` after changing the catalog)", () => {
@@ -27,8 +29,20 @@ describe("README", () => {
   });
 
   it("is where every rule's SARIF helpUri points: the repository page, at the rule's anchor in this README", () => {
-    const report = { tool: { name: "t", version: "0.0.0" }, root: "/r", findings: [], suppressed: [], baselined: [], skipped: [], command: "x", cutoff: { summary: "" } };
-    const rules = JSON.parse(renderSarif(report as unknown as Report)).runs[0].tool.driver.rules as Array<{ id: string; helpUri: string }>;
+    const report = {
+      tool: { name: "t", version: "0.0.0" },
+      root: "/r",
+      findings: [],
+      suppressed: [],
+      baselined: [],
+      skipped: [],
+      command: "x",
+      cutoff: { summary: "" },
+    };
+    const rules = JSON.parse(renderSarif(report as unknown as Report)).runs[0].tool.driver.rules as Array<{
+      id: string;
+      helpUri: string;
+    }>;
     expect(rules.map((r) => r.id)).toEqual([...RULE_IDS]);
     for (const rule of rules) {
       expect(rule.helpUri).toBe(`${REPOSITORY_URL}#rule-${rule.id}`);
@@ -37,7 +51,7 @@ describe("README", () => {
   });
 
   it.runIf(pkg.repository !== undefined)("names the repository package.json declares", () => {
-    const url = typeof pkg.repository === "string" ? pkg.repository : pkg.repository?.url ?? "";
+    const url = typeof pkg.repository === "string" ? pkg.repository : (pkg.repository?.url ?? "");
     expect(url.replace(/^git\+/, "").replace(/\.git$/, "")).toBe(REPOSITORY_URL);
   });
 });

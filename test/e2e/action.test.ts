@@ -53,7 +53,9 @@ function runStep(
   const actionPath = options.actionPath ?? REPO_ROOT;
   const expand = (value: string): string =>
     value
-      .replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, name: string) => expand(options.inputs?.[name] ?? action.inputs[name]?.default ?? ""))
+      .replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, name: string) =>
+        expand(options.inputs?.[name] ?? action.inputs[name]?.default ?? ""),
+      )
       .replace(/\$\{\{\s*github\.action_path\s*\}\}/g, actionPath)
       .replace(/\$\{\{\s*github\.token\s*\}\}/g, TOKEN);
   const scratch = tempDir("cdm-action-runner-");
@@ -64,7 +66,9 @@ function runStep(
   mkdirSync(bin);
   writeFileSync(join(bin, "npx"), "#!/bin/sh\necho 'npx must not be called' >&2\nexit 127\n");
   chmodSync(join(bin, "npx"), 0o755);
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(GITHUB_|GH_|CDM_|RUNNER_)/.test(key)));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^(GITHUB_|GH_|CDM_|RUNNER_)/.test(key)),
+  );
   const child = spawn("bash", ["-e", "-c", step.run!], {
     cwd: step["working-directory"] ? expand(step["working-directory"]) : options.cwd,
     env: {
@@ -91,14 +95,15 @@ function runStep(
   );
 }
 
-
 /** A clone of the demo app with a bare origin beside it, as actions/checkout leaves a repository. */
 function demoCheckout(): { work: string; origin: string } {
   return demoRepository(tempDir("cdm-action-repo-"));
 }
 
 function reportTotal(path: string): { total: number; errors: number } {
-  const summary = (JSON.parse(readFileSync(path, "utf8")) as { summary: { total: number; bySeverity: { error: number } } }).summary;
+  const summary = (
+    JSON.parse(readFileSync(path, "utf8")) as { summary: { total: number; bySeverity: { error: number } } }
+  ).summary;
   return { total: summary.total, errors: summary.bySeverity.error };
 }
 
@@ -144,7 +149,10 @@ describe("setup: the action's own checkout, installed and built", () => {
   it("builds dist/ in a fresh copy of the repository (no dist/, no node_modules) and runs the copy's code", async () => {
     // What `uses: owner/comfydeploy-migrate@<ref>` downloads: the tracked files at that ref.
     const copy = join(tempDir("cdm-action-path-"), "comfydeploy-migrate");
-    const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: REPO_ROOT, encoding: "utf8" })
+    const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+    })
       .split("\0")
       .filter((f) => f && existsSync(join(REPO_ROOT, f)));
     for (const file of files) {
@@ -152,7 +160,11 @@ describe("setup: the action's own checkout, installed and built", () => {
       cpSync(join(REPO_ROOT, file), join(copy, file));
     }
     expect(existsSync(join(copy, "dist"))).toBe(false);
-    const setup = await runStep("setup", { cwd: tempDir("cdm-action-ws-"), actionPath: copy, env: { npm_config_prefer_offline: "true" } });
+    const setup = await runStep("setup", {
+      cwd: tempDir("cdm-action-ws-"),
+      actionPath: copy,
+      env: { npm_config_prefer_offline: "true" },
+    });
     expect(setup.status, setup.stderr).toBe(0);
     expect(existsSync(join(copy, "dist", "src", "cli.js"))).toBe(true);
 
@@ -172,7 +184,11 @@ describe("run: scan and fix", () => {
     const report = run.outputs["report-path"]!;
     const { total, errors } = reportTotal(report);
     expect(total).toBeGreaterThan(10);
-    expect(run.outputs).toMatchObject({ findings: String(total), errors: String(errors), sarif: "comfydeploy-migrate.sarif" });
+    expect(run.outputs).toMatchObject({
+      findings: String(total),
+      errors: String(errors),
+      sarif: "comfydeploy-migrate.sarif",
+    });
     expect(errors).toBeGreaterThan(0);
     expect(existsSync(join(work, "comfydeploy-migrate.sarif"))).toBe(true);
     expect(run.summary).toContain("legacy-create-run");
@@ -201,7 +217,9 @@ describe("run: the args input", () => {
     const args = `--rule legacy-create-run --rule "legacy-base-url" --exclude 'with space/**' --exclude '$(touch pwned)' --exclude \`touch pwned2\``;
     const run = await runStep("run", { cwd: work, inputs: { "fail-on": "none", args } });
     expect(run.status, run.stderr).toBe(0);
-    const report = JSON.parse(readFileSync(run.outputs["report-path"]!, "utf8")) as { findings: Array<{ ruleId: string; file: string }> };
+    const report = JSON.parse(readFileSync(run.outputs["report-path"]!, "utf8")) as {
+      findings: Array<{ ruleId: string; file: string }>;
+    };
     expect(report.findings.length).toBeGreaterThan(0);
     expect(new Set(report.findings.map((f) => f.ruleId))).toEqual(new Set(["legacy-create-run", "legacy-base-url"]));
     expect(report.findings.filter((f) => f.file.startsWith("with space/"))).toEqual([]);
@@ -227,7 +245,11 @@ describe("run: pr, with create-pull-request's inputs", () => {
   beforeAll(() => github.start());
   afterAll(() => github.stop());
 
-  const env = (): NodeJS.ProcessEnv => ({ GITHUB_REPOSITORY: "acme/demo", GITHUB_API_URL: github.url, GITHUB_SERVER_URL: "https://github.example" });
+  const env = (): NodeJS.ProcessEnv => ({
+    GITHUB_REPOSITORY: "acme/demo",
+    GITHUB_API_URL: github.url,
+    GITHUB_SERVER_URL: "https://github.example",
+  });
 
   it("opens the pull request with the title, base, branch, draft, labels, reviewers, assignees and commit message given", async () => {
     const { work, origin } = demoCheckout();
@@ -251,12 +273,21 @@ describe("run: pr, with create-pull-request's inputs", () => {
     expect(run.stdout + run.stderr).not.toContain(TOKEN);
 
     const pull = github.pulls.at(-1)!;
-    expect(pull).toMatchObject({ head: "deps/comfydeploy-v2", base: "release", title: "Move to the V2 API", draft: true });
+    expect(pull).toMatchObject({
+      head: "deps/comfydeploy-v2",
+      base: "release",
+      title: "Move to the V2 API",
+      draft: true,
+    });
     expect(pull.labels).toEqual(["migration", "comfydeploy"]);
     expect(pull.reviewers).toEqual(["alice"]);
-    expect(github.calls.find((c) => c.path.endsWith("/requested_reviewers"))!.body).toMatchObject({ team_reviewers: ["platform"] });
+    expect(github.calls.find((c) => c.path.endsWith("/requested_reviewers"))!.body).toMatchObject({
+      team_reviewers: ["platform"],
+    });
     expect(pull.assignees).toEqual(["bob", "carol"]);
-    expect(git(origin, "log", "-1", "--format=%B", "deps/comfydeploy-v2")).toBe("chore: migrate to ComfyDeploy V2\n\nGenerated fix.");
+    expect(git(origin, "log", "-1", "--format=%B", "deps/comfydeploy-v2")).toBe(
+      "chore: migrate to ComfyDeploy V2\n\nGenerated fix.",
+    );
 
     expect(run.outputs).toMatchObject({ operation: "created", number: String(pull.number) });
     expect(run.outputs.url).toContain(`/pull/${pull.number}`);
@@ -271,8 +302,17 @@ describe("run: pr, with create-pull-request's inputs", () => {
     const run = await runStep("run", { cwd: work, env: env(), inputs: { mode: "pr" } });
     expect(run.status, run.stderr).toBe(0);
     const pull = github.pulls.at(-1)!;
-    expect(pull).toMatchObject({ head: "comfydeploy-migrate/v2", base: "main", title: "Migrate ComfyDeploy V1 API use to V2", draft: false, labels: [], assignees: [] });
-    expect(git(origin, "log", "-1", "--format=%s", "comfydeploy-migrate/v2")).toBe("Migrate ComfyDeploy V1 API use to V2");
+    expect(pull).toMatchObject({
+      head: "comfydeploy-migrate/v2",
+      base: "main",
+      title: "Migrate ComfyDeploy V1 API use to V2",
+      draft: false,
+      labels: [],
+      assignees: [],
+    });
+    expect(git(origin, "log", "-1", "--format=%s", "comfydeploy-migrate/v2")).toBe(
+      "Migrate ComfyDeploy V1 API use to V2",
+    );
   });
 
   it("refuses a draft that is not true or false, before anything runs", async () => {

@@ -35,7 +35,10 @@ const TOKEN = "ghp_dashboardFakeToken0123456789abcdef";
 const BRANCH = "comfydeploy-migrate/v2";
 
 /** Where each repository's pull request stands on the fake GitHub (clean-api and ghost have none). */
-const PULLS: Record<string, { state: "open" | "merged"; checks?: "success" | "failure" | "pending"; review?: "APPROVED" | "CHANGES_REQUESTED" }> = {
+const PULLS: Record<
+  string,
+  { state: "open" | "merged"; checks?: "success" | "failure" | "pending"; review?: "APPROVED" | "CHANGES_REQUESTED" }
+> = {
   "web-app": { state: "open", checks: "failure", review: "CHANGES_REQUESTED" },
   "py-service": { state: "open", checks: "success", review: "APPROVED" },
   "comfy-worker": { state: "open", checks: "pending" },
@@ -53,7 +56,10 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)("campaign.html in Chro
       `repositories:\n${REPOSITORIES.map((name) => `  - url: ${estate.origin(name)}\n    github: acme/${name}\n${name === "bots" ? "    path: packages/bot\n" : ""}`).join("")}`,
     );
     const out = join(estate.dir, "out");
-    const run = (): Promise<unknown> => runCliAsync(["campaign", "run", file, "--out", out, "--cache", join(estate.dir, "cache")], { env: { GITHUB_TOKEN: "", GH_TOKEN: "" } });
+    const run = (): Promise<unknown> =>
+      runCliAsync(["campaign", "run", file, "--out", out, "--cache", join(estate.dir, "cache")], {
+        env: { GITHUB_TOKEN: "", GH_TOKEN: "" },
+      });
     await run();
     // A second run after one repository gained a V1 use: two points on the burn-down.
     estate.commit(CLEAN, { "src/legacy.ts": 'export const RUN = "https://www.comfydeploy.com/api/run";\n' });
@@ -62,14 +68,30 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)("campaign.html in Chro
     await github.start();
     for (const [name, pr] of Object.entries(PULLS)) {
       github.addRepository({ owner: "acme", name });
-      const pull: FakePull = { repo: `acme/${name}`, number: 7, head: BRANCH, base: "main", title: "t", body: "", draft: false, state: "open", merged: false, labels: [], reviewers: [], assignees: [] };
+      const pull: FakePull = {
+        repo: `acme/${name}`,
+        number: 7,
+        head: BRANCH,
+        base: "main",
+        title: "t",
+        body: "",
+        draft: false,
+        state: "open",
+        merged: false,
+        labels: [],
+        reviewers: [],
+        assignees: [],
+      };
       if (pr.review) pull.reviews = [{ user: "lead", state: pr.review }];
       github.pulls.push(pull);
       if (pr.state === "merged") github.merge(`acme/${name}`, 7);
-      if (pr.checks) github.checks.set(`acme/${name}@${BRANCH}`, { statuses: [{ context: "ci", state: pr.checks }], runs: [] });
+      if (pr.checks)
+        github.checks.set(`acme/${name}@${BRANCH}`, { statuses: [{ context: "ci", state: pr.checks }], runs: [] });
     }
     for (const name of [CLEAN, GHOST]) github.addRepository({ owner: "acme", name });
-    const status = (await runCliAsync(["campaign", "status", out, "--api-url", github.url], { env: { GITHUB_TOKEN: TOKEN, GH_TOKEN: "" } })) as { status: number; stderr: string };
+    const status = (await runCliAsync(["campaign", "status", out, "--api-url", github.url], {
+      env: { GITHUB_TOKEN: TOKEN, GH_TOKEN: "" },
+    })) as { status: number; stderr: string };
     expect(status.status, status.stderr).toBe(0);
     html = join(out, "campaign.html");
   });
@@ -81,7 +103,12 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)("campaign.html in Chro
 
   it("shows one row per repository, both charts and the cutoff, with no console error and no request", async () => {
     const profile = mkdtempSync(join(estate.dir, "chromium-profile-"));
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, viewport: { width: 1280, height: 900 } });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: ARGS,
+      headless: true,
+      viewport: { width: 1280, height: 900 },
+    });
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       const pageUrl = pathToFileURL(html).href;
@@ -91,7 +118,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)("campaign.html in Chro
       // Anything but the page itself is refused, so a stray request cannot reach anywhere either.
       await context.route("**/*", (route) => (route.request().url() === pageUrl ? route.continue() : route.abort()));
       page.on("console", (message) => {
-        if (message.type() === "error" || message.type() === "warning") problems.push(`${message.type()}: ${message.text()}`);
+        if (message.type() === "error" || message.type() === "warning")
+          problems.push(`${message.type()}: ${message.text()}`);
       });
       page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
 
@@ -120,13 +148,16 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)("campaign.html in Chro
       expect(await pullCell("py-service").textContent()).toBe("#7 openchecks passed approved");
       expect(await pullCell("comfy-worker").textContent()).toBe("#7 openchecks pending review required");
       expect(await pullCell("bots").textContent()).toBe("#7 merged");
-      expect(await page.locator(`tr[data-repo="web-app"] li[data-reason="pr-checks"]`).textContent()).toBe("a failed check on the pull request");
+      expect(await page.locator(`tr[data-repo="web-app"] li[data-reason="pr-checks"]`).textContent()).toBe(
+        "a failed check on the pull request",
+      );
       expect(await page.locator(`tr[data-repo="${GHOST}"] li[data-reason="run-failed"]`).count()).toBe(1);
 
       // The filters hide and show rows, alone and together.
       const visible = async (): Promise<string[]> => {
         const shown: string[] = [];
-        for (const name of REPOSITORIES) if (await page.locator(`tr[data-repo="${name}"]`).isVisible()) shown.push(name);
+        for (const name of REPOSITORIES)
+          if (await page.locator(`tr[data-repo="${name}"]`).isVisible()) shown.push(name);
         return shown;
       };
       expect(await page.locator("#filters").isVisible()).toBe(true);
@@ -149,7 +180,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)("campaign.html in Chro
       await page.selectOption("#filter-checks", "pending");
       const filtered = join(estate.dir, "campaign-filtered.png");
       await page.screenshot({ path: filtered, fullPage: true });
-      if (process.env.CAMPAIGN_SCREENSHOT_COPY) copyFileSync(filtered, process.env.CAMPAIGN_SCREENSHOT_COPY.replace(/(\.png)?$/, "-filtered.png"));
+      if (process.env.CAMPAIGN_SCREENSHOT_COPY)
+        copyFileSync(filtered, process.env.CAMPAIGN_SCREENSHOT_COPY.replace(/(\.png)?$/, "-filtered.png"));
       expect(await visible()).toEqual(["comfy-worker"]);
       await page.selectOption("#filter-checks", "");
       await page.selectOption("#filter-readiness", "");

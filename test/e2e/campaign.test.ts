@@ -30,7 +30,10 @@ interface Report {
   runKey: string;
   startedAt: string;
   nodePins?: string;
-  scan?: { summary: { total: number; bySeverity: Record<string, number>; byRule: Record<string, number> }; findings: Array<{ file: string; ruleId: string }> };
+  scan?: {
+    summary: { total: number; bySeverity: Record<string, number>; byRule: Record<string, number> };
+    findings: Array<{ file: string; ruleId: string }>;
+  };
   pullRequest?: { state: string; number?: number; url?: string; operation?: string; wouldChange?: number };
   check?: { verdict: string; deploymentId: string };
 }
@@ -95,7 +98,11 @@ describe("the smallest campaign file, exactly as the README shows it", () => {
     expect(section).toContain("campaign run campaign.yml --out campaign-out");
     expect(section).toContain("campaign merge campaign-out");
     estate.campaignFile(yaml, join("ops", "campaign.yml"));
-    const offline = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: `url.file://${join(estate.dir, "origins")}/.insteadOf`, GIT_CONFIG_VALUE_0: "https://github.com/acme/" };
+    const offline = {
+      GIT_CONFIG_COUNT: "1",
+      GIT_CONFIG_KEY_0: `url.file://${join(estate.dir, "origins")}/.insteadOf`,
+      GIT_CONFIG_VALUE_0: "https://github.com/acme/",
+    };
     const ops = join(estate.dir, "ops");
 
     const run = await campaign(estate, ["run", "campaign.yml", "--out", "campaign-out"], offline, ops);
@@ -104,9 +111,15 @@ describe("the smallest campaign file, exactly as the README shows it", () => {
     expect(readdirSync(join(out, "repos")).sort()).toEqual(["discord-bot.json", "web-app.json"]);
 
     const web = report(out, "web-app");
-    expect(web).toMatchObject({ status: "ok", github: "acme/web-app", head: git(estate.work("web-app"), "rev-parse", "HEAD") });
+    expect(web).toMatchObject({
+      status: "ok",
+      github: "acme/web-app",
+      head: git(estate.work("web-app"), "rev-parse", "HEAD"),
+    });
     expect(web.scan!.summary.bySeverity.error).toBeGreaterThan(0);
-    expect(Object.keys(web.scan!.summary.byRule)).toEqual(expect.arrayContaining(["v1-sdk-import", "legacy-create-run"]));
+    expect(Object.keys(web.scan!.summary.byRule)).toEqual(
+      expect.arrayContaining(["v1-sdk-import", "legacy-create-run"]),
+    );
 
     // Only packages/bot was scanned: the Python bot's findings, none from the Go client at the root.
     const bot = report(out, "discord-bot");
@@ -118,8 +131,11 @@ describe("the smallest campaign file, exactly as the README shows it", () => {
     rmSync(join(out, "campaign.html"));
     const merge = await campaign(estate, ["merge", "campaign-out"], {}, ops);
     expect(merge.status, merge.stderr).toBe(1);
-    for (const file of ["campaign.json", "campaign.md", "campaign.html"]) expect(existsSync(join(out, file)), file).toBe(true);
-    const merged = JSON.parse(readFileSync(join(out, "campaign.json"), "utf8")) as { repositories: Array<{ name: string }> };
+    for (const file of ["campaign.json", "campaign.md", "campaign.html"])
+      expect(existsSync(join(out, file)), file).toBe(true);
+    const merged = JSON.parse(readFileSync(join(out, "campaign.json"), "utf8")) as {
+      repositories: Array<{ name: string }>;
+    };
     expect(schemaValidator("campaign.schema.json")(merged)).toBe(true);
     expect(merged.repositories.map((r) => r.name)).toEqual(["discord-bot", "web-app"]);
   });
@@ -162,12 +178,18 @@ describe("a campaign over an estate", () => {
   });
 
   it("clones and scans every repository, records the one that fails, and still writes the dashboard (exit 3)", async () => {
-    const run = await campaign(estate, ["run", file, "--out", out, "--concurrency", "3", "--check", "--base-url", emulator.baseUrl], {
-      COMFYDEPLOY_API_KEY: TEST_TOKEN,
-    });
+    const run = await campaign(
+      estate,
+      ["run", file, "--out", out, "--concurrency", "3", "--check", "--base-url", emulator.baseUrl],
+      {
+        COMFYDEPLOY_API_KEY: TEST_TOKEN,
+      },
+    );
     expectNoSecret(run, TEST_TOKEN);
     expect(run.status, run.stderr).toBe(3);
-    expect(run.stderr).toMatch(/ghost: FAILED at clone: git ls-remote failed: .*ghost\.git' does not appear to be a git repository/);
+    expect(run.stderr).toMatch(
+      /ghost: FAILED at clone: git ls-remote failed: .*ghost\.git' does not appear to be a git repository/,
+    );
     expect(run.stdout).toContain("6 repositories: 5 scanned, 0 updated, 0 unchanged, 1 failed");
     expect(run.stderr).not.toMatch(/\n\s+at /);
 
@@ -200,18 +222,28 @@ describe("a campaign over an estate", () => {
     expect(merged.repositories.find((r) => r.name === "ghost")).toMatchObject({ readiness: "failed", scanned: false });
     const md = readFileSync(join(out, "campaign.md"), "utf8");
     expect(md).toContain("| ghost | ⚠️ failed (clone failed: git ls-remote failed:");
-    expect(md).toMatch(/\| web-app \| ❌ not ready \(\d+ V1 findings left\) \| \d+ \| \d+ \| 0 \| none \| – \| READY \|/);
+    expect(md).toMatch(
+      /\| web-app \| ❌ not ready \(\d+ V1 findings left\) \| \d+ \| \d+ \| 0 \| none \| – \| READY \|/,
+    );
   });
 
   it("skips repositories whose HEAD and tool version are unchanged, and redoes only the one with a new commit", async () => {
-    const before = Object.fromEntries(["web-app", "comfy-worker", "py-service", "bots", "clean-api"].map((n) => [n, readFileSync(join(out, "repos", `${n}.json`), "utf8")]));
+    const before = Object.fromEntries(
+      ["web-app", "comfy-worker", "py-service", "bots", "clean-api"].map((n) => [
+        n,
+        readFileSync(join(out, "repos", `${n}.json`), "utf8"),
+      ]),
+    );
     const again = await campaign(estate, ["run", file, "--out", out]);
     expect(again.status).toBe(3);
     expect(again.stdout).toContain("0 scanned, 0 updated, 5 unchanged, 1 failed");
-    for (const [name, text] of Object.entries(before)) expect(readFileSync(join(out, "repos", `${name}.json`), "utf8"), name).toBe(text);
+    for (const [name, text] of Object.entries(before))
+      expect(readFileSync(join(out, "repos", `${name}.json`), "utf8"), name).toBe(text);
 
     // A new V1 use in one repository: only that one is scanned again, and its report shows it.
-    const head = estate.commit("clean-api", { "src/queue.ts": 'export const QUEUE = "https://www.comfydeploy.com/api/run";\n' });
+    const head = estate.commit("clean-api", {
+      "src/queue.ts": 'export const QUEUE = "https://www.comfydeploy.com/api/run";\n',
+    });
     const third = await campaign(estate, ["run", file, "--out", out]);
     expect(third.stdout).toContain("1 scanned, 0 updated, 4 unchanged, 1 failed");
     const clean = report(out, "clean-api");
@@ -225,18 +257,24 @@ describe("a campaign over an estate", () => {
     expect(report(out, "web-app").check?.verdict).toBe("READY");
 
     // Each merged run is a point of the burn-down.
-    const history = JSON.parse(readFileSync(join(out, "history.json"), "utf8")) as { points: Array<{ findings: { total: number } }> };
+    const history = JSON.parse(readFileSync(join(out, "history.json"), "utf8")) as {
+      points: Array<{ findings: { total: number } }>;
+    };
     expect(history.points.length).toBe(4);
     expect(history.points[2]!.findings.total).toBeGreaterThan(history.points[1]!.findings.total);
     // Merging the same reports again replaces the last point rather than adding one.
     await campaign(estate, ["merge", out]);
-    expect((JSON.parse(readFileSync(join(out, "history.json"), "utf8")) as { points: unknown[] }).points.length).toBe(4);
+    expect((JSON.parse(readFileSync(join(out, "history.json"), "utf8")) as { points: unknown[] }).points.length).toBe(
+      4,
+    );
   });
 
   it("plans shards for CI's matrix; the shards' reports merge into the same campaign", async () => {
     const plan = await campaign(estate, ["plan", file, "--shards", "4"]);
     expect(plan.status, plan.stderr).toBe(0);
-    const matrix = JSON.parse(plan.stdout) as { include: Array<{ shard: number; shards: number; repositories: string[] }> };
+    const matrix = JSON.parse(plan.stdout) as {
+      include: Array<{ shard: number; shards: number; repositories: string[] }>;
+    };
     expect(matrix.include).toEqual([
       { shard: 1, shards: 4, repositories: ["web-app", "clean-api"] },
       { shard: 2, shards: 4, repositories: ["comfy-worker", "ghost"] },
@@ -244,13 +282,23 @@ describe("a campaign over an estate", () => {
       { shard: 4, shards: 4, repositories: ["bots"] },
     ]);
     // More shards than repositories: one repository each, no empty shard.
-    const wide = JSON.parse((await campaign(estate, ["plan", file, "--shards", "50"])).stdout) as { include: unknown[] };
+    const wide = JSON.parse((await campaign(estate, ["plan", file, "--shards", "50"])).stdout) as {
+      include: unknown[];
+    };
     expect(wide.include).toHaveLength(6);
 
     const merged = join(estate.dir, "sharded");
     for (const { shard, shards } of matrix.include) {
       const shardOut = join(estate.dir, `shard-${shard}`);
-      const run = await campaign(estate, ["run", file, "--shard", `${shard}/${shards}`, "--out", shardOut, "--no-merge"]);
+      const run = await campaign(estate, [
+        "run",
+        file,
+        "--shard",
+        `${shard}/${shards}`,
+        "--out",
+        shardOut,
+        "--no-merge",
+      ]);
       expect(run.status).toBe(shard === 2 ? 3 : 1);
       expect(existsSync(join(shardOut, "campaign.html"))).toBe(false);
       // What actions/download-artifact with merge-multiple does.
@@ -258,7 +306,9 @@ describe("a campaign over an estate", () => {
     }
     const merge = await campaign(estate, ["merge", merged]);
     expect(merge.status).toBe(3);
-    const rows = (JSON.parse(readFileSync(join(merged, "campaign.json"), "utf8")) as { repositories: Array<{ name: string }> }).repositories;
+    const rows = (
+      JSON.parse(readFileSync(join(merged, "campaign.json"), "utf8")) as { repositories: Array<{ name: string }> }
+    ).repositories;
     expect(rows.map((r) => r.name)).toEqual(["bots", "clean-api", "comfy-worker", "ghost", "py-service", "web-app"]);
   });
 
@@ -276,7 +326,9 @@ describe("a campaign over an estate", () => {
     expect(readdirSync(join(clean.dir, "out", "repos"))).toEqual(["clean-api.json"]);
 
     const worker = newEstate(["comfy-worker"]);
-    const workerFile = worker.campaignFile(`repositories:\n  - url: ${worker.origin("comfy-worker")}\nfailOn: warning\n`);
+    const workerFile = worker.campaignFile(
+      `repositories:\n  - url: ${worker.origin("comfy-worker")}\nfailOn: warning\n`,
+    );
     const workerOut = join(worker.dir, "out");
     expect((await campaign(worker, ["run", workerFile, "--out", workerOut])).status).toBe(1);
     expect((await campaign(worker, ["merge", workerOut, "--fail-on", "none"])).status).toBe(0);
@@ -291,15 +343,35 @@ describe("bad campaign files and usage: exit 2 with the key at fault named", () 
   });
 
   const cases: Array<[string, string, RegExp]> = [
-    ["an unknown key in an entry", "repositories:\n  - url: a\n  - url: b\n    pth: x\n", /campaign\.yml: unknown key "repositories\[1\]\.pth" \(known: url, name, path, base, deploymentId, github\)/],
-    ["an unknown top-level key", "repository:\n  - url: a\n", /unknown key "repository" \(known: repositories, github, failOn, legacyHosts, pullRequests\)/],
+    [
+      "an unknown key in an entry",
+      "repositories:\n  - url: a\n  - url: b\n    pth: x\n",
+      /campaign\.yml: unknown key "repositories\[1\]\.pth" \(known: url, name, path, base, deploymentId, github\)/,
+    ],
+    [
+      "an unknown top-level key",
+      "repository:\n  - url: a\n",
+      /unknown key "repository" \(known: repositories, github, failOn, legacyHosts, pullRequests\)/,
+    ],
     ["a wrong type", "repositories:\n  - url: 42\n", /"repositories\[0\]\.url" must be a string/],
     ["a missing url", "repositories:\n  - path: x\n", /"repositories\[0\]\.url" must be a string \(missing\)/],
-    ["a bad deployment id", "repositories:\n  - url: a\n    deploymentId: nope\n", /"repositories\[0\]\.deploymentId" is not a uuid/],
+    [
+      "a bad deployment id",
+      "repositories:\n  - url: a\n    deploymentId: nope\n",
+      /"repositories\[0\]\.deploymentId" is not a uuid/,
+    ],
     ["a bad failOn", "repositories:\n  - url: a\nfailOn: loud\n", /"failOn" must be one of error, warning, info, none/],
     ["broken YAML", "repositories:\n  - url: [a\n", /campaign\.yml:\d+:\d+: not valid YAML/],
-    ["two repositories with one name", "repositories:\n  - url: x/app\n  - url: y/app\n", /repositories\[1\]: the name "app" is already used by repositories\[0\]; give one of them a "name"/],
-    ["a path leaving the repository", "repositories:\n  - url: a\n    path: ../etc\n", /"repositories\[0\]\.path" must be a directory inside the repository/],
+    [
+      "two repositories with one name",
+      "repositories:\n  - url: x/app\n  - url: y/app\n",
+      /repositories\[1\]: the name "app" is already used by repositories\[0\]; give one of them a "name"/,
+    ],
+    [
+      "a path leaving the repository",
+      "repositories:\n  - url: a\n    path: ../etc\n",
+      /"repositories\[0\]\.path" must be a directory inside the repository/,
+    ],
     ["no repositories", "repositories: []\n", /"repositories" lists none/],
   ];
   for (const [what, yaml, message] of cases) {
@@ -345,13 +417,33 @@ describe("pull requests and GitHub organisations, against the fake GitHub API", 
     estate = newEstate(["web-app", "py-service", "clean-api"]);
     await github.start();
     for (const name of ["web-app", "py-service", "clean-api"]) {
-      github.addRepository({ owner: "acme", name, cloneUrl: estate.origin(name), topics: name === "clean-api" ? [] : ["comfy"] });
+      github.addRepository({
+        owner: "acme",
+        name,
+        cloneUrl: estate.origin(name),
+        topics: name === "clean-api" ? [] : ["comfy"],
+      });
     }
-    github.addRepository({ owner: "acme", name: "old-site", cloneUrl: estate.origin("old-site"), topics: ["comfy"], archived: true });
+    github.addRepository({
+      owner: "acme",
+      name: "old-site",
+      cloneUrl: estate.origin("old-site"),
+      topics: ["comfy"],
+      archived: true,
+    });
     github.addRepository({ owner: "other", name: "elsewhere", cloneUrl: estate.origin("elsewhere") });
     out = join(estate.dir, "out");
     file = estate.campaignFile(
-      ["repositories:", ...["web-app", "py-service", "clean-api"].flatMap((n) => [`  - url: ${estate.origin(n)}`, `    github: acme/${n}`]), "pullRequests:", "  labels: [migration]", ""].join("\n"),
+      [
+        "repositories:",
+        ...["web-app", "py-service", "clean-api"].flatMap((n) => [
+          `  - url: ${estate.origin(n)}`,
+          `    github: acme/${n}`,
+        ]),
+        "pullRequests:",
+        "  labels: [migration]",
+        "",
+      ].join("\n"),
       "prs.yml",
     );
   });
@@ -372,7 +464,9 @@ describe("pull requests and GitHub organisations, against the fake GitHub API", 
   });
 
   it("--open-prs pushes each fix and opens one pull request per repository that needs it; the scan is not redone", async () => {
-    const run = await campaign(estate, ["run", file, "--out", out, "--open-prs", "--api-url", github.url], { GITHUB_TOKEN: TOKEN });
+    const run = await campaign(estate, ["run", file, "--out", out, "--open-prs", "--api-url", github.url], {
+      GITHUB_TOKEN: TOKEN,
+    });
     expectNoSecret(run, TOKEN);
     expect(run.status, run.stderr).toBe(1);
     expect(run.stdout).toContain("0 scanned, 3 updated, 0 unchanged, 0 failed");
@@ -384,13 +478,22 @@ describe("pull requests and GitHub organisations, against the fake GitHub API", 
       ]),
     );
     expect(github.pulls).toHaveLength(2);
-    expect(git(estate.dir, "ls-remote", estate.origin("web-app"), "refs/heads/comfydeploy-migrate/v2")).toMatch(/^[0-9a-f]{40}/);
-    expect(report(out, "web-app").pullRequest).toMatchObject({ state: "open", number: 1, operation: "created", url: "https://github.example/acme/web-app/pull/1" });
+    expect(git(estate.dir, "ls-remote", estate.origin("web-app"), "refs/heads/comfydeploy-migrate/v2")).toMatch(
+      /^[0-9a-f]{40}/,
+    );
+    expect(report(out, "web-app").pullRequest).toMatchObject({
+      state: "open",
+      number: 1,
+      operation: "created",
+      url: "https://github.example/acme/web-app/pull/1",
+    });
     expect(report(out, "clean-api").pullRequest).toMatchObject({ state: "none", operation: "unchanged" });
 
     // Nothing new: the pull request step is not repeated.
     github.calls = [];
-    const again = await campaign(estate, ["run", file, "--out", out, "--open-prs", "--api-url", github.url], { GITHUB_TOKEN: TOKEN });
+    const again = await campaign(estate, ["run", file, "--out", out, "--open-prs", "--api-url", github.url], {
+      GITHUB_TOKEN: TOKEN,
+    });
     expect(again.stdout).toContain("0 scanned, 0 updated, 3 unchanged, 0 failed");
     expect(github.calls).toEqual([]);
   });
@@ -406,12 +509,20 @@ describe("pull requests and GitHub organisations, against the fake GitHub API", 
     expect(status.stdout).toMatch(/clean-api\s+no pull request/);
     expect(github.calls.every((c) => c.method === "GET")).toBe(true);
     expect(github.calls.map((c) => c.path.split("?")[0])).toEqual(
-      expect.arrayContaining(["/repos/acme/web-app/pulls/1", "/repos/acme/py-service/pulls/1", "/repos/acme/clean-api/pulls"]),
+      expect.arrayContaining([
+        "/repos/acme/web-app/pulls/1",
+        "/repos/acme/py-service/pulls/1",
+        "/repos/acme/clean-api/pulls",
+      ]),
     );
     expect(report(out, "web-app").pullRequest).toMatchObject({ state: "merged", number: 1 });
-    const merged = JSON.parse(readFileSync(join(out, "campaign.json"), "utf8")) as { totals: { pullRequests: Record<string, number> } };
+    const merged = JSON.parse(readFileSync(join(out, "campaign.json"), "utf8")) as {
+      totals: { pullRequests: Record<string, number> };
+    };
     expect(merged.totals.pullRequests).toMatchObject({ merged: 1, open: 1 });
-    expect(readFileSync(join(out, "campaign.html"), "utf8")).toContain('<a href="https://github.example/acme/web-app/pull/1">#1</a> merged');
+    expect(readFileSync(join(out, "campaign.html"), "utf8")).toContain(
+      '<a href="https://github.example/acme/web-app/pull/1">#1</a> merged',
+    );
 
     github.failures.push({ method: "GET", pattern: /./, status: 401, body: { message: "Bad credentials" } });
     const refused = await campaign(estate, ["status", out, "--api-url", github.url], { GITHUB_TOKEN: TOKEN });
@@ -434,12 +545,20 @@ describe("pull requests and GitHub organisations, against the fake GitHub API", 
     });
     expect(github.calls.filter((c) => c.path.startsWith("/orgs/acme/repos"))).toHaveLength(2);
 
-    const byTopic = await campaign(estate, ["plan", "--github-org", "acme", "--github-topic", "comfy", "--api-url", github.url], { GITHUB_TOKEN: TOKEN });
+    const byTopic = await campaign(
+      estate,
+      ["plan", "--github-org", "acme", "--github-topic", "comfy", "--api-url", github.url],
+      { GITHUB_TOKEN: TOKEN },
+    );
     expect(JSON.parse(byTopic.stdout).include[0].repositories).toEqual(["py-service", "web-app"]);
 
     // The listed repositories are cloned and scanned like listed ones.
     const orgOut = join(estate.dir, "org-out");
-    const run = await campaign(estate, ["run", "--github-org", "acme", "--github-topic", "comfy", "--api-url", github.url, "--out", orgOut], { GITHUB_TOKEN: TOKEN });
+    const run = await campaign(
+      estate,
+      ["run", "--github-org", "acme", "--github-topic", "comfy", "--api-url", github.url, "--out", orgOut],
+      { GITHUB_TOKEN: TOKEN },
+    );
     expectNoSecret(run, TOKEN);
     expect(run.status, run.stderr).toBe(1);
     expect(report(orgOut, "web-app")).toMatchObject({ status: "ok", github: "acme/web-app" });
@@ -447,7 +566,11 @@ describe("pull requests and GitHub organisations, against the fake GitHub API", 
     const noToken = await campaign(estate, ["plan", org, "--api-url", github.url]);
     expect(noToken.status).toBe(2);
     expect(noToken.stderr).toContain("needs a GitHub token: set GITHUB_TOKEN or GH_TOKEN");
-    const unknown = await campaign(estate, ["plan", "--github-org", "nobody", "--github-topic", "x", "--api-url", github.url], { GITHUB_TOKEN: TOKEN });
+    const unknown = await campaign(
+      estate,
+      ["plan", "--github-org", "nobody", "--github-topic", "x", "--api-url", github.url],
+      { GITHUB_TOKEN: TOKEN },
+    );
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain("lists none");
     github.pageSize = 100;
@@ -468,7 +591,9 @@ describe("the clone cache", () => {
     await campaign(estate, ["run", file, "--out", join(estate.dir, "out"), "--cache", cache]);
     expect(readdirSync(cache)).toEqual([clone]);
     expect(git(join(cache, clone!), "rev-parse", "HEAD")).toBe(head);
-    expect(execFileSync("git", ["rev-list", "--count", "HEAD"], { cwd: join(cache, clone!), encoding: "utf8" }).trim()).toBe("1");
+    expect(
+      execFileSync("git", ["rev-list", "--count", "HEAD"], { cwd: join(cache, clone!), encoding: "utf8" }).trim(),
+    ).toBe("1");
   });
 
   it("scans the entry's base branch, and records a base that does not exist as a failed clone", async () => {
@@ -490,6 +615,9 @@ describe("the clone cache", () => {
     expect(report(out, "on-develop").scan!.summary.total).toBeGreaterThan(0);
     expect(report(out, "on-default")).toMatchObject({ status: "ok", branch: "main" });
     expect(report(out, "on-default").scan!.summary.total).toBe(0);
-    expect(report(out, "on-release")).toMatchObject({ status: "failed", failure: { stage: "clone", reason: expect.stringContaining("branch release not found") } });
+    expect(report(out, "on-release")).toMatchObject({
+      status: "failed",
+      failure: { stage: "clone", reason: expect.stringContaining("branch release not found") },
+    });
   });
 });

@@ -26,29 +26,44 @@ describe("serve as a child process", () => {
 
 describe("check exit codes", () => {
   it("READY exits 0", () => {
-    const run = runCli(["check", "--deployment-id", DEPLOYMENT, "--base-url", baseUrl, "--format", "json"], { env: { COMFYDEPLOY_API_KEY: TOKEN } });
+    const run = runCli(["check", "--deployment-id", DEPLOYMENT, "--base-url", baseUrl, "--format", "json"], {
+      env: { COMFYDEPLOY_API_KEY: TOKEN },
+    });
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout).verdict).toBe("READY");
     expect(run.stdout + run.stderr).not.toContain(TOKEN);
   });
 
   it("NOT READY exits 1 and names live_status", () => {
-    const run = runCli(["check", "--deployment-id", FAILING, "--base-url", baseUrl], { env: { COMFYDEPLOY_API_KEY: TOKEN } });
+    const run = runCli(["check", "--deployment-id", FAILING, "--base-url", baseUrl], {
+      env: { COMFYDEPLOY_API_KEY: TOKEN },
+    });
     expect(run.status).toBe(1);
     expect(run.stdout).toContain("NOT READY: run");
     expect(run.stdout).toContain("KSampler");
   });
 
   it("a bad token is NOT READY, and the token given is never echoed", () => {
-    const run = runCli(["check", "--deployment-id", DEPLOYMENT, "--base-url", baseUrl, "--token", "wrong_token_value_42"]);
+    const run = runCli([
+      "check",
+      "--deployment-id",
+      DEPLOYMENT,
+      "--base-url",
+      baseUrl,
+      "--token",
+      "wrong_token_value_42",
+    ]);
     expect(run.status).toBe(1);
     expect(run.stdout + run.stderr).not.toContain("wrong_token_value_42");
   });
 
   it("ERROR exits 3 when nothing listens", () => {
-    const run = runCli(["check", "--deployment-id", DEPLOYMENT, "--base-url", "http://127.0.0.1:9/api", "--timeout", "2"], {
-      env: { COMFYDEPLOY_API_KEY: TOKEN },
-    });
+    const run = runCli(
+      ["check", "--deployment-id", DEPLOYMENT, "--base-url", "http://127.0.0.1:9/api", "--timeout", "2"],
+      {
+        env: { COMFYDEPLOY_API_KEY: TOKEN },
+      },
+    );
     expect(run.status).toBe(3);
     expect(run.stdout).toContain("ERROR");
   });
@@ -63,9 +78,12 @@ describe("check exit codes", () => {
   });
 
   it("warns on stderr that a real check is a billed run (0.0.0.0 is local, but not a loopback name)", () => {
-    const run = runCli(["check", "--deployment-id", DEPLOYMENT, "--base-url", "http://0.0.0.0:9/api", "--timeout", "1", "--wait", "0"], {
-      env: { COMFYDEPLOY_API_KEY: TOKEN },
-    });
+    const run = runCli(
+      ["check", "--deployment-id", DEPLOYMENT, "--base-url", "http://0.0.0.0:9/api", "--timeout", "1", "--wait", "0"],
+      {
+        env: { COMFYDEPLOY_API_KEY: TOKEN },
+      },
+    );
     expect(run.stderr).toContain("GPU time is billed");
   });
 });
@@ -109,12 +127,17 @@ describe("check under hostile answers", () => {
   it("429 with Retry-After: 86400 and --wait 2 ends long before the Retry-After: UNKNOWN, exit 4, with the reason", async () => {
     const baseUrl = await fakeApi((req, res) => {
       req.resume();
-      res.writeHead(429, { "retry-after": "86400", "content-type": "application/json" }).end('{"detail":"Too Many Requests"}');
+      res
+        .writeHead(429, { "retry-after": "86400", "content-type": "application/json" })
+        .end('{"detail":"Too Many Requests"}');
     });
     const started = Date.now();
-    const run = await runCliAsync(["check", "--deployment-id", DEPLOYMENT, "--base-url", baseUrl, "--wait", "2", "--format", "json"], {
-      env: { COMFYDEPLOY_API_KEY: TOKEN },
-    });
+    const run = await runCliAsync(
+      ["check", "--deployment-id", DEPLOYMENT, "--base-url", baseUrl, "--wait", "2", "--format", "json"],
+      {
+        env: { COMFYDEPLOY_API_KEY: TOKEN },
+      },
+    );
     const seconds = (Date.now() - started) / 1000;
     expect(run.status, run.stderr).toBe(4);
     const report = JSON.parse(run.stdout) as { verdict: string; reason: string; httpStatus: number };
@@ -130,7 +153,9 @@ describe("check under hostile answers", () => {
       const sent = /^Bearer (.*)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
       res.writeHead(200, { "content-type": "application/json" }).end(`{"error": "token ${sent} is not allowed here"}`);
     });
-    const run = await runCliAsync(["check", "--deployment-id", DEPLOYMENT, "--base-url", baseUrl, "--token", token], { env: { COMFYDEPLOY_API_KEY: "" } });
+    const run = await runCliAsync(["check", "--deployment-id", DEPLOYMENT, "--base-url", baseUrl, "--token", token], {
+      env: { COMFYDEPLOY_API_KEY: "" },
+    });
     expect(run.status).toBe(3);
     expect(run.stdout).toContain("token *** is not allowed");
     const echoed = new RegExp(`(^|[^A-Za-z0-9])${token}([^A-Za-z0-9]|$)`);

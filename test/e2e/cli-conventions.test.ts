@@ -72,10 +72,17 @@ describe("help <command>", () => {
 describe("scan --print-config", () => {
   it("prints each resolved value with where it came from, and scans nothing", () => {
     const dir = tempRepo({
-      ".comfydeploy-migrate.json": JSON.stringify({ failOn: "warning", exclude: ["docs/**"], legacyHosts: ["comfy.corp.example"] }),
+      ".comfydeploy-migrate.json": JSON.stringify({
+        failOn: "warning",
+        exclude: ["docs/**"],
+        legacyHosts: ["comfy.corp.example"],
+      }),
       "a.ts": ERROR_LINE,
     });
-    const run = runCli(["scan", ".", "--print-config", "--exclude", "vendor/**", "--max-warnings", "3"], { cwd: dir, env: { CI: undefined } });
+    const run = runCli(["scan", ".", "--print-config", "--exclude", "vendor/**", "--max-warnings", "3"], {
+      cwd: dir,
+      env: { CI: undefined },
+    });
     expect(run.status, run.stderr).toBe(0);
     const config = JSON.parse(run.stdout) as PrintedConfig;
     expect(config.configFile).toBe(".comfydeploy-migrate.json");
@@ -88,21 +95,35 @@ describe("scan --print-config", () => {
     ]);
     expect(config.legacyHosts).toContainEqual({ value: "comfy.corp.example", from: ".comfydeploy-migrate.json" });
     expect(config.legacyHosts.some((h) => h.from === "default")).toBe(true);
-    const flagWins = JSON.parse(runCli(["scan", ".", "--print-config", "--fail-on", "none"], { cwd: dir }).stdout) as PrintedConfig;
+    const flagWins = JSON.parse(
+      runCli(["scan", ".", "--print-config", "--fail-on", "none"], { cwd: dir }).stdout,
+    ) as PrintedConfig;
     expect(flagWins.failOn).toEqual({ value: "none", from: "--fail-on" });
   });
 });
 
 describe("scan --format compact", () => {
   it("prints one file:line:col: severity rule message line per finding", () => {
-    const dir = tempRepo({ "src/a.ts": `// x\n${ERROR_LINE}`, "b.md": "See https://www.comfydeploy.com/api for the old API.\n" });
+    const dir = tempRepo({
+      "src/a.ts": `// x\n${ERROR_LINE}`,
+      "b.md": "See https://www.comfydeploy.com/api for the old API.\n",
+    });
     const run = runCli(["scan", dir, "--format", "compact", "--fail-on", "none"]);
     expect(run.status, run.stderr).toBe(0);
     const json = JSON.parse(runCli(["scan", dir, "--format", "json", "--fail-on", "none"]).stdout) as {
-      findings: Array<{ file: string; line: number; column: number; severity: string; ruleId: string; message: string }>;
+      findings: Array<{
+        file: string;
+        line: number;
+        column: number;
+        severity: string;
+        ruleId: string;
+        message: string;
+      }>;
     };
     expect(json.findings.length).toBeGreaterThan(1);
-    expect(run.stdout).toBe(json.findings.map((f) => `${f.file}:${f.line}:${f.column}: ${f.severity} ${f.ruleId} ${f.message}\n`).join(""));
+    expect(run.stdout).toBe(
+      json.findings.map((f) => `${f.file}:${f.line}:${f.column}: ${f.severity} ${f.ruleId} ${f.message}\n`).join(""),
+    );
     expect(run.stdout).toMatch(/^src\/a\.ts:2:\d+: error legacy-base-url /m);
   });
 });

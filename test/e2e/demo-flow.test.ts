@@ -6,8 +6,13 @@ import { REPO_ROOT } from "../helpers/cli.js";
 
 describe("npm run demo:e2e", () => {
   it("scans, plans the fix and gets READY from the emulator", () => {
-    const run = spawnSync(process.execPath, [join(REPO_ROOT, "scripts", "demo-e2e.mjs")], { encoding: "utf8", timeout: 120_000 });
+    const run = spawnSync(process.execPath, [join(REPO_ROOT, "scripts", "demo-e2e.mjs")], {
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/=== 1\. scan[\s\S]*=== 2\. fix \(dry run\)[\s\S]*would change \d+ files?[\s\S]*READY: run [0-9a-f-]{36} succeeded/);
+    expect(run.stdout).toMatch(
+      /=== 1\. scan[\s\S]*=== 2\. fix \(dry run\)[\s\S]*would change \d+ files?[\s\S]*READY: run [0-9a-f-]{36} succeeded/,
+    );
   }, 150_000);
 });

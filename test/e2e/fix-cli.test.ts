@@ -10,7 +10,8 @@ import { tempDir } from "../helpers/temp-repo.js";
 function gitRepoWithDemo(): string {
   const dir = tempDir("cdm-fix-e2e-");
   cpSync(join(REPO_ROOT, "fixtures", "demo-app"), dir, { recursive: true });
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@invalid", ...args], { cwd: dir, stdio: "pipe" });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@invalid", ...args], { cwd: dir, stdio: "pipe" });
   git("init", "-q");
   git("add", "-A");
   git("commit", "-qm", "demo");
@@ -90,7 +91,8 @@ describe("fix usage", () => {
 
   it("--help explains the options with examples", () => {
     const run = runCli(["fix", "--help"]);
-    for (const option of ["--dry-run", "--transform", "--list-transforms", "--allow-dirty", "--node-ref"]) expect(run.stdout).toContain(option);
+    for (const option of ["--dry-run", "--transform", "--list-transforms", "--allow-dirty", "--node-ref"])
+      expect(run.stdout).toContain(option);
     expect(run.stdout).toContain("Examples:");
   });
 });

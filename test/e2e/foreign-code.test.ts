@@ -18,7 +18,16 @@ describe("foreign code", () => {
   it("fix --dry-run over node_modules plans no change and exits cleanly", async () => {
     // The V1 SDK itself (the test suite's control copy) is V1 code, not foreign code.
     const run = await runCliAsync([
-      "fix", NODE_MODULES, "--dry-run", "--all-files", "--include", "**/*.{js,jsx,ts,tsx,mjs,cjs,mts,cts}", "--exclude", "comfydeploy-v1/**", "--fail-on", "none",
+      "fix",
+      NODE_MODULES,
+      "--dry-run",
+      "--all-files",
+      "--include",
+      "**/*.{js,jsx,ts,tsx,mjs,cjs,mts,cts}",
+      "--exclude",
+      "comfydeploy-v1/**",
+      "--fail-on",
+      "none",
     ]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
@@ -26,7 +35,9 @@ describe("foreign code", () => {
   }, 240_000);
 
   it("the codemods return a sample of node_modules files unchanged", async () => {
-    const files = (await fg("**/*.{js,mjs,cjs,ts}", { cwd: NODE_MODULES, ignore: ["**/*.d.ts", "**/*.min.js"] })).sort();
+    const files = (
+      await fg("**/*.{js,mjs,cjs,ts}", { cwd: NODE_MODULES, ignore: ["**/*.d.ts", "**/*.min.js"] })
+    ).sort();
     expect(files.length).toBeGreaterThan(1000);
     const sample = files.filter((_, i) => i % Math.ceil(files.length / 150) === 0);
     const codemods = (await loadTransforms())

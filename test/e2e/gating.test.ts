@@ -53,7 +53,10 @@ describe("baseline", () => {
     writeFileSync(join(dir, "src/client.ts"), 'fetch("https://www.comfydeploy.com/api/run?run_id=" + id);\n');
     const fresh = runCli(["scan", dir, "--baseline", baseline, "--format", "json"]);
     expect(fresh.status).toBe(1);
-    expect(JSON.parse(fresh.stdout).findings.map((f: { file: string }) => f.file)).toEqual(["src/client.ts", "src/client.ts"]);
+    expect(JSON.parse(fresh.stdout).findings.map((f: { file: string }) => f.file)).toEqual([
+      "src/client.ts",
+      "src/client.ts",
+    ]);
   });
 
   it("rejects a file that is not a JSON report with exit 2", () => {
@@ -72,12 +75,15 @@ describe("suppressions", () => {
     const dir = repo({
       "src/a.ts": `${ERROR_LINE.trim()} // comfydeploy-migrate-ignore legacy-base-url -- proxied by our gateway\n`,
       "src/b.py": `# comfydeploy-migrate-ignore legacy-base-url until ${nextYear} -- moving in Q3\nBASE = "https://www.comfydeploy.com/api"\n`,
-      "config/app.yaml": "# comfydeploy-migrate-ignore legacy-get-run -- wrong rule, does not apply\napi: https://www.comfydeploy.com/api\n",
+      "config/app.yaml":
+        "# comfydeploy-migrate-ignore legacy-get-run -- wrong rule, does not apply\napi: https://www.comfydeploy.com/api\n",
     });
     const run = runCli(["scan", dir, "--format", "json", "--no-report-unused-ignores"]);
     const report = JSON.parse(run.stdout);
     expect(report.findings.map((f: { file: string }) => f.file)).toEqual(["config/app.yaml"]);
-    expect(report.suppressed.map((f: { file: string; suppression: { reason: string } }) => [f.file, f.suppression.reason])).toEqual([
+    expect(
+      report.suppressed.map((f: { file: string; suppression: { reason: string } }) => [f.file, f.suppression.reason]),
+    ).toEqual([
       ["src/a.ts", "proxied by our gateway"],
       ["src/b.py", "moving in Q3"],
     ]);
@@ -122,7 +128,16 @@ describe("several outputs in one run", () => {
     const dir = repo({ "src/a.ts": ERROR_LINE });
     const out = tempDir("cdm-multi-");
     const run = runCli([
-      "scan", dir, "--sarif", join(out, "r.sarif"), "--markdown", join(out, "r.md"), "--json", join(out, "r.json"), "--fail-on", "none",
+      "scan",
+      dir,
+      "--sarif",
+      join(out, "r.sarif"),
+      "--markdown",
+      join(out, "r.md"),
+      "--json",
+      join(out, "r.json"),
+      "--fail-on",
+      "none",
     ]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("src/a.ts");

@@ -66,14 +66,17 @@ describe("job summary ($GITHUB_STEP_SUMMARY)", () => {
   });
 
   it("scan warns on stderr, and still succeeds, when the summary cannot be written", () => {
-    const run = runCli(["scan", scratch(APP), "--fail-on", "none"], { env: { GITHUB_STEP_SUMMARY: join(scratch(), "no", "such", "dir", "s.md") } });
+    const run = runCli(["scan", scratch(APP), "--fail-on", "none"], {
+      env: { GITHUB_STEP_SUMMARY: join(scratch(), "no", "such", "dir", "s.md") },
+    });
     expect(run.status).toBe(0);
     expect(run.stderr).toBe("comfydeploy-migrate: cannot write the step summary (GITHUB_STEP_SUMMARY): ENOENT\n");
   });
 
   it("fix appends what it would change, then what it changed, with paths from the repository root", () => {
     const repo = scratch({ "web/src/client.ts": 'export const API = "https://www.comfydeploy.com/api";\n' });
-    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@invalid", ...args], { cwd: repo, stdio: "pipe" });
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@invalid", ...args], { cwd: repo, stdio: "pipe" });
     git("init", "-q");
     git("add", "-A");
     git("commit", "-qm", "base");

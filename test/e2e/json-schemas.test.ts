@@ -14,10 +14,13 @@ const READY = "0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11";
 const FAILING = "6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
 const TOKEN = "cd_live_schema_token_5e4d";
 
-const schema = (name: string): Record<string, unknown> => JSON.parse(readFileSync(join(REPO_ROOT, "schema", name), "utf8"));
+const schema = (name: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(REPO_ROOT, "schema", name), "utf8"));
 const ajv = new Ajv({ allErrors: true, strict: false });
 ajv.addSchema(schema("check-result.schema.json"));
-const validateCheck = ajv.getSchema("https://github.com/comfydeploy-migrate/comfydeploy-migrate/raw/main/schema/check-result.schema.json")!;
+const validateCheck = ajv.getSchema(
+  "https://github.com/comfydeploy-migrate/comfydeploy-migrate/raw/main/schema/check-result.schema.json",
+)!;
 const validateReport = ajv.compile(schema("readiness-report.schema.json"));
 
 let server: ServeProcess;
@@ -47,7 +50,9 @@ describe("published schemas of report and check JSON", () => {
     [READY, "READY", 0],
     [FAILING, "NOT_READY", 1],
   ])("check --format json for %s (%s) follows schema/check-result.schema.json", async (deployment, verdict, status) => {
-    const run = await runCliAsync(["check", "--deployment-id", deployment, "--base-url", baseUrl, "--format", "json"], { env: { COMFYDEPLOY_API_KEY: TOKEN } });
+    const run = await runCliAsync(["check", "--deployment-id", deployment, "--base-url", baseUrl, "--format", "json"], {
+      env: { COMFYDEPLOY_API_KEY: TOKEN },
+    });
     expect(run.status, run.stderr).toBe(status);
     const result = JSON.parse(run.stdout);
     expect(result).toMatchObject({ schemaVersion: 1, verdict });
@@ -55,9 +60,12 @@ describe("published schemas of report and check JSON", () => {
   });
 
   it("check --format json for an unreachable API (ERROR) follows it too", async () => {
-    const run = await runCliAsync(["check", "--deployment-id", READY, "--base-url", "http://127.0.0.1:9/api", "--wait", "2", "--format", "json"], {
-      env: { COMFYDEPLOY_API_KEY: TOKEN },
-    });
+    const run = await runCliAsync(
+      ["check", "--deployment-id", READY, "--base-url", "http://127.0.0.1:9/api", "--wait", "2", "--format", "json"],
+      {
+        env: { COMFYDEPLOY_API_KEY: TOKEN },
+      },
+    );
     expect(run.status).toBe(3);
     expectValid(validateCheck, JSON.parse(run.stdout));
   });
@@ -69,15 +77,46 @@ describe("published schemas of report and check JSON", () => {
     expect(withoutCheck).toMatchObject({ schemaVersion: 1, verdict: "NOT_READY", findings: 1 });
     expectValid(validateReport, withoutCheck);
 
-    const live = await runCliAsync(["report", dir, "--format", "json", "--deployment-id", READY, "--base-url", baseUrl], { env: { COMFYDEPLOY_API_KEY: TOKEN } });
+    const live = await runCliAsync(
+      ["report", dir, "--format", "json", "--deployment-id", READY, "--base-url", baseUrl],
+      { env: { COMFYDEPLOY_API_KEY: TOKEN } },
+    );
     const withCheck = JSON.parse(live.stdout);
     expect(withCheck.check).toMatchObject({ schemaVersion: 1, verdict: "READY" });
     expectValid(validateReport, withCheck);
   });
 
   it("the schemas reject what they must: a missing field, an unknown verdict", () => {
-    expect(validateReport({ schemaVersion: 1, verdict: "MAYBE", items: [], cutoff: { date: "2025-04-15", daysLeft: 1, summary: "s" }, findings: 0, command: "x" })).toBe(false);
-    expect(validateCheck({ schemaVersion: 1, verdict: "READY", reason: "r", flag: "f", baseUrl: "b", cutoff: { date: "2025-04-15", daysLeft: 1, summary: "s" } })).toBe(false);
-    expect(validateCheck({ schemaVersion: 2, verdict: "READY", reason: "r", deploymentId: "d", flag: "f", baseUrl: "b", cutoff: { date: "2025-04-15", daysLeft: 1, summary: "s" } })).toBe(false);
+    expect(
+      validateReport({
+        schemaVersion: 1,
+        verdict: "MAYBE",
+        items: [],
+        cutoff: { date: "2025-04-15", daysLeft: 1, summary: "s" },
+        findings: 0,
+        command: "x",
+      }),
+    ).toBe(false);
+    expect(
+      validateCheck({
+        schemaVersion: 1,
+        verdict: "READY",
+        reason: "r",
+        flag: "f",
+        baseUrl: "b",
+        cutoff: { date: "2025-04-15", daysLeft: 1, summary: "s" },
+      }),
+    ).toBe(false);
+    expect(
+      validateCheck({
+        schemaVersion: 2,
+        verdict: "READY",
+        reason: "r",
+        deploymentId: "d",
+        flag: "f",
+        baseUrl: "b",
+        cutoff: { date: "2025-04-15", daysLeft: 1, summary: "s" },
+      }),
+    ).toBe(false);
   });
 });

@@ -13,15 +13,39 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-repo.js";
 
-const SOURCES = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "README.md", "LICENSE", "src", "transforms", "schema"];
-const OWN = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string; license: string; scripts: Record<string, string> };
+const SOURCES = [
+  "package.json",
+  "package-lock.json",
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "README.md",
+  "LICENSE",
+  "src",
+  "transforms",
+  "schema",
+];
+const OWN = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+  version: string;
+  license: string;
+  scripts: Record<string, string>;
+};
 
-function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
+function npm(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): { status: number | null; stdout: string; stderr: string } {
   const run = spawnSync("npm", args, {
     cwd,
     encoding: "utf8",
     timeout: 240_000,
-    env: { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false", ...env },
+    env: {
+      ...process.env,
+      npm_config_update_notifier: "false",
+      npm_config_fund: "false",
+      npm_config_audit: "false",
+      ...env,
+    },
   });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
@@ -45,7 +69,13 @@ describe("npm pack", () => {
     expect(packed.status, packed.stderr).toBe(0);
     expect(tarball).toMatch(new RegExp(`comfydeploy-migrate-${OWN.version.replace(/\./g, "\\.")}\\.tgz$`));
     const files = execFileSync("tar", ["tzf", tarball], { encoding: "utf8" }).split("\n").filter(Boolean);
-    for (const file of ["package/dist/src/cli.js", "package/dist/transforms/index.js", "package/schema/scan-report.schema.json", "package/LICENSE", "package/README.md"]) {
+    for (const file of [
+      "package/dist/src/cli.js",
+      "package/dist/transforms/index.js",
+      "package/schema/scan-report.schema.json",
+      "package/LICENSE",
+      "package/README.md",
+    ]) {
       expect(files).toContain(file);
     }
     expect(files.filter((f) => /^package\/(src|test|fixtures|bench|node_modules)\//.test(f))).toEqual([]);
@@ -53,7 +83,9 @@ describe("npm pack", () => {
   });
 
   it("ships a package.json without prepare, and leaves the one it packed from as it was", () => {
-    const manifest = JSON.parse(execFileSync("tar", ["xzOf", tarball, "package/package.json"], { encoding: "utf8" })) as typeof OWN;
+    const manifest = JSON.parse(
+      execFileSync("tar", ["xzOf", tarball, "package/package.json"], { encoding: "utf8" }),
+    ) as typeof OWN;
     expect(manifest.scripts.prepare).toBeUndefined();
     expect(manifest.license).toBe("MIT");
     expect(OWN.scripts.prepare).toBe("npm run build"); // git installs (npx github:…) still build
@@ -65,7 +97,10 @@ describe("npm pack", () => {
   it("installs from the tarball without a warning, then scans and reports its versions", () => {
     const app = join(work, "app");
     cpSync(join(REPO_ROOT, "fixtures", "demo-app"), join(app, "demo"), { recursive: true });
-    writeFileSync(join(app, "package.json"), `${JSON.stringify({ name: "consumer", version: "1.0.0", private: true })}\n`);
+    writeFileSync(
+      join(app, "package.json"),
+      `${JSON.stringify({ name: "consumer", version: "1.0.0", private: true })}\n`,
+    );
     // --prefer-offline: the dependencies come from the npm cache when it has them.
     const install = npm(["install", "--prefer-offline", tarball], app);
     expect(install.status, install.stderr).toBe(0);
@@ -75,12 +110,17 @@ describe("npm pack", () => {
     const version = spawnSync(bin, ["--version"], { encoding: "utf8" });
     expect(version.status, version.stderr).toBe(0);
     const installed = (name: string): string =>
-      (JSON.parse(readFileSync(join(app, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+      (JSON.parse(readFileSync(join(app, "node_modules", name, "package.json"), "utf8")) as { version: string })
+        .version;
     // The TypeScript the scanner uses is the one bundled with ts-morph; ask the installed ts-morph for it.
-    const ts = spawnSync(process.execPath, ["--input-type=module", "-e", 'import { ts } from "ts-morph"; process.stdout.write(ts.version);'], {
-      cwd: join(app, "node_modules", "comfydeploy-migrate"),
-      encoding: "utf8",
-    }).stdout;
+    const ts = spawnSync(
+      process.execPath,
+      ["--input-type=module", "-e", 'import { ts } from "ts-morph"; process.stdout.write(ts.version);'],
+      {
+        cwd: join(app, "node_modules", "comfydeploy-migrate"),
+        encoding: "utf8",
+      },
+    ).stdout;
     expect(ts).toMatch(/^\d+\.\d+\.\d+/);
     expect(version.stdout).toBe(
       `comfydeploy-migrate ${OWN.version}\njscodeshift ${installed("jscodeshift")}\ntypescript ${ts}\nts-morph ${installed("ts-morph")}\nnode ${process.versions.node}\n`,
@@ -99,31 +139,40 @@ describe("npm pack", () => {
     const name = basename(tarball);
     cpSync(tarball, join(app, name));
     // npx installs a tarball into <cache>/_npx: a cache of this test's own keeps the user's clean.
-    const run = spawnSync("npx", ["--yes", "--cache", join(work, "npm-cache"), `./${name}`, "scan", ".", "--fail-on", "none"], {
-      cwd: app,
-      encoding: "utf8",
-      timeout: 240_000,
-      env: { ...process.env, npm_config_update_notifier: "false" },
-    });
+    const run = spawnSync(
+      "npx",
+      ["--yes", "--cache", join(work, "npm-cache"), `./${name}`, "scan", ".", "--fail-on", "none"],
+      {
+        cwd: app,
+        encoding: "utf8",
+        timeout: 240_000,
+        env: { ...process.env, npm_config_update_notifier: "false" },
+      },
+    );
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain("legacy-create-run");
     // The next step is a command that works here: the tarball, not a registry name.
-    expect(run.stdout.trimEnd().split("\n").pop()).toMatch(new RegExp(`\`npx \\./${name.replace(/\./g, "\\.")} fix --dry-run\`$`));
+    expect(run.stdout.trimEnd().split("\n").pop()).toMatch(
+      new RegExp(`\`npx \\./${name.replace(/\./g, "\\.")} fix --dry-run\`$`),
+    );
   }, 240_000);
 
   it("is a typed library: imported in ESM, and type-checked by tsc against the shipped declarations", () => {
     const app = join(work, "lib-app");
     mkdirSync(app);
-    writeFileSync(join(app, "package.json"), `${JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" })}\n`);
+    writeFileSync(
+      join(app, "package.json"),
+      `${JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" })}\n`,
+    );
     const install = npm(["install", "--prefer-offline", "--omit=dev", tarball], app);
     expect(install.status, install.stderr).toBe(0);
     cpSync(join(REPO_ROOT, "fixtures", "demo-app"), join(app, "demo"), { recursive: true });
     const program = [
       'import { scan, buildReport, renderCompact, renderJunit, summarize, planFix, RULE_IDS, campaignTools } from "comfydeploy-migrate";',
-      "const report = buildReport(await scan({ root: \"demo\" }));",
-      "const plan = await planFix({ root: \"demo\" });",
+      'const report = buildReport(await scan({ root: "demo" }));',
+      'const plan = await planFix({ root: "demo" });',
       "const counts: { total: number } = summarize(report.findings);",
-      "const first: string = renderCompact(report).split(\"\\n\")[0] ?? \"\";",
+      'const first: string = renderCompact(report).split("\\n")[0] ?? "";',
       'console.log(JSON.stringify({ total: counts.total, first, junit: renderJunit(report).startsWith("<?xml"), changes: plan.changes.length, rules: RULE_IDS.length, door: typeof campaignTools.scan }));',
       "",
     ].join("\n");
@@ -133,17 +182,34 @@ describe("npm pack", () => {
       join(app, "tsconfig.json"),
       JSON.stringify({
         compilerOptions: {
-          target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: false,
-          types: ["node"], typeRoots: [join(REPO_ROOT, "node_modules", "@types")],
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ["node"],
+          typeRoots: [join(REPO_ROOT, "node_modules", "@types")],
         },
         files: ["use.ts"],
       }),
     );
-    const tsc = spawnSync(process.execPath, [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: app, encoding: "utf8" });
+    const tsc = spawnSync(
+      process.execPath,
+      [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"],
+      { cwd: app, encoding: "utf8" },
+    );
     expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
     const run = spawnSync(process.execPath, ["use.mjs"], { cwd: app, encoding: "utf8" });
     expect(run.status, run.stderr).toBe(0);
-    const out = JSON.parse(run.stdout) as { total: number; first: string; junit: boolean; changes: number; rules: number; door: string };
+    const out = JSON.parse(run.stdout) as {
+      total: number;
+      first: string;
+      junit: boolean;
+      changes: number;
+      rules: number;
+      door: string;
+    };
     expect(out.total).toBeGreaterThan(10);
     expect(out.first).toMatch(/^[^:]+:\d+:\d+: (error|warning|info) [a-z0-9-]+ /);
     expect(out).toMatchObject({ junit: true, door: "function" });

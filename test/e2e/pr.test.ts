@@ -27,7 +27,6 @@ interface Repos {
   output: string;
 }
 
-
 const tempDirs: string[] = [];
 
 function demoRepos(): Repos {
@@ -59,7 +58,16 @@ interface Run {
   stderr: string;
 }
 
-const STRIPPED_ENV = ["GITHUB_TOKEN", "GH_TOKEN", "GITHUB_REPOSITORY", "GITHUB_SERVER_URL", "GITHUB_API_URL", "GITHUB_OUTPUT", "GITHUB_SHA", "COMFYDEPLOY_API_KEY"];
+const STRIPPED_ENV = [
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "GITHUB_REPOSITORY",
+  "GITHUB_SERVER_URL",
+  "GITHUB_API_URL",
+  "GITHUB_OUTPUT",
+  "GITHUB_SHA",
+  "COMFYDEPLOY_API_KEY",
+];
 
 function runPr(repos: Repos, args: string[], env: NodeJS.ProcessEnv = {}, apiUrl = github.url): Promise<Run> {
   if (!existsSync(CLI)) throw new Error(`build the CLI first (npm run build): ${CLI} is missing`);
@@ -110,11 +118,25 @@ describe("pr: created, updated, unchanged", () => {
       chmodSync(join(repos.work, ".git", "hooks", hook), 0o755);
     }
     const before = checkoutState(repos);
-    const run = await runPr(repos, ["--labels", "migration,v2", "--reviewers", "alice", "--reviewers", "acme/platform"]);
+    const run = await runPr(repos, [
+      "--labels",
+      "migration,v2",
+      "--reviewers",
+      "alice",
+      "--reviewers",
+      "acme/platform",
+    ]);
     expectNoToken(run);
     expect(run.status, run.stderr).toBe(0);
     const out = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(out).toMatchObject({ operation: "created", number: 1, url: `https://github.example/${OWNER}/${NAME}/pull/1`, branch: BRANCH, base: "main", pushed: true });
+    expect(out).toMatchObject({
+      operation: "created",
+      number: 1,
+      url: `https://github.example/${OWNER}/${NAME}/pull/1`,
+      branch: BRANCH,
+      base: "main",
+      pushed: true,
+    });
     expect(out.changedFiles).toBeGreaterThan(0);
 
     // The branch on origin: one commit on top of main, by the bot, changing at least one file.
@@ -126,7 +148,9 @@ describe("pr: created, updated, unchanged", () => {
     expect(git(repos.work, "log", "-1", "--format=%an <%ae>|%cn|%s", firstTip)).toBe(
       "comfydeploy-migrate[bot] <comfydeploy-migrate[bot]@users.noreply.github.com>|comfydeploy-migrate[bot]|Migrate ComfyDeploy V1 API use to V2",
     );
-    expect(git(repos.work, "diff", "--name-only", `${before.head}..${firstTip}`).split("\n").filter(Boolean).length).toBeGreaterThan(0);
+    expect(
+      git(repos.work, "diff", "--name-only", `${before.head}..${firstTip}`).split("\n").filter(Boolean).length,
+    ).toBeGreaterThan(0);
 
     // The checkout is exactly as it was: same branch and commit, clean, no local fix branch.
     expect(checkoutState(repos)).toEqual(before);
@@ -142,8 +166,19 @@ describe("pr: created, updated, unchanged", () => {
     ]);
     expect(github.calls[0]!.path).toContain(`head=${encodeURIComponent(`${OWNER}:${BRANCH}`)}`);
     expect(github.calls[0]!.path).toContain("state=open");
-    const created = github.calls[2]!.body as { head: string; base: string; title: string; body: string; draft: boolean };
-    expect(created).toMatchObject({ head: BRANCH, base: "main", title: "Migrate ComfyDeploy V1 API use to V2", draft: false });
+    const created = github.calls[2]!.body as {
+      head: string;
+      base: string;
+      title: string;
+      body: string;
+      draft: boolean;
+    };
+    expect(created).toMatchObject({
+      head: BRANCH,
+      base: "main",
+      title: "Migrate ComfyDeploy V1 API use to V2",
+      draft: false,
+    });
     expect(github.calls[3]!.body).toEqual({ labels: ["migration", "v2"] });
     expect(github.calls[4]!.body).toEqual({ reviewers: ["alice"], team_reviewers: ["platform"] });
 
@@ -154,14 +189,18 @@ describe("pr: created, updated, unchanged", () => {
     expect(created.body).toContain("## Remaining findings after the fix");
     // The demo app has no node_modules: the body says its type check did not run, and which command runs it.
     expect(created.body).toContain("## Verification");
-    expect(created.body).toContain("- ⚠️ not run: `npx tsc --noEmit -p tsconfig.json` — the project's dependencies are not installed");
+    expect(created.body).toContain(
+      "- ⚠️ not run: `npx tsc --noEmit -p tsconfig.json` — the project's dependencies are not installed",
+    );
     // "Reproduce with" names the tool as it was started: here `node <path to cli.js>` from outside the repository.
     expect(created.body).toContain(`node ${CLI} pr . --repo acme/demo`);
     expect(created.body).toMatch(/Created by comfydeploy-migrate \d+\.\d+\.\d+/);
     expect(created.body.length).toBeLessThan(65_536);
     expect(created.body).not.toMatch(/\b(AI|assistant|session)\b/i);
 
-    expect(readFileSync(repos.output, "utf8")).toBe(`number=1\nurl=https://github.example/${OWNER}/${NAME}/pull/1\noperation=created\n`);
+    expect(readFileSync(repos.output, "utf8")).toBe(
+      `number=1\nurl=https://github.example/${OWNER}/${NAME}/pull/1\noperation=created\n`,
+    );
     expect(existsSync(hookLog)).toBe(false);
   });
 
@@ -204,7 +243,12 @@ describe("pr: created, updated, unchanged", () => {
     const run = await runPr(repos, ["--labels", "migration"]);
     expectNoToken(run);
     expect(run.status, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ operation: "unchanged", number: 1, pushed: false, commit: secondTip });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      operation: "unchanged",
+      number: 1,
+      pushed: false,
+      commit: secondTip,
+    });
     expect(remoteTip(repos, BRANCH)).toBe(secondTip);
     expect(github.writes()).toEqual([]);
     expect(checkoutState(repos)).toEqual(before);
@@ -231,14 +275,21 @@ describe("pr --close-if-clean", () => {
 
     const kept = await runPr(repos, []);
     expect(kept.status, kept.stderr).toBe(0);
-    expect(JSON.parse(kept.stdout)).toMatchObject({ operation: "unchanged", number: 1, pushed: false, changedFiles: 0 });
+    expect(JSON.parse(kept.stdout)).toMatchObject({
+      operation: "unchanged",
+      number: 1,
+      pushed: false,
+      changedFiles: 0,
+    });
     expect(github.writes()).toEqual([]);
 
     const closed = await runPr(repos, ["--close-if-clean"]);
     expectNoToken(closed);
     expect(closed.status, closed.stderr).toBe(0);
     expect(JSON.parse(closed.stdout)).toMatchObject({ operation: "closed", number: 1 });
-    expect(github.writes().map((c) => [c.method, c.path, c.body])).toEqual([["PATCH", `/repos/${OWNER}/${NAME}/pulls/1`, { state: "closed" }]]);
+    expect(github.writes().map((c) => [c.method, c.path, c.body])).toEqual([
+      ["PATCH", `/repos/${OWNER}/${NAME}/pulls/1`, { state: "closed" }],
+    ]);
     expect(checkoutState(repos)).toEqual(before);
   });
 });
@@ -259,11 +310,14 @@ describe("pr --deployment-id", () => {
 
   it("puts the live check's verdict in the body, and neither key in any output", async () => {
     const repos = demoRepos();
-    const run = await runPr(repos, ["--deployment-id", DEPLOYMENT, "--base-url", baseUrl], { COMFYDEPLOY_API_KEY: API_KEY });
+    const run = await runPr(repos, ["--deployment-id", DEPLOYMENT, "--base-url", baseUrl], {
+      COMFYDEPLOY_API_KEY: API_KEY,
+    });
     expectNoToken(run);
     expect(run.stdout + run.stderr).not.toContain(API_KEY);
     expect(run.status, run.stderr).toBe(0);
-    const body = (github.calls.find((c) => c.method === "POST" && c.path.endsWith("/pulls"))!.body as { body: string }).body;
+    const body = (github.calls.find((c) => c.method === "POST" && c.path.endsWith("/pulls"))!.body as { body: string })
+      .body;
     expect(body).toContain("## Live check");
     expect(body).toContain("READY");
     expect(body).toContain(DEPLOYMENT);
@@ -338,13 +392,20 @@ describe("pr failures leave the checkout as it was", () => {
       method: "POST",
       pattern: /\/pulls$/,
       status: 422,
-      body: { message: "Validation Failed", errors: [{ resource: "PullRequest", code: "custom", message: "No commits between main and comfydeploy-migrate/v2" }] },
+      body: {
+        message: "Validation Failed",
+        errors: [
+          { resource: "PullRequest", code: "custom", message: "No commits between main and comfydeploy-migrate/v2" },
+        ],
+      },
     });
     const before = checkoutState(repos);
     const run = await runPr(repos, []);
     expectNoToken(run);
     expect(run.status).toBe(3);
-    expect(run.stderr).toContain("creating the pull request failed (HTTP 422: Validation Failed: No commits between main and comfydeploy-migrate/v2)");
+    expect(run.stderr).toContain(
+      "creating the pull request failed (HTTP 422: Validation Failed: No commits between main and comfydeploy-migrate/v2)",
+    );
     expect(checkoutState(repos)).toEqual(before);
     expect(github.pulls).toEqual([]);
   });
@@ -368,12 +429,20 @@ describe("pr against a GitHub that fails for a while", () => {
 
   it("a 502 on a read is retried and the run goes on", async () => {
     const repos = demoRepos();
-    github.failures.push({ method: "GET", pattern: /\/pulls$/, status: 502, body: { message: "Server Error" }, times: 1 });
+    github.failures.push({
+      method: "GET",
+      pattern: /\/pulls$/,
+      status: 502,
+      body: { message: "Server Error" },
+      times: 1,
+    });
     const run = await runPr(repos, []);
     expectNoToken(run);
     expect(run.status, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ operation: "created", number: 1 });
-    expect(github.calls.filter((c) => c.method === "GET" && c.path.startsWith(`/repos/${OWNER}/${NAME}/pulls?`))).toHaveLength(2);
+    expect(
+      github.calls.filter((c) => c.method === "GET" && c.path.startsWith(`/repos/${OWNER}/${NAME}/pulls?`)),
+    ).toHaveLength(2);
     expect(run.stderr).toContain("GitHub API answered HTTP 502; asking again in 1s");
   });
 
@@ -406,7 +475,12 @@ describe("pr against a GitHub that fails for a while", () => {
     try {
       const before = checkoutState(repos);
       const started = Date.now();
-      const run = await runPr(repos, ["--api-budget", "3"], {}, `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`);
+      const run = await runPr(
+        repos,
+        ["--api-budget", "3"],
+        {},
+        `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`,
+      );
       const seconds = (Date.now() - started) / 1000;
       expectNoToken(run);
       expect(run.status).toBe(3);
@@ -444,7 +518,14 @@ describe("pr against a GitHub that fails for a while", () => {
 
   it("GitHub creates the pull request but answers 502: no second one, and the rerun finds it and adds the labels it missed", async () => {
     const repos = demoRepos();
-    github.failures.push({ method: "POST", pattern: /\/pulls$/, status: 502, body: { message: "Server Error" }, after: true, times: 1 });
+    github.failures.push({
+      method: "POST",
+      pattern: /\/pulls$/,
+      status: 502,
+      body: { message: "Server Error" },
+      after: true,
+      times: 1,
+    });
     const failed = await runPr(repos, ["--labels", "migration"]);
     expectNoToken(failed);
     expect(failed.status).toBe(3);
@@ -462,7 +543,12 @@ describe("pr against a GitHub that fails for a while", () => {
 
   it.each(["Q", "Q7", "Q7z"])("a %j GitHub token is masked wherever GitHub echoes it", async (token) => {
     const repos = demoRepos();
-    github.failures.push({ method: "*", pattern: /./, status: 401, body: { message: `Bad credentials: ${token} is not a token` } });
+    github.failures.push({
+      method: "*",
+      pattern: /./,
+      status: 401,
+      body: { message: `Bad credentials: ${token} is not a token` },
+    });
     const run = await runPr(repos, [], { GITHUB_TOKEN: token });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("Bad credentials: *** is not a token");

@@ -31,7 +31,11 @@ const FILES: Record<string, string> = {
 };
 
 function git(cwd: string, ...args: string[]): void {
-  const result = spawnSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" });
+  const result = spawnSync(
+    "git",
+    ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args],
+    { cwd, encoding: "utf8" },
+  );
   if (result.status !== 0) throw new Error(result.stderr);
 }
 
@@ -67,11 +71,18 @@ describe("no secret from a scanned repository reaches any output", () => {
     const out = tempDir();
     const campaign = join(out, "campaign.yml");
     spawnSync("sh", ["-c", `printf 'repositories:\\n  - url: %s\\n' "$0" > "$1"`, repo, campaign]);
-    const result = runCli(["campaign", "run", campaign, "--out", join(out, "out"), "--cache", join(out, "cache")], { env: { GITHUB_TOKEN: "", GH_TOKEN: "" } });
+    const result = runCli(["campaign", "run", campaign, "--out", join(out, "out"), "--cache", join(out, "cache")], {
+      env: { GITHUB_TOKEN: "", GH_TOKEN: "" },
+    });
     expect(result.status, result.stderr).not.toBe(2);
     const written = filesUnder(join(out, "out"));
     expect(written.map(([path]) => path.slice(out.length + 1)).sort()).toEqual(
-      expect.arrayContaining(["out/campaign.html", "out/campaign.json", "out/campaign.md", expect.stringMatching(/^out\/repos\/.+\.json$/)]),
+      expect.arrayContaining([
+        "out/campaign.html",
+        "out/campaign.json",
+        "out/campaign.md",
+        expect.stringMatching(/^out\/repos\/.+\.json$/),
+      ]),
     );
     for (const [path, text] of written) {
       expect(text, path).not.toContain(SECRET);

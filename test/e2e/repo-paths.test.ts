@@ -34,7 +34,11 @@ function tree(files: Record<string, string>): string {
 }
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@invalid", ...args], { cwd, encoding: "utf8", stdio: "pipe" }).trim();
+  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@invalid", ...args], {
+    cwd,
+    encoding: "utf8",
+    stdio: "pipe",
+  }).trim();
 }
 
 const MONOREPO = {
@@ -66,7 +70,11 @@ describe("scan of a directory inside a git repository", () => {
     expect(run.status).toBe(0);
     const report = JSON.parse(run.stdout) as JsonReport;
     expect(report.root).toBe(repo);
-    expect(report.findings.map((f) => f.file)).toEqual(["packages/web/lib/b.ts", "packages/web/other/c.ts", "packages/web/src/a.ts"]);
+    expect(report.findings.map((f) => f.file)).toEqual([
+      "packages/web/lib/b.ts",
+      "packages/web/other/c.ts",
+      "packages/web/src/a.ts",
+    ]);
   });
 
   it("gives a finding the same fingerprint whether the repository or the directory was scanned", () => {
@@ -83,7 +91,12 @@ describe("scan of a directory inside a git repository", () => {
     const [sarifRun] = sarif.runs;
     expect(sarifRun.originalUriBaseIds["%SRCROOT%"].uri).toBe(pathToFileURL(`${repo}/`).href);
     expect(sarifRun.versionControlProvenance).toEqual([
-      { repositoryUri: "https://github.com/acme/mono.git", revisionId: head, branch: "main", mappedTo: { uriBaseId: "%SRCROOT%" } },
+      {
+        repositoryUri: "https://github.com/acme/mono.git",
+        revisionId: head,
+        branch: "main",
+        mappedTo: { uriBaseId: "%SRCROOT%" },
+      },
     ]);
     const uris = sarifRun.results.map((r: SarifResult) => r.locations[0].physicalLocation.artifactLocation);
     expect(uris).toContainEqual({ uri: "packages/web/src/a.ts", uriBaseId: "%SRCROOT%" });
@@ -102,15 +115,23 @@ describe("scan of a directory inside a git repository", () => {
   });
 
   it("scans several paths and single files in one run, each reported from the top level", () => {
-    const run = runCli(["scan", "packages/web/src/a.ts", "packages/web/lib/", "packages/api/d.ts", "--format", "json"], { cwd: repo });
+    const run = runCli(
+      ["scan", "packages/web/src/a.ts", "packages/web/lib/", "packages/api/d.ts", "--format", "json"],
+      { cwd: repo },
+    );
     expect(run.status).toBe(1);
     const files = (JSON.parse(run.stdout) as JsonReport).findings.map((f) => f.file);
     expect(files).toEqual(["packages/api/d.ts", "packages/web/lib/b.ts", "packages/web/src/a.ts"]);
   });
 
   it("says so when a named file is ignored, and scans the rest", () => {
-    const run = runCli(["scan", "packages/web/src/a.ts", "packages/api/d.ts", "--exclude", "**/d.ts", "--format", "json"], { cwd: repo });
-    expect(run.stderr).toBe("comfydeploy-migrate: packages/api/d.ts is ignored (.gitignore, --include or --exclude): not scanned\n");
+    const run = runCli(
+      ["scan", "packages/web/src/a.ts", "packages/api/d.ts", "--exclude", "**/d.ts", "--format", "json"],
+      { cwd: repo },
+    );
+    expect(run.stderr).toBe(
+      "comfydeploy-migrate: packages/api/d.ts is ignored (.gitignore, --include or --exclude): not scanned\n",
+    );
     expect((JSON.parse(run.stdout) as JsonReport).findings.map((f) => f.file)).toEqual(["packages/web/src/a.ts"]);
   });
 

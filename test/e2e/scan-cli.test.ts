@@ -46,7 +46,9 @@ describe("scan on the demo app", () => {
     }>;
     const key = (f: { file: string; line: number; ruleId: string }): string => `${f.file}:${f.line}:${f.ruleId}`;
     // Paths are relative to the repository root this fixture sits in.
-    expect(result.report.findings.map(key).sort()).toEqual(expected.map((f) => key({ ...f, file: `fixtures/demo-app/${f.file}` })).sort());
+    expect(result.report.findings.map(key).sort()).toEqual(
+      expected.map((f) => key({ ...f, file: `fixtures/demo-app/${f.file}` })).sort(),
+    );
   });
 
   it("exits 1 because errors were found, and prints nothing on stderr without a TTY", () => {
@@ -115,13 +117,24 @@ describe("help and version", () => {
   it("--version names the tool, jscodeshift and TypeScript versions", () => {
     const run = runCli(["--version"]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^comfydeploy-migrate \d+\.\d+\.\d+\njscodeshift \d+\.\d+\.\d+\ntypescript \d+\.\d+\.\d+/);
+    expect(run.stdout).toMatch(
+      /^comfydeploy-migrate \d+\.\d+\.\d+\njscodeshift \d+\.\d+\.\d+\ntypescript \d+\.\d+\.\d+/,
+    );
   });
 
   it("scan --help explains every option with examples", () => {
     const run = runCli(["scan", "--help"]);
     expect(run.status).toBe(0);
-    for (const option of ["--format", "--output", "--fail-on", "--include", "--exclude", "--legacy-host", "--config", "--progress"]) {
+    for (const option of [
+      "--format",
+      "--output",
+      "--fail-on",
+      "--include",
+      "--exclude",
+      "--legacy-host",
+      "--config",
+      "--progress",
+    ]) {
       expect(run.stdout).toContain(option);
     }
     expect(run.stdout).toContain("Examples:");
@@ -130,7 +143,9 @@ describe("help and version", () => {
 
 describe("scanning arbitrary trees", () => {
   it("finds nothing and exits 0 in a tree with no V1 use", () => {
-    const dir = tempRepo({ "src/a.ts": 'fetch("https://api.comfydeploy.com/api/run/deployment/queue", { method: "POST" });\n' });
+    const dir = tempRepo({
+      "src/a.ts": 'fetch("https://api.comfydeploy.com/api/run/deployment/queue", { method: "POST" });\n',
+    });
     const run = runCli(["scan", dir]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("No V1 usage found");
@@ -160,7 +175,11 @@ describe("scanning arbitrary trees", () => {
       "src/b.ts": 'export const u = "https://www.comfydeploy.com/api";\n',
       "docs/c.md": "Call https://www.comfydeploy.com/api/run?run_id=1\n",
     });
-    expect(scanJson([dir]).report.findings.map((f) => f.file).sort()).toEqual(["docs/c.md", "docs/c.md", "src/b.ts"]);
+    expect(
+      scanJson([dir])
+        .report.findings.map((f) => f.file)
+        .sort(),
+    ).toEqual(["docs/c.md", "docs/c.md", "src/b.ts"]);
     expect(scanJson([dir, "--exclude", "docs/**"]).report.findings.map((f) => f.file)).toEqual(["src/b.ts"]);
     expect(scanJson([dir, "--include", "docs/**"]).report.findings.every((f) => f.file === "docs/c.md")).toBe(true);
   });
@@ -183,9 +202,13 @@ describe("scanning arbitrary trees", () => {
       "comfydeploy-migrate.config.json": JSON.stringify({ legacyHosts: ["https://comfy.internal.example/api"] }),
       "src/run.ts": 'fetch("https://comfy.internal.example/api/run", { method: "POST" });\n',
     });
-    const rules = scanJson([dir]).report.findings.map((f) => f.ruleId).sort();
+    const rules = scanJson([dir])
+      .report.findings.map((f) => f.ruleId)
+      .sort();
     expect(rules).toEqual(["legacy-base-url", "legacy-create-run"]);
     const viaFlag = tempRepo({ "src/run.ts": 'fetch("https://comfy.other.example/api/run?run_id=" + id);\n' });
-    expect(scanJson([viaFlag, "--legacy-host", "comfy.other.example"]).report.findings.map((f) => f.ruleId)).toContain("legacy-get-run");
+    expect(scanJson([viaFlag, "--legacy-host", "comfy.other.example"]).report.findings.map((f) => f.ruleId)).toContain(
+      "legacy-get-run",
+    );
   });
 });

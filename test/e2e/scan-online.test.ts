@@ -16,7 +16,9 @@ describe("scan --online", () => {
     const server = createServer((req, res) => {
       calls.push(req.url ?? "");
       const status = req.url?.includes(AHEAD) ? "ahead" : "behind";
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status, ahead_by: 1, behind_by: 1 }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ status, ahead_by: 1, behind_by: 1 }));
     });
     await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
     try {
@@ -37,7 +39,9 @@ describe("scan --online", () => {
       const env = { XDG_CACHE_HOME: tempDir("cdm-cache-"), GITHUB_TOKEN: "ghp_faketoken_for_tests_000" };
       const online = await runCliAsync(["scan", dir, "--format", "json", "--online", "--github-api-url", api], { env });
       const report = JSON.parse(online.stdout);
-      expect(report.findings.map((f: { line: number; severity: string }) => [f.line, f.severity])).toEqual([[3, "error"]]);
+      expect(report.findings.map((f: { line: number; severity: string }) => [f.line, f.severity])).toEqual([
+        [3, "error"],
+      ]);
       expect(calls).toHaveLength(2);
       expect(online.stdout + online.stderr).not.toContain("ghp_faketoken_for_tests_000");
     } finally {

@@ -30,29 +30,47 @@ const PYTHON3 = spawnSync("python3", ["--version"]).status === 0;
 
 /** The comfydeploy range an app's package.json declares, if any. */
 function declaredSdkRange(dir: string): string | undefined {
-  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<
+    string,
+    Record<string, string> | undefined
+  >;
   return manifest.dependencies?.[JS_SDK.packageName] ?? manifest.devDependencies?.[JS_SDK.packageName];
 }
 
 describe("scenario descriptions", () => {
   it("has the six SDK scenario apps and the eight raw-HTTP language apps", () => {
     expect(scenarios.map((s) => s.name)).toEqual([
-      "csharp-client", "dart-client", "discord-bot-cjs", "go-client", "gradio-python", "java-client", "kotlin-client",
-      "next-unused-dep", "next-v1-sdk", "node-esm-v1-sdk", "php-connector", "ruby-client", "shell-scripts", "vendored-client",
+      "csharp-client",
+      "dart-client",
+      "discord-bot-cjs",
+      "go-client",
+      "gradio-python",
+      "java-client",
+      "kotlin-client",
+      "next-unused-dep",
+      "next-v1-sdk",
+      "node-esm-v1-sdk",
+      "php-connector",
+      "ruby-client",
+      "shell-scripts",
+      "vendored-client",
     ]);
   });
 
   it.each(scenarios)("$name: server modules, contract modules and env variables exist in the app", ({ dir, spec }) => {
     const modules = new Set([...spec.serverModules, ...spec.contract.map((step) => step.module)]);
     for (const module of modules) expect(existsSync(join(dir, module)), module).toBe(true);
-    for (const step of spec.contract) expect(spec.serverModules, `${step.call} lives in a server module`).toContain(step.module);
+    for (const step of spec.contract)
+      expect(spec.serverModules, `${step.call} lives in a server module`).toContain(step.module);
     const envExample = readFileSync(join(dir, ".env.example"), "utf8");
     for (const name of Object.keys(spec.env)) expect(envExample, name).toMatch(new RegExp(`^${name}=`, "m"));
     expect(existsSync(join(dir, "README.md"))).toBe(true);
   });
 
   it.each(typescript)("$name: its tsconfig is strict", ({ dir }) => {
-    const config = JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")) as { compilerOptions: { strict?: boolean } };
+    const config = JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")) as {
+      compilerOptions: { strict?: boolean };
+    };
     expect(config.compilerOptions.strict).toBe(true);
   });
 });
@@ -81,7 +99,9 @@ describe("SDK use matches the description", () => {
     expect(requirement).not.toBeNull();
     expect(semver.lt(requirement![1]!, PYTHON_SDK.firstV2Version)).toBe(spec.original.sdk === "v1");
     const sources = fg.sync("**/*.py", { cwd: dir });
-    const importing = sources.filter((file) => /^\s*(from\s+comfydeploy\b|import\s+comfydeploy\b)/m.test(readFileSync(join(dir, file), "utf8")));
+    const importing = sources.filter((file) =>
+      /^\s*(from\s+comfydeploy\b|import\s+comfydeploy\b)/m.test(readFileSync(join(dir, file), "utf8")),
+    );
     expect(importing.length > 0).toBe(spec.original.sdk === "v1");
   });
 });
@@ -126,22 +146,25 @@ describe.each(javascript)("$name: JavaScript", ({ dir }) => {
 });
 
 describe.each(python)("$name: Python", ({ dir }) => {
-  it.skipIf(!PYTHON3)(`every file passes python3 -m py_compile${PYTHON3 ? "" : " (skipped: python3 is not installed)"}`, () => {
-    const files = fg.sync("**/*.py", { cwd: dir });
-    expect(files.length).toBeGreaterThan(0);
-    // Byte code goes to a scratch prefix, not into the fixture.
-    const cache = scratchDir("py-compile-");
-    try {
-      const run = spawnSync("python3", ["-m", "py_compile", ...files], {
-        cwd: dir,
-        encoding: "utf8",
-        env: { ...process.env, PYTHONPYCACHEPREFIX: cache },
-      });
-      expect(run.stderr).toBe("");
-      expect(run.status).toBe(0);
-    } finally {
-      rmSync(cache, { recursive: true, force: true });
-    }
-    expect(fg.sync("**/__pycache__", { cwd: dir, onlyDirectories: true })).toEqual([]);
-  });
+  it.skipIf(!PYTHON3)(
+    `every file passes python3 -m py_compile${PYTHON3 ? "" : " (skipped: python3 is not installed)"}`,
+    () => {
+      const files = fg.sync("**/*.py", { cwd: dir });
+      expect(files.length).toBeGreaterThan(0);
+      // Byte code goes to a scratch prefix, not into the fixture.
+      const cache = scratchDir("py-compile-");
+      try {
+        const run = spawnSync("python3", ["-m", "py_compile", ...files], {
+          cwd: dir,
+          encoding: "utf8",
+          env: { ...process.env, PYTHONPYCACHEPREFIX: cache },
+        });
+        expect(run.stderr).toBe("");
+        expect(run.status).toBe(0);
+      } finally {
+        rmSync(cache, { recursive: true, force: true });
+      }
+      expect(fg.sync("**/__pycache__", { cwd: dir, onlyDirectories: true })).toEqual([]);
+    },
+  );
 });

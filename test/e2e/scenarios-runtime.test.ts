@@ -37,7 +37,13 @@ const V2_QUEUE = "POST /api/run/deployment/queue";
 
 describe("every TypeScript scenario with a contract has a run-time control", () => {
   it("runs the TypeScript and JavaScript scenarios that describe a contract", () => {
-    expect(runnable.map((s) => s.name)).toEqual(["discord-bot-cjs", "next-unused-dep", "next-v1-sdk", "node-esm-v1-sdk", "vendored-client"]);
+    expect(runnable.map((s) => s.name)).toEqual([
+      "discord-bot-cjs",
+      "next-unused-dep",
+      "next-v1-sdk",
+      "node-esm-v1-sdk",
+      "vendored-client",
+    ]);
   });
 });
 
@@ -83,7 +89,9 @@ describe("the harness cleans up", () => {
   it("removes its copy when the app cannot be prepared", async () => {
     const app = runnable.find((s) => s.name === "next-v1-sdk")!;
     const broken = { ...app.spec, serverModules: ["app/missing.ts"], contract: [] };
-    await expect(runScenarioContract({ appDir: app.dir, sdk: "v1", endpoints: "legacy", spec: broken })).rejects.toThrow();
+    await expect(
+      runScenarioContract({ appDir: app.dir, sdk: "v1", endpoints: "legacy", spec: broken }),
+    ).rejects.toThrow();
     expect(leftovers()).toEqual([]);
   });
 });

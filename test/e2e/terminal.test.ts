@@ -41,7 +41,11 @@ const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).statu
 function runOnTty(args: string[], env: NodeJS.ProcessEnv): string {
   const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
   const command = [process.execPath, CLI, ...args].map(quote).join(" ");
-  const result = spawnSync("script", ["-qec", command, "/dev/null"], { env: { ...process.env, ...PLAIN_ENV, ...env }, encoding: "utf8", timeout: 60_000 });
+  const result = spawnSync("script", ["-qec", command, "/dev/null"], {
+    env: { ...process.env, ...PLAIN_ENV, ...env },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   return result.stdout;
 }
 
@@ -57,7 +61,9 @@ describe("colour", () => {
   it("applies to fix's diff too, and never to a report written to a file", () => {
     const dir = tree({ "a.ts": ERROR_LINE });
     expect(runCli(["fix", dir, "--dry-run", "--color"]).stdout).toContain(ESC);
-    expect(runCli(["fix", dir, "--dry-run", "--no-color"], { env: { ...PLAIN_ENV, FORCE_COLOR: "1" } }).stdout).not.toContain(ESC);
+    expect(
+      runCli(["fix", dir, "--dry-run", "--no-color"], { env: { ...PLAIN_ENV, FORCE_COLOR: "1" } }).stdout,
+    ).not.toContain(ESC);
     runCli(["scan", dir, "--color", "-o", join(dir, "report.txt")]);
     expect(readFileSync(join(dir, "report.txt"), "utf8")).not.toContain(ESC);
   });
@@ -76,11 +82,20 @@ describe("usage errors: the whole yargs message, a suggestion, exit 2", () => {
     [["scan", ".", "--formt", "json"], "Unknown argument: formt (--formt: did you mean --format?)"],
     [["scan", ".", "--no-colr"], "Unknown argument: colr (--no-colr: did you mean --no-color?)"],
     [["fix", ".", "--dry-rn"], "Unknown argument: dry-rn (--dry-rn: did you mean --dry-run?)"],
-    [["scan", ".", "--format", "jsn"], /Invalid values: Argument: format, Given: "jsn", Choices: "text", "json", .* \(did you mean json\?\)$/],
-    [["scan", ".", "--fail-on", "warnings"], 'Argument: fail-on, Given: "warnings", Choices: "error", "warning", "info", "none" (did you mean warning?)'],
+    [
+      ["scan", ".", "--format", "jsn"],
+      /Invalid values: Argument: format, Given: "jsn", Choices: "text", "json", .* \(did you mean json\?\)$/,
+    ],
+    [
+      ["scan", ".", "--fail-on", "warnings"],
+      'Argument: fail-on, Given: "warnings", Choices: "error", "warning", "info", "none" (did you mean warning?)',
+    ],
     [["scan", ".", "--rule", "review-markers"], "(did you mean review-marker?)"],
     [["scna", "."], "Unknown command: scna (did you mean scan?)"],
-    [["scan", ".", "--max-warnings", "many"], 'Invalid values: Argument: max-warnings, Given: "many": --max-warnings needs a number'],
+    [
+      ["scan", ".", "--max-warnings", "many"],
+      'Invalid values: Argument: max-warnings, Given: "many": --max-warnings needs a number',
+    ],
     [["check", "--deployment-id", "x", "--wait=soon"], 'Given: "soon": --wait needs a number'],
     [["scan", ".", "--max-warnings", "1.5"], "--max-warnings must be a whole number, 0 or more, got 1.5"],
     [["scan", ".", "--json"], "--json needs a file name; for the report on stdout use --format json"],
@@ -115,12 +130,20 @@ describe("linters' flags", () => {
   const files = { "a.ts": ERROR_LINE, "docs/a.md": WARNING_LINE, "docs/b.md": WARNING_LINE };
   const json = (args: string[]) => {
     const run = runCli(["scan", ...args, "--format", "json"]);
-    return { status: run.status, stderr: run.stderr, findings: JSON.parse(run.stdout).findings as Array<{ severity: string; ruleId: string }> };
+    return {
+      status: run.status,
+      stderr: run.stderr,
+      findings: JSON.parse(run.stdout).findings as Array<{ severity: string; ruleId: string }>,
+    };
   };
 
   it("--quiet reports errors only", () => {
     const dir = tree(files);
-    expect(json([dir]).findings.map((f) => f.severity).sort()).toEqual(["error", "warning", "warning"]);
+    expect(
+      json([dir])
+        .findings.map((f) => f.severity)
+        .sort(),
+    ).toEqual(["error", "warning", "warning"]);
     expect(json([dir, "--quiet"]).findings.map((f) => f.severity)).toEqual(["error"]);
     expect(json([dir, "-q", "--fail-on", "warning"]).status).toBe(1);
   });
@@ -146,9 +169,13 @@ describe("unused ignore comments", () => {
     "README.md": "Write `// comfydeploy-migrate-ignore <rule>` after the line.\n",
   };
   const rules = (args: string[], env: NodeJS.ProcessEnv) =>
-    (JSON.parse(runCli(["scan", ...args, "--format", "json"], { env }).stdout).findings as Array<{ ruleId: string; file: string; line: number }>).map(
-      (f) => `${f.file}:${f.line}:${f.ruleId}`,
-    );
+    (
+      JSON.parse(runCli(["scan", ...args, "--format", "json"], { env }).stdout).findings as Array<{
+        ruleId: string;
+        file: string;
+        line: number;
+      }>
+    ).map((f) => `${f.file}:${f.line}:${f.ruleId}`);
 
   it("are reported by default in CI (CI=true), and not elsewhere", () => {
     const dir = tree(files);
@@ -167,19 +194,27 @@ describe("commands end with the next step", () => {
   it("scan: preview the fix", () => {
     const dir = tree({ "a.ts": ERROR_LINE });
     // The command names the directory as briefly as it can from where the user stands.
-    expect(runCli(["scan", dir], { cwd: dirname(dir) }).stdout.trimEnd().split("\n").pop()).toBe(`Next: preview the rewrite of 1 finding with \`node ${CLI} fix ${basename(dir)} --dry-run\``);
+    expect(
+      runCli(["scan", dir], { cwd: dirname(dir) })
+        .stdout.trimEnd()
+        .split("\n")
+        .pop(),
+    ).toBe(`Next: preview the rewrite of 1 finding with \`node ${CLI} fix ${basename(dir)} --dry-run\``);
     expect(runCli(["scan", dir, "--format", "json"]).stdout).not.toContain("Next:");
   });
 
   it("fix: review the markers with scan --rule review-marker, which lists exactly them", () => {
     const dir = tree({
-      "a.ts": 'import { ComfyDeployClient } from "comfydeploy";\nconst client = new ComfyDeployClient({ apiToken: "t" });\nexport const run = () => client.runSync({ deployment_id: "d" });\n',
+      "a.ts":
+        'import { ComfyDeployClient } from "comfydeploy";\nconst client = new ComfyDeployClient({ apiToken: "t" });\nexport const run = () => client.runSync({ deployment_id: "d" });\n',
     });
     const dry = runCli(["fix", dir, "--dry-run"]);
     expect(dry.stdout.trimEnd().split("\n").pop()).toBe(`Next: apply it with \`node dist/src/cli.js fix ${dir}\``);
     const fixed = runCli(["fix", dir, "--allow-dirty"]);
     const next = fixed.stdout.trimEnd().split("\n").pop()!;
-    const match = /^Next: review the (\d+) markers?: `node dist\/src\/cli\.js (scan .* --rule review-marker)`$/.exec(next);
+    const match = /^Next: review the (\d+) markers?: `node dist\/src\/cli\.js (scan .* --rule review-marker)`$/.exec(
+      next,
+    );
     expect(match, next).not.toBeNull();
     const listed = runCli([...match![2]!.split(" "), "--format", "json"]);
     const findings = JSON.parse(listed.stdout).findings as Array<{ ruleId: string }>;

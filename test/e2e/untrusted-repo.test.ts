@@ -15,10 +15,15 @@ import { FakeGitHub } from "../helpers/fake-github.js";
 import { git } from "../helpers/git-repo.js";
 import { tempDir } from "../helpers/temp-repo.js";
 
-const SENTINELS = { GITHUB_TOKEN: "ghs_sentinelGithubToken0123456789", GH_TOKEN: "ghp_sentinelGhToken0123456789abcd", COMFYDEPLOY_API_KEY: "cd_sentinel_api_key_0123456789" };
+const SENTINELS = {
+  GITHUB_TOKEN: "ghs_sentinelGithubToken0123456789",
+  GH_TOKEN: "ghp_sentinelGhToken0123456789abcd",
+  COMFYDEPLOY_API_KEY: "cd_sentinel_api_key_0123456789",
+};
 
 /** A script that appends its argv and environment, as one JSON line, to `log`. */
-const spy = (log: string, extra = "") => `require("node:fs").appendFileSync(${JSON.stringify(log)}, JSON.stringify({ argv: process.argv, env: process.env }) + "\\n");\n${extra}`;
+const spy = (log: string, extra = "") =>
+  `require("node:fs").appendFileSync(${JSON.stringify(log)}, JSON.stringify({ argv: process.argv, env: process.env }) + "\\n");\n${extra}`;
 
 /** Installed packages as fix leaves package.json, so verify's stale-install check lets the type-check run. */
 const INSTALLED: Record<string, string> = {
@@ -35,12 +40,17 @@ const INSTALLED: Record<string, string> = {
 
 function spyFiles(log: string): Record<string, string> {
   const files: Record<string, string> = {
-    "node_modules/typescript/package.json": JSON.stringify({ name: "typescript", version: "5.6.3", bin: { tsc: "bin/tsc" } }),
+    "node_modules/typescript/package.json": JSON.stringify({
+      name: "typescript",
+      version: "5.6.3",
+      bin: { tsc: "bin/tsc" },
+    }),
     "node_modules/typescript/bin/tsc": spy(log),
     "prettier.config.cjs": spy(log, "module.exports = {};\n"),
     ".prettierrc.cjs": spy(log, "module.exports = {};\n"),
   };
-  for (const [name, version] of Object.entries(INSTALLED)) files[`node_modules/${name}/package.json`] = JSON.stringify({ name, version });
+  for (const [name, version] of Object.entries(INSTALLED))
+    files[`node_modules/${name}/package.json`] = JSON.stringify({ name, version });
   return files;
 }
 
@@ -70,22 +80,42 @@ describe("a repository that ships a spying tsc and Prettier config", () => {
     const estate = createEstate(["web-app"]);
     const log = join(tempDir("cdm-spy-log-"), "spy.jsonl");
     commitAll(estate, "web-app", spyFiles(log));
-    const file = estate.campaignFile("repositories:\n  - url: https://github.com/acme/web-app.git\n    github: acme/web-app\n");
+    const file = estate.campaignFile(
+      "repositories:\n  - url: https://github.com/acme/web-app.git\n    github: acme/web-app\n",
+    );
     const cache = join(estate.dir, "cache");
-    const run = await runCliAsync(["campaign", "run", file, "--out", join(estate.dir, "out"), "--cache", cache, "--open-prs", "--verify", "--api-url", github.url], {
-      cwd: estate.dir,
-      env: {
-        ...SENTINELS,
-        GITHUB_SERVER_URL: "https://github.com",
-        GITHUB_API_URL: "",
-        GITHUB_REPOSITORY: "",
-        // Clones of https://github.com/acme/… come from the estate's origins on disk.
-        GIT_CONFIG_COUNT: "1",
-        GIT_CONFIG_KEY_0: `url.file://${join(estate.dir, "origins")}/.insteadOf`,
-        GIT_CONFIG_VALUE_0: "https://github.com/acme/",
+    const run = await runCliAsync(
+      [
+        "campaign",
+        "run",
+        file,
+        "--out",
+        join(estate.dir, "out"),
+        "--cache",
+        cache,
+        "--open-prs",
+        "--verify",
+        "--api-url",
+        github.url,
+      ],
+      {
+        cwd: estate.dir,
+        env: {
+          ...SENTINELS,
+          GITHUB_SERVER_URL: "https://github.com",
+          GITHUB_API_URL: "",
+          GITHUB_REPOSITORY: "",
+          // Clones of https://github.com/acme/… come from the estate's origins on disk.
+          GIT_CONFIG_COUNT: "1",
+          GIT_CONFIG_KEY_0: `url.file://${join(estate.dir, "origins")}/.insteadOf`,
+          GIT_CONFIG_VALUE_0: "https://github.com/acme/",
+        },
       },
-    });
-    const report = JSON.parse(readFileSync(join(estate.dir, "out", "repos", "web-app.json"), "utf8")) as { status: string; pullRequest?: { state: string } };
+    );
+    const report = JSON.parse(readFileSync(join(estate.dir, "out", "repos", "web-app.json"), "utf8")) as {
+      status: string;
+      pullRequest?: { state: string };
+    };
     expect(report.status, run.stderr).toBe("ok");
     expect(report.pullRequest?.state, run.stderr).toBe("open");
     expectSpiesSawNoSecret(log);
@@ -102,7 +132,10 @@ describe("a repository that ships a spying tsc and Prettier config", () => {
     commitAll(estate, "web-app", spyFiles(log));
     const run = runCli(["fix", ".", "--verify", "--project-tsc"], { cwd: estate.work("web-app"), env: SENTINELS });
     expect(run.status, run.stderr).not.toBe(2);
-    const calls = readFileSync(log, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { argv: string[]; env: Record<string, string> });
+    const calls = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { argv: string[]; env: Record<string, string> });
     expect(calls.some((call) => call.argv.some((arg) => arg.endsWith("typescript/bin/tsc")))).toBe(true);
     expectSpiesSawNoSecret(log);
   });
@@ -126,7 +159,10 @@ describe("the options that decide what runs", () => {
     expect(fix.stderr.split("\n")[0]).toMatch(/--project-tsc goes with --verify/);
     expect(fix.stderr).not.toMatch(/\n\s+at /);
     const file = estate.campaignFile(`repositories:\n  - url: ${estate.origin("web-app")}\n`);
-    const campaign = runCli(["campaign", "run", file, "--verify"], { cwd: estate.dir, env: { GITHUB_TOKEN: "", GH_TOKEN: "" } });
+    const campaign = runCli(["campaign", "run", file, "--verify"], {
+      cwd: estate.dir,
+      env: { GITHUB_TOKEN: "", GH_TOKEN: "" },
+    });
     expect(campaign.status).toBe(2);
     expect(campaign.stderr.split("\n")[0]).toMatch(/--verify goes with --open-prs/);
     expect(campaign.stderr).not.toMatch(/\n\s+at /);

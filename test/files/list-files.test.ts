@@ -12,7 +12,9 @@ import { tempRepo } from "../helpers/temp-repo.js";
 /** Long names, so that git writes the listing in more than one pipe read. */
 function manyFiles(count: number): Record<string, string> {
   const files: Record<string, string> = {};
-  for (let i = 0; i < count; i++) files[`packages/pkg-${i % 40}/src/${"deeply-nested-folder/".repeat(8)}module-${i}.ts`] = `export const v${i} = ${i};\n`;
+  for (let i = 0; i < count; i++)
+    files[`packages/pkg-${i % 40}/src/${"deeply-nested-folder/".repeat(8)}module-${i}.ts`] =
+      `export const v${i} = ${i};\n`;
   return files;
 }
 

@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 
-const V1_FETCH = 'export const queue = (body: string) => fetch("https://www.comfydeploy.com/api/run", { method: "POST", body });';
+const V1_FETCH =
+  'export const queue = (body: string) => fetch("https://www.comfydeploy.com/api/run", { method: "POST", body });';
 const V2_URL = "https://api.comfydeploy.com/api/run/deployment/queue";
 
 const dirs: string[] = [];
@@ -36,7 +37,12 @@ function changedLines(before: Buffer, after: Buffer): number[] {
 
 describe("fix and the bytes of a file", () => {
   it("refuses a file that is not valid UTF-8, with an unreadable-file warning and no marker, and leaves it byte for byte", () => {
-    const latin1 = Buffer.concat([Buffer.from('export const name = "caf'), Buffer.from([0xff]), Buffer.from('";\n'), Buffer.from(`${V1_FETCH}\n`)]);
+    const latin1 = Buffer.concat([
+      Buffer.from('export const name = "caf'),
+      Buffer.from([0xff]),
+      Buffer.from('";\n'),
+      Buffer.from(`${V1_FETCH}\n`),
+    ]);
     const { dir, stdout } = fixed({ "src/latin1.ts": latin1, "src/ok.ts": `${V1_FETCH}\n` });
     expect(readFileSync(join(dir, "src/latin1.ts")).equals(latin1)).toBe(true);
     expect(stdout).toMatch(/unreadable-file.*src\/latin1\.ts.*not valid UTF-8.*convert/i);
@@ -54,7 +60,10 @@ describe("fix and the bytes of a file", () => {
   });
 
   it("keeps each line's own ending in a file with mixed CRLF and LF endings", () => {
-    const before = Buffer.from(`const a = 1;\r\nconst b = 2;\nconst c = 3;\r\n${V1_FETCH}\r\nexport const d = a + b + c;\r\n`, "utf8");
+    const before = Buffer.from(
+      `const a = 1;\r\nconst b = 2;\nconst c = 3;\r\n${V1_FETCH}\r\nexport const d = a + b + c;\r\n`,
+      "utf8",
+    );
     const { dir } = fixed({ "src/mixed.ts": before });
     const after = readFileSync(join(dir, "src/mixed.ts"));
     expect(after.toString("utf8")).toContain(V2_URL);

@@ -31,7 +31,9 @@ describe("markers", () => {
     const py = "def f():\n    requests.post(URL)\n";
     const once = insertMarkerAbove(py, 2, "client.py", "legacy-create-run", "check the method");
     expect(once.added).toBe(true);
-    expect(once.text).toBe(`def f():\n    # ${markerText("legacy-create-run", "check the method")}\n    requests.post(URL)\n`);
+    expect(once.text).toBe(
+      `def f():\n    # ${markerText("legacy-create-run", "check the method")}\n    requests.post(URL)\n`,
+    );
     const twice = insertMarkerAbove(once.text, 3, "client.py", "legacy-create-run", "check the method");
     expect(twice).toEqual({ text: once.text, added: false });
   });
@@ -54,7 +56,10 @@ describe("markers", () => {
   });
 
   it("cannot go into JSON, which has no comments", () => {
-    expect(insertMarkerAbove('{"a": 1}\n', 1, "collection.json", "legacy-base-url", "x")).toEqual({ text: '{"a": 1}\n', added: false });
+    expect(insertMarkerAbove('{"a": 1}\n', 1, "collection.json", "legacy-base-url", "x")).toEqual({
+      text: '{"a": 1}\n',
+      added: false,
+    });
   });
 
   it("are reported by scan as review-marker findings, in any comment syntax", () => {
@@ -86,7 +91,11 @@ describe("output validation", () => {
 
 describe("--node-ref", () => {
   it("defaults to v2.1.0 and accepts later tags or their commits", () => {
-    expect(nodeRefTarget(undefined)).toEqual({ commit: "62f8e388bb5217bb0472cb14bd7bf2d417225017", tag: "v2.1.0", version: "2.1.0" });
+    expect(nodeRefTarget(undefined)).toEqual({
+      commit: "62f8e388bb5217bb0472cb14bd7bf2d417225017",
+      tag: "v2.1.0",
+      version: "2.1.0",
+    });
     expect(nodeRefTarget("2.3.3").commit).toBe("7d65d23f84d7ec3e9772d00f62146cbe36e3d267");
     expect(nodeRefTarget("98c1aca606b18ec945baabc820a436583cee4e6a").tag).toBe("v2.3.10");
   });

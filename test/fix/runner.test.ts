@@ -40,7 +40,13 @@ describe("fix on a UTF-16 file", () => {
   for (const encoding of ["le", "be"] as const) {
     it(`(${encoding.toUpperCase()}) rewrites the V1 host and keeps the encoding, the BOM and the line endings`, async () => {
       const root = tempRepo({ "appsettings.json": utf16(SETTINGS, encoding) });
-      const plan = await planFixes({ root, hosts: DEFAULT_HOSTS, transforms: ["v2-endpoints"], nodeRef: DEFAULT_NODE_REF, write: true });
+      const plan = await planFixes({
+        root,
+        hosts: DEFAULT_HOSTS,
+        transforms: ["v2-endpoints"],
+        nodeRef: DEFAULT_NODE_REF,
+        write: true,
+      });
       expect(plan.skipped).toEqual([]);
       expect(plan.changes.map((c) => c.file)).toEqual(["appsettings.json"]);
       const expected = SETTINGS.replace("https://www.comfydeploy.com/api", "https://api.comfydeploy.com/api");
@@ -59,7 +65,9 @@ export const check = (id: string) => client.getRun(id);
 
 /** A package on the V1 SDK with `count` files that use it. */
 function v1Package(count: number): Record<string, string> {
-  const files: Record<string, string> = { "package.json": `${JSON.stringify({ name: "app", dependencies: { comfydeploy: "^0.0.19" } }, null, 2)}\n` };
+  const files: Record<string, string> = {
+    "package.json": `${JSON.stringify({ name: "app", dependencies: { comfydeploy: "^0.0.19" } }, null, 2)}\n`,
+  };
   for (let i = 0; i < count; i++) files[`src/comfy-${String(i).padStart(2, "0")}.ts`] = V1_SDK_FILE;
   return files;
 }
@@ -68,7 +76,13 @@ describe("writing while fixing", () => {
   it("fixes the next files while earlier writes are under way, a few at a time", async () => {
     writes.most = 0;
     const root = tempRepo(v1Package(20));
-    const plan = await planFixes({ root, hosts: DEFAULT_HOSTS, transforms: ["v2-sdk", "sdk-dependency"], nodeRef: DEFAULT_NODE_REF, write: true });
+    const plan = await planFixes({
+      root,
+      hosts: DEFAULT_HOSTS,
+      transforms: ["v2-sdk", "sdk-dependency"],
+      nodeRef: DEFAULT_NODE_REF,
+      write: true,
+    });
     expect(plan.skipped).toEqual([]);
     expect(plan.changes).toHaveLength(22);
     expect(writes.most).toBeGreaterThan(1);
@@ -79,7 +93,13 @@ describe("writing while fixing", () => {
   it("accounts for each file in path order, and a write refused in the middle keeps its package on V1", async () => {
     const root = tempRepo(v1Package(12));
     chmodSync(join(root, "src/comfy-05.ts"), 0o444);
-    const plan = await planFixes({ root, hosts: DEFAULT_HOSTS, transforms: ["v2-sdk", "sdk-dependency"], nodeRef: DEFAULT_NODE_REF, write: true });
+    const plan = await planFixes({
+      root,
+      hosts: DEFAULT_HOSTS,
+      transforms: ["v2-sdk", "sdk-dependency"],
+      nodeRef: DEFAULT_NODE_REF,
+      write: true,
+    });
     const written = Object.keys(v1Package(12)).filter((file) => file.startsWith("src/") && file !== "src/comfy-05.ts");
     expect(plan.changes.map((c) => c.file)).toEqual([...written, "src/comfydeploy-v1-compat.ts"]);
     expect(plan.skipped).toEqual([{ file: "src/comfy-05.ts", reason: expect.stringContaining("read-only") }]);

@@ -16,7 +16,9 @@ import { readScenarioSpec, SCENARIOS_ROOT } from "../helpers/scenario-spec.js";
 import { tempDir } from "../helpers/temp-repo.js";
 
 const LANGUAGE_APPS = readdirSync(SCENARIOS_ROOT)
-  .filter((name) => !["typescript", "javascript", "python"].includes(readScenarioSpec(join(SCENARIOS_ROOT, name)).language))
+  .filter(
+    (name) => !["typescript", "javascript", "python"].includes(readScenarioSpec(join(SCENARIOS_ROOT, name)).language),
+  )
   .sort();
 
 const V1_RULES = new Set(["legacy-base-url", "legacy-create-run", "legacy-get-run"]);
@@ -25,7 +27,13 @@ const HAS_JAVAC = spawnSync("javac", ["-version"]).status === 0;
 
 /** Files of an app that hold no V1 use: no ComfyDeploy host and no /run path. */
 function untouchedFiles(dir: string): string[] {
-  return (readdirSync(dir, { recursive: true, withFileTypes: true }) as Array<{ name: string; parentPath: string; isFile(): boolean }>)
+  return (
+    readdirSync(dir, { recursive: true, withFileTypes: true }) as Array<{
+      name: string;
+      parentPath: string;
+      isFile(): boolean;
+    }>
+  )
     .filter((entry) => entry.isFile() && entry.name !== "scenario.json")
     .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
     .filter((file) => !/comfydeploy\.com|\/run|run_id/.test(readFileSync(join(dir, file), "utf8")));
@@ -47,7 +55,8 @@ describe.each(LANGUAGE_APPS)("fix on the %s app", (name) => {
     source = tempDir("cdm-lang-scenario-");
     cpSync(join(SCENARIOS_ROOT, name), source, { recursive: true });
     plain = untouchedFiles(source);
-    for (const file of plain) writeFileSync(join(source, file), `\uFEFF${readFileSync(join(source, file), "utf8").replace(/\n/g, "\r\n")}`);
+    for (const file of plain)
+      writeFileSync(join(source, file), `\uFEFF${readFileSync(join(source, file), "utf8").replace(/\n/g, "\r\n")}`);
     fixed = await fixRepository(source);
   }, 120_000);
   afterAll(() => fixed?.remove());
@@ -70,24 +79,28 @@ describe.each(LANGUAGE_APPS)("fix on the %s app", (name) => {
     const changed = fixed.first.changes.map((c) => c.file);
     const { checks, findings } = await verifyChanges(fixed.root, changed);
     expect(findings.map((f) => `${f.file}:${f.line} ${f.message}`)).toEqual([]);
-    if (!checks.some((c) => c.status === "passed")) ctx.skip(checks.map((c) => c.reason).join("; ") || "no checker for this language");
+    if (!checks.some((c) => c.status === "passed"))
+      ctx.skip(checks.map((c) => c.reason).join("; ") || "no checker for this language");
   });
 
-  it.skipIf(!HAS_JAVAC || readScenarioSpec(join(SCENARIOS_ROOT, name)).language !== "java")("compiles with javac after fix", () => {
-    // javac refuses the BOM this test gave the files with no V1 use: it compiles copies without it.
-    const out = tempDir("cdm-javac-");
-    const sources = (readdirSync(fixed.root, { recursive: true }) as string[])
-      .filter((f) => f.endsWith(".java"))
-      .map((f) => {
-        const copy = join(out, "src", f);
-        mkdirSync(dirname(copy), { recursive: true });
-        writeFileSync(copy, readFileSync(join(fixed.root, f), "utf8").replace(/^\uFEFF/, ""));
-        return copy;
-      });
-    const result = spawnSync("javac", ["-d", join(out, "classes"), ...sources], { encoding: "utf8" });
-    expect(result.stderr).toBe("");
-    expect(result.status).toBe(0);
-  });
+  it.skipIf(!HAS_JAVAC || readScenarioSpec(join(SCENARIOS_ROOT, name)).language !== "java")(
+    "compiles with javac after fix",
+    () => {
+      // javac refuses the BOM this test gave the files with no V1 use: it compiles copies without it.
+      const out = tempDir("cdm-javac-");
+      const sources = (readdirSync(fixed.root, { recursive: true }) as string[])
+        .filter((f) => f.endsWith(".java"))
+        .map((f) => {
+          const copy = join(out, "src", f);
+          mkdirSync(dirname(copy), { recursive: true });
+          writeFileSync(copy, readFileSync(join(fixed.root, f), "utf8").replace(/^\uFEFF/, ""));
+          return copy;
+        });
+      const result = spawnSync("javac", ["-d", join(out, "classes"), ...sources], { encoding: "utf8" });
+      expect(result.stderr).toBe("");
+      expect(result.status).toBe(0);
+    },
+  );
 
   it("reaches its fixed point in one run", () => {
     expect(fixed.second.changes.map((c) => c.file)).toEqual([]);
@@ -95,6 +108,7 @@ describe.each(LANGUAGE_APPS)("fix on the %s app", (name) => {
 
   it("keeps the files with no V1 use byte-identical, CRLF and BOM included", () => {
     expect(plain.length).toBeGreaterThan(0);
-    for (const file of plain) expect(readFileSync(join(fixed.root, file)), file).toEqual(readFileSync(join(source, file)));
+    for (const file of plain)
+      expect(readFileSync(join(fixed.root, file)), file).toEqual(readFileSync(join(source, file)));
   });
 });

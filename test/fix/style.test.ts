@@ -34,7 +34,9 @@ function pairs(): Pair[] {
         label: `${transform}/${name}.${ext}`,
         input: readFileSync(join(dir, file), "utf8"),
         output: existsSync(outputFile) ? readFileSync(outputFile, "utf8") : readFileSync(join(dir, file), "utf8"),
-        ...(existsSync(configFile) ? { config: { ...(JSON.parse(readFileSync(configFile, "utf8")) as prettier.Options), filepath: `x.${ext}` } } : {}),
+        ...(existsSync(configFile)
+          ? { config: { ...(JSON.parse(readFileSync(configFile, "utf8")) as prettier.Options), filepath: `x.${ext}` } }
+          : {}),
       });
     }
   }
@@ -50,7 +52,8 @@ function rewrittenStatements(text: string, written: ReadonlySet<number>): Set<nu
     let innermost: ts.Node | undefined;
     const visit = (node: ts.Node): void => {
       if (line < lineOf(node.getStart(source)) || line > lineOf(node.getEnd())) return;
-      if (ts.isStatement(node) && !ts.isBlock(node) && !ts.isFunctionDeclaration(node) && !ts.isClassDeclaration(node)) innermost = node;
+      if (ts.isStatement(node) && !ts.isBlock(node) && !ts.isFunctionDeclaration(node) && !ts.isClassDeclaration(node))
+        innermost = node;
       ts.forEachChild(node, visit);
     };
     visit(source);
@@ -80,17 +83,24 @@ describe("a file formatted with its Prettier config", () => {
     for (const pair of styled) expect(await prettier.check(pair.input, pair.config), pair.label).toBe(true);
   });
 
-  it.each(styled.map((p) => [p.label, p] as const))("%s: Prettier would change only lines fix wrote", async (_label, pair) => {
-    const formatted = await prettier.format(pair.output, pair.config);
-    const written = rewrittenStatements(pair.output, writtenLines(pair.input, pair.output));
-    const restyled = [...writtenLines(formatted, pair.output)].filter((line) => !written.has(line));
-    expect(restyled.map((line) => pair.output.split("\n")[line])).toEqual([]);
-  });
+  it.each(styled.map((p) => [p.label, p] as const))(
+    "%s: Prettier would change only lines fix wrote",
+    async (_label, pair) => {
+      const formatted = await prettier.format(pair.output, pair.config);
+      const written = rewrittenStatements(pair.output, writtenLines(pair.input, pair.output));
+      const restyled = [...writtenLines(formatted, pair.output)].filter((line) => !written.has(line));
+      expect(restyled.map((line) => pair.output.split("\n")[line])).toEqual([]);
+    },
+  );
 
-  it.each(styled.filter((p) => p.config?.semi === false).map((p) => [p.label, p] as const))("%s: no semicolon added to a semicolon-free file", (_label, pair) => {
-    const ends = (text: string) => text.split("\n").filter((line) => /;\s*$/.test(line) && !/^\s*(\/\/|\*|\/\*)/.test(line));
-    expect(ends(pair.output)).toEqual(ends(pair.input));
-  });
+  it.each(styled.filter((p) => p.config?.semi === false).map((p) => [p.label, p] as const))(
+    "%s: no semicolon added to a semicolon-free file",
+    (_label, pair) => {
+      const ends = (text: string) =>
+        text.split("\n").filter((line) => /;\s*$/.test(line) && !/^\s*(\/\/|\*|\/\*)/.test(line));
+      expect(ends(pair.output)).toEqual(ends(pair.input));
+    },
+  );
 });
 
 describe("every JS/TS fixture", () => {

@@ -35,7 +35,9 @@ describe("the specifier of an added module", () => {
   });
 
   it("has none where Node does not run the file as an ES module", () => {
-    expect(importOf({ "package.json": `{}`, "src/comfy.js": ESM }, "src/comfy.js").specifier).toBe("./comfydeploy-v1-compat");
+    expect(importOf({ "package.json": `{}`, "src/comfy.js": ESM }, "src/comfy.js").specifier).toBe(
+      "./comfydeploy-v1-compat",
+    );
   });
 
   it("has none in a TypeScript project that resolves as a bundler", () => {
@@ -48,8 +50,16 @@ describe("the specifier of an added module", () => {
   });
 
   it("takes the runtime extension of .mts and .cjs files", () => {
-    expect(importOf({ "package.json": `{}`, "src/comfy.mts": ESM }, "src/comfy.mts").specifier).toBe("./comfydeploy-v1-compat.mjs");
-    const cjs = importOf({ "package.json": `{"type":"module"}`, "src/comfy.cjs": `const { ComfyDeployClient } = require("comfydeploy");\n` }, "src/comfy.cjs");
+    expect(importOf({ "package.json": `{}`, "src/comfy.mts": ESM }, "src/comfy.mts").specifier).toBe(
+      "./comfydeploy-v1-compat.mjs",
+    );
+    const cjs = importOf(
+      {
+        "package.json": `{"type":"module"}`,
+        "src/comfy.cjs": `const { ComfyDeployClient } = require("comfydeploy");\n`,
+      },
+      "src/comfy.cjs",
+    );
     expect(cjs).toEqual({ specifier: "./comfydeploy-v1-compat.cjs", syntax: "cjs" });
   });
 });
@@ -61,8 +71,14 @@ describe("a Node ES module app after fix", () => {
     // A stub V2 SDK: loading the app needs the class, not the network.
     const sdk = join(fixed.root, "node_modules", "comfydeploy");
     mkdirSync(sdk, { recursive: true });
-    writeFileSync(join(sdk, "package.json"), JSON.stringify({ name: "comfydeploy", type: "module", exports: "./index.js" }));
-    writeFileSync(join(sdk, "index.js"), "export class ComfyDeploy {\n  constructor(options) {\n    this.options = options;\n  }\n}\n");
+    writeFileSync(
+      join(sdk, "package.json"),
+      JSON.stringify({ name: "comfydeploy", type: "module", exports: "./index.js" }),
+    );
+    writeFileSync(
+      join(sdk, "index.js"),
+      "export class ComfyDeploy {\n  constructor(options) {\n    this.options = options;\n  }\n}\n",
+    );
   }, 120_000);
   afterAll(() => fixed?.remove());
 
@@ -72,7 +88,10 @@ describe("a Node ES module app after fix", () => {
 
   it("loads with node", () => {
     const script = `const m = await import("./src/comfy.js"); await import("./src/index.js"); console.log(Object.keys(m).sort().join(","));`;
-    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: fixed.root, encoding: "utf8" });
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: fixed.root,
+      encoding: "utf8",
+    });
     expect(out.trim()).toBe("queueRender,renderStatus");
   });
 });
@@ -87,9 +106,19 @@ describe("the compat module fix adds", () => {
   it("holds what the app's files take from it, and not the rest of V1", () => {
     const app = readFileSync(join(fixed.root, "src", "comfy.js"), "utf8");
     const module = readFileSync(join(fixed.root, "src", "comfydeploy-v1-compat.js"), "utf8");
-    const exported = new Set([...module.matchAll(/^export (?:async function|function|const) (\w+)/gm)].map((m) => m[1]!));
+    const exported = new Set(
+      [...module.matchAll(/^export (?:async function|function|const) (\w+)/gm)].map((m) => m[1]!),
+    );
     for (const [, name] of app.matchAll(/\bv1Compat\.(\w+)/g)) expect(exported).toContain(name);
-    for (const unused of ["runSync", "getRun", "parseWebhookDataSafe", "getUploadUrl", "getWebsocketUrl", "optionsFromV1", "apiBaseOf"]) {
+    for (const unused of [
+      "runSync",
+      "getRun",
+      "parseWebhookDataSafe",
+      "getUploadUrl",
+      "getWebsocketUrl",
+      "optionsFromV1",
+      "apiBaseOf",
+    ]) {
       expect(exported).not.toContain(unused);
     }
   });

@@ -4,11 +4,20 @@ import { checkSyntax, type CheckerRun } from "../../src/fix/syntax-checkers.js";
 import { verifyChanges } from "../../src/fix/verify.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 
-const notInstalled = async (): Promise<CheckerRun> => ({ code: null, stdout: "", stderr: "", timedOut: false, spawnError: true });
+const notInstalled = async (): Promise<CheckerRun> => ({
+  code: null,
+  stdout: "",
+  stderr: "",
+  timedOut: false,
+  spawnError: true,
+});
 
 describe("verifyChanges on shell (bash -n, on every machine this runs on)", () => {
   it("passes a script that parses and reports the line of one that does not", async () => {
-    const dir = tempRepo({ "ok.sh": 'curl -sS "$BASE/run/$1"\n', "broken.sh": 'echo start\nif [ -n "$1" ]; then\n  curl "$BASE/run"\n' });
+    const dir = tempRepo({
+      "ok.sh": 'curl -sS "$BASE/run/$1"\n',
+      "broken.sh": 'echo start\nif [ -n "$1" ]; then\n  curl "$BASE/run"\n',
+    });
     const good = await verifyChanges(dir, ["ok.sh"]);
     expect(good.checks).toEqual([expect.objectContaining({ command: "bash -n ok.sh", status: "passed" })]);
     const bad = await verifyChanges(dir, ["broken.sh"]);
@@ -29,11 +38,21 @@ describe("checkSyntax", () => {
 
   it("reads the line from each checker's own error format", async () => {
     const outputs: Record<string, Partial<CheckerRun>> = {
-      php: { code: 255, stdout: "PHP Parse error:  syntax error, unexpected token \"}\" in a.php on line 7\nErrors parsing a.php\n" },
+      php: {
+        code: 255,
+        stdout: 'PHP Parse error:  syntax error, unexpected token "}" in a.php on line 7\nErrors parsing a.php\n',
+      },
       gofmt: { code: 2, stderr: "b.go:12:3: expected ';', found 'EOF'\n" },
       ruby: { code: 1, stderr: "c.rb:5: syntax error, unexpected end-of-input\n" },
     };
-    const results = await checkSyntax(["a.php", "b.go", "c.rb"], async (program) => ({ code: 0, stdout: "", stderr: "", timedOut: false, spawnError: false, ...outputs[program] }));
+    const results = await checkSyntax(["a.php", "b.go", "c.rb"], async (program) => ({
+      code: 0,
+      stdout: "",
+      stderr: "",
+      timedOut: false,
+      spawnError: false,
+      ...outputs[program],
+    }));
     expect(results.flatMap((r) => r.errors.map((e) => [e.file, e.line]))).toEqual([
       ["a.php", 7],
       ["b.go", 12],

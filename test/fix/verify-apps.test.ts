@@ -44,7 +44,8 @@ function app(installed: Record<string, string>, extra: Record<string, string> = 
   const dir = tempRepo({ ...APP, ...extra }, "cdm-verify-");
   dirs.push(dir);
   mkdirSync(join(dir, "node_modules"));
-  for (const [name, target] of Object.entries(installed)) symlinkSync(join(REPO_ROOT, "node_modules", target), join(dir, "node_modules", name), "dir");
+  for (const [name, target] of Object.entries(installed))
+    symlinkSync(join(REPO_ROOT, "node_modules", target), join(dir, "node_modules", name), "dir");
   const git = (...args: string[]): void => void execFileSync("git", args, { cwd: dir, stdio: "ignore" });
   git("init", "-q");
   git("add", "-A");
@@ -64,7 +65,10 @@ describe("fix --verify on a TypeScript app", () => {
   });
 
   it("reports an error in a changed file as verify-failed with its line, and exits 1", () => {
-    const broken = APP["src/comfy.ts"].replace("  return run?.run_id;", "  const id: number = run?.run_id;\n  return id;");
+    const broken = APP["src/comfy.ts"].replace(
+      "  return run?.run_id;",
+      "  const id: number = run?.run_id;\n  return id;",
+    );
     const dir = app(V2_INSTALLED, { "src/comfy.ts": broken });
     const run = runCli(["fix", "--verify"], { cwd: dir });
     expect(run.status).toBe(1);
@@ -77,14 +81,18 @@ describe("fix --verify on a TypeScript app", () => {
     const dir = app(V2_INSTALLED, { "src/other.ts": `export const count: number = "three";\n` });
     const run = runCli(["fix", "--verify"], { cwd: dir });
     expect(run.status, run.stdout).toBe(0);
-    expect(run.stdout).toMatch(/passed +npx tsc --noEmit -p tsconfig\.json: \(errors only in files fix did not change\)/);
+    expect(run.stdout).toMatch(
+      /passed +npx tsc --noEmit -p tsconfig\.json: \(errors only in files fix did not change\)/,
+    );
   });
 
   it("does not blame the rewrite while node_modules still holds the V1 SDK: not run, and why", () => {
     const dir = app({ typescript: "typescript", comfydeploy: "comfydeploy-v1", zod: "zod" });
     const run = runCli(["fix", "--verify"], { cwd: dir });
     expect(run.status, run.stdout).toBe(0);
-    expect(run.stdout).toMatch(/not run +npx tsc --noEmit -p tsconfig\.json: node_modules does not match the package\.json fix changed: comfydeploy 0\.0\.19 is installed \(package\.json now asks for 2\.0\.0-beta\.69\)/);
+    expect(run.stdout).toMatch(
+      /not run +npx tsc --noEmit -p tsconfig\.json: node_modules does not match the package\.json fix changed: comfydeploy 0\.0\.19 is installed \(package\.json now asks for 2\.0\.0-beta\.69\)/,
+    );
     expect(run.stdout).not.toContain("verify-failed");
   });
 
@@ -92,13 +100,17 @@ describe("fix --verify on a TypeScript app", () => {
     const dir = app({});
     const run = runCli(["fix", "--verify"], { cwd: dir });
     expect(run.status, run.stdout).toBe(0);
-    expect(run.stdout).toMatch(/not run +npx tsc --noEmit -p tsconfig\.json: the project's dependencies are not installed/);
+    expect(run.stdout).toMatch(
+      /not run +npx tsc --noEmit -p tsconfig\.json: the project's dependencies are not installed/,
+    );
   });
 
   it("runs nothing in a dry run, and says so", () => {
     const dir = app(V2_INSTALLED);
     const run = runCli(["fix", "--verify", "--dry-run"], { cwd: dir });
-    expect(run.stdout).toContain("--verify runs the project's checks on written files: it does nothing with --dry-run.");
+    expect(run.stdout).toContain(
+      "--verify runs the project's checks on written files: it does nothing with --dry-run.",
+    );
     expect(run.stdout).not.toContain("Verification");
   });
 });
@@ -111,7 +123,11 @@ describe("verifyChanges on JavaScript and Python", () => {
   }
 
   it("node --check finds a syntax error in a changed .js file, with its line; .jsx is left to fix's own parser", async () => {
-    const dir = scratch({ "ok.mjs": "export const a = 1;\n", "bad.js": "const a = 1;\nconst b = ;\n", "view.jsx": "export const V = () => <p />;\n" });
+    const dir = scratch({
+      "ok.mjs": "export const a = 1;\n",
+      "bad.js": "const a = 1;\nconst b = ;\n",
+      "view.jsx": "export const V = () => <p />;\n",
+    });
     const result = await verifyChanges(dir, ["ok.mjs", "bad.js", "view.jsx"]);
     expect(result.checks.map((c) => [c.command, c.status])).toEqual([
       ["node --check ok.mjs", "passed"],
@@ -132,7 +148,13 @@ describe("verifyChanges on JavaScript and Python", () => {
   it("TypeScript with no tsconfig above it is not type-checked, and the report says so", async () => {
     const dir = scratch({ "lone.ts": "export const a: number = 1;\n" });
     const result = await verifyChanges(dir, ["lone.ts"]);
-    expect(result.checks).toEqual([{ command: "npx tsc --noEmit", status: "not-run", reason: expect.stringContaining("no tsconfig.json above lone.ts") }]);
+    expect(result.checks).toEqual([
+      {
+        command: "npx tsc --noEmit",
+        status: "not-run",
+        reason: expect.stringContaining("no tsconfig.json above lone.ts"),
+      },
+    ]);
   });
 });
 
@@ -143,7 +165,11 @@ describe("the verification section of a pull request body", () => {
         checks: [
           { command: "npx tsc --noEmit -p tsconfig.json", status: "failed", reason: "1 error in files fix changed" },
           { command: "node --check a.js", status: "passed" },
-          { command: "npx tsc --noEmit -p web/tsconfig.json", status: "not-run", reason: "the project's dependencies are not installed" },
+          {
+            command: "npx tsc --noEmit -p web/tsconfig.json",
+            status: "not-run",
+            reason: "the project's dependencies are not installed",
+          },
         ],
         findings: [
           {

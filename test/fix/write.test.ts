@@ -16,7 +16,8 @@ import { DEFAULT_NODE_REF } from "../../transforms/node-pin/target.js";
 import { runCli } from "../helpers/cli.js";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 
-const V1_FILE = 'export const queue = (body: string) => fetch("https://www.comfydeploy.com/api/run", { method: "POST", body });\n';
+const V1_FILE =
+  'export const queue = (body: string) => fetch("https://www.comfydeploy.com/api/run", { method: "POST", body });\n';
 const V2_HOST = "https://api.comfydeploy.com/api";
 
 function options(root: string, extra: Partial<FixOptions> = {}): FixOptions {
@@ -30,12 +31,19 @@ function deadPid(): number {
 }
 
 function git(cwd: string, ...args: string[]): void {
-  spawnSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args], { cwd });
+  spawnSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args], {
+    cwd,
+  });
 }
 
 describe("temp files", () => {
   it("never removes a user's dated copy or numbered dotfile beside a file fix writes", async () => {
-    const root = tempRepo({ "app.ts": V1_FILE, "app.ts.20250101": "a dated copy\n", ".env": "API=https://www.comfydeploy.com/api/run\n", ".env.1": "KEY=kept\n" });
+    const root = tempRepo({
+      "app.ts": V1_FILE,
+      "app.ts.20250101": "a dated copy\n",
+      ".env": "API=https://www.comfydeploy.com/api/run\n",
+      ".env.1": "KEY=kept\n",
+    });
     const plan = await planFixes(options(root));
     expect(plan.changes.map((c) => c.file)).toContain("app.ts");
     expect(plan.removedTemps).toEqual([]);
@@ -74,7 +82,10 @@ describe("two fixes on one tree", () => {
     const running = spawn("sleep", ["30"]);
     try {
       const gitDir = join(root, ".git");
-      writeFileSync(join(gitDir, ".comfydeploy-migrate-fix.lock"), `comfydeploy-migrate fix lock pid=${running.pid} host=${hostname()} started=x\n`);
+      writeFileSync(
+        join(gitDir, ".comfydeploy-migrate-fix.lock"),
+        `comfydeploy-migrate fix lock pid=${running.pid} host=${hostname()} started=x\n`,
+      );
       const second = runCli(["fix", root]);
       expect(second.status).toBe(2);
       expect(second.stderr).toMatch(new RegExp(`another fix is writing to this tree \\(pid ${running.pid}\\)`));
@@ -90,7 +101,10 @@ describe("two fixes on one tree", () => {
     git(root, "init", "-q");
     git(root, "add", "-A");
     git(root, "commit", "-qm", "v1");
-    writeFileSync(join(root, ".git", ".comfydeploy-migrate-fix.lock"), `comfydeploy-migrate fix lock pid=${deadPid()} host=${hostname()} started=x\n`);
+    writeFileSync(
+      join(root, ".git", ".comfydeploy-migrate-fix.lock"),
+      `comfydeploy-migrate fix lock pid=${deadPid()} host=${hostname()} started=x\n`,
+    );
     const result = runCli(["fix", root, "--fail-on", "none"]);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
@@ -123,7 +137,9 @@ describe("read-only files", () => {
     chmodSync(join(root, "app.ts"), 0o444);
     const plan = await planFixes(options(root));
     expect(plan.changes).toEqual([]);
-    expect(plan.skipped).toEqual([{ file: "app.ts", reason: expect.stringContaining("read-only; fix leaves it unchanged (pass --write-read-only") }]);
+    expect(plan.skipped).toEqual([
+      { file: "app.ts", reason: expect.stringContaining("read-only; fix leaves it unchanged (pass --write-read-only") },
+    ]);
     expect(readFileSync(join(root, "app.ts"), "utf8")).toBe(V1_FILE);
 
     const forced = await planFixes(options(root, { writeReadOnly: true }));
@@ -150,6 +166,8 @@ describe("symbolic links", () => {
     );
     expect(readFileSync(join(outside, "victim.ts"), "utf8")).toBe(V1_FILE);
     expect(plan.changes.map((c) => c.file)).toEqual(["a.ts"]);
-    expect(plan.skipped).toEqual([{ file: "b.ts", reason: expect.stringContaining("symbolic link that leads out of the tree") }]);
+    expect(plan.skipped).toEqual([
+      { file: "b.ts", reason: expect.stringContaining("symbolic link that leads out of the tree") },
+    ]);
   });
 });

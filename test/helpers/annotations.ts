@@ -18,5 +18,7 @@ export function expectedKeys(path: string): string[] {
 }
 
 export function actualKeys(findings: readonly Finding[], file?: string): string[] {
-  return [...new Set(findings.filter((f) => file === undefined || f.file === file).map((f) => `${f.line}:${f.ruleId}`))].sort();
+  return [
+    ...new Set(findings.filter((f) => file === undefined || f.file === file).map((f) => `${f.line}:${f.ruleId}`)),
+  ].sort();
 }

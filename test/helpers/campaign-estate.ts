@@ -47,7 +47,6 @@ export interface Estate {
   remove(): void;
 }
 
-
 function copyFixture(from: string, to: string): void {
   mkdirSync(to, { recursive: true });
   for (const entry of readdirSync(from)) {
@@ -87,10 +86,17 @@ export function createEstate(names: readonly string[] = [...Object.keys(SHAPES),
   for (const name of names) {
     mkdirSync(work(name), { recursive: true });
     if (name === CLEAN) {
-      writeFileSync(join(work(name), "package.json"), `${JSON.stringify({ name: "clean-api", version: "1.0.0", dependencies: { express: "^4.19.2" } }, null, 2)}\n`);
-      writeFileSync(join(work(name), "src-index.ts"), 'export function health(): { ok: boolean } {\n  return { ok: true };\n}\n');
+      writeFileSync(
+        join(work(name), "package.json"),
+        `${JSON.stringify({ name: "clean-api", version: "1.0.0", dependencies: { express: "^4.19.2" } }, null, 2)}\n`,
+      );
+      writeFileSync(
+        join(work(name), "src-index.ts"),
+        "export function health(): { ok: boolean } {\n  return { ok: true };\n}\n",
+      );
     } else {
-      for (const [fixture, target] of SHAPES[name] ?? []) copyFixture(join(FIXTURES, fixture), join(work(name), target));
+      for (const [fixture, target] of SHAPES[name] ?? [])
+        copyFixture(join(FIXTURES, fixture), join(work(name), target));
     }
     execFileSync("git", ["init", "-q", "--bare", "-b", "main", origin(name)]);
     git(work(name), "init", "-q", "-b", "main");

@@ -18,13 +18,19 @@ export function repoReport(name: string, extra: Partial<RepoReport> = {}): RepoR
 }
 
 /** A scanned repository with findings by rule (rule → count, all errors). */
-export function scannedReport(name: string, byRule: Record<string, number>, extra: Partial<RepoReport> = {}): RepoReport {
+export function scannedReport(
+  name: string,
+  byRule: Record<string, number>,
+  extra: Partial<RepoReport> = {},
+): RepoReport {
   const total = Object.values(byRule).reduce((a, b) => a + b, 0);
   return repoReport(name, {
     scan: {
       schemaVersion: 1,
       summary: { total, files: 1, bySeverity: { error: total, warning: 0, info: 0 }, byRule: { ...byRule } },
-      findings: Object.entries(byRule).flatMap(([ruleId, n]) => Array.from({ length: n }, () => ({ ruleId, severity: "error" as const }))),
+      findings: Object.entries(byRule).flatMap(([ruleId, n]) =>
+        Array.from({ length: n }, () => ({ ruleId, severity: "error" as const })),
+      ),
     },
     ...extra,
   });

@@ -30,7 +30,10 @@ export function checkOptions(baseUrl: string, overrides: Partial<CheckOptions> =
 }
 
 /** An HTTP server on 127.0.0.1 (port 0 unless given) answering with `handler`; closed after the test. */
-export async function localServer(handler: (req: IncomingMessage, res: ServerResponse) => void, port = 0): Promise<{ server: Server; origin: string }> {
+export async function localServer(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  port = 0,
+): Promise<{ server: Server; origin: string }> {
   const server = createServer(handler);
   await new Promise<void>((done) => server.listen(port, "127.0.0.1", done));
   closers.push(

@@ -15,7 +15,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): CliResult {
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
+): CliResult {
   if (!existsSync(CLI)) throw new Error(`build the CLI first (npm run build): ${CLI} is missing`);
   const result = spawnSync(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? REPO_ROOT,
@@ -28,7 +31,10 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
 }
 
 /** Like runCli, but without blocking: needed when the test process itself serves the CLI's requests. */
-export function runCliAsync(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export function runCliAsync(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
   if (!existsSync(CLI)) throw new Error(`build the CLI first (npm run build): ${CLI} is missing`);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {

@@ -30,7 +30,10 @@ export function scratchDir(prefix: string): string {
 }
 
 /** Copies the demo app and runs `fix` on it (every transform unless told otherwise), writing the changes. */
-export async function migratedDemoCopy(prefix: string, transforms: readonly TransformId[] = TRANSFORM_IDS): Promise<MigratedCopy> {
+export async function migratedDemoCopy(
+  prefix: string,
+  transforms: readonly TransformId[] = TRANSFORM_IDS,
+): Promise<MigratedCopy> {
   const root = scratchDir(prefix);
   cpSync(DEMO_APP, root, { recursive: true });
   // allFiles: the repository's own .gitignore excludes test/.tmp/, which would hide the copy from the scan.

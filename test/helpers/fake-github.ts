@@ -98,7 +98,10 @@ export class FakeGitHub {
       pattern,
       status: 403,
       headers: { "retry-after": String(retryAfterSeconds) },
-      body: { message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.", documentation_url: "https://docs.github.com/rest" },
+      body: {
+        message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+        documentation_url: "https://docs.github.com/rest",
+      },
       ...(times !== undefined ? { times } : {}),
     });
   }
@@ -129,12 +132,19 @@ export class FakeGitHub {
     const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
     const url = new URL(req.url!, this.url);
     const method = req.method!;
-    this.calls.push({ method, path: `${url.pathname}${url.search}`, body, authorized: req.headers.authorization === `Bearer ${this.token}` });
+    this.calls.push({
+      method,
+      path: `${url.pathname}${url.search}`,
+      body,
+      authorized: req.headers.authorization === `Bearer ${this.token}`,
+    });
     const send = (status: number, json: unknown, headers: Record<string, string> = {}): void => {
       res.writeHead(status, { "content-type": "application/json", ...headers });
       res.end(JSON.stringify(json));
     };
-    const failure = this.failures.find((f) => (f.method === "*" || f.method === method) && f.pattern.test(url.pathname) && f.times !== 0);
+    const failure = this.failures.find(
+      (f) => (f.method === "*" || f.method === method) && f.pattern.test(url.pathname) && f.times !== 0,
+    );
     if (failure) {
       if (failure.times !== undefined) failure.times--;
       if (!failure.after) return send(failure.status, failure.body, failure.headers);
@@ -144,19 +154,34 @@ export class FakeGitHub {
     return this.route(req, url, body, send);
   }
 
-  private route(req: IncomingMessage, url: URL, body: Record<string, unknown> | undefined, send: (status: number, json: unknown, headers?: Record<string, string>) => void): void {
+  private route(
+    req: IncomingMessage,
+    url: URL,
+    body: Record<string, unknown> | undefined,
+    send: (status: number, json: unknown, headers?: Record<string, string>) => void,
+  ): void {
     const method = req.method!;
     if (req.headers.authorization !== `Bearer ${this.token}`) return send(401, { message: "Bad credentials" });
 
     if (method === "GET" && /^\/orgs\/[^/]+\/repos$/.test(url.pathname)) {
       const org = decodeURIComponent(url.pathname.split("/")[2]!);
-      return this.sendPage(url, this.repositories.filter((r) => r.owner === org), false, send);
+      return this.sendPage(
+        url,
+        this.repositories.filter((r) => r.owner === org),
+        false,
+        send,
+      );
     }
     if (method === "GET" && url.pathname === "/search/repositories") {
       const q = url.searchParams.get("q") ?? "";
       const org = /(?:^|\s)org:(\S+)/.exec(q)?.[1];
       const topic = /(?:^|\s)topic:(\S+)/.exec(q)?.[1];
-      return this.sendPage(url, this.repositories.filter((r) => (!org || r.owner === org) && (!topic || (r.topics ?? []).includes(topic))), true, send);
+      return this.sendPage(
+        url,
+        this.repositories.filter((r) => (!org || r.owner === org) && (!topic || (r.topics ?? []).includes(topic))),
+        true,
+        send,
+      );
     }
 
     const repoMatch = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(url.pathname);
@@ -180,11 +205,14 @@ export class FakeGitHub {
     });
     const ofRepo = this.pulls.filter((p) => p.repo === slug);
 
-    if (method === "GET" && rest === "") return send(200, { full_name: slug, default_branch: repository.defaultBranch ?? "main" });
+    if (method === "GET" && rest === "")
+      return send(200, { full_name: slug, default_branch: repository.defaultBranch ?? "main" });
     if (method === "GET" && rest === "/pulls") {
       const head = url.searchParams.get("head");
       const state = url.searchParams.get("state") ?? "open";
-      const found = ofRepo.filter((p) => `${repository.owner}:${p.head}` === head && (state === "all" || p.state === state));
+      const found = ofRepo.filter(
+        (p) => `${repository.owner}:${p.head}` === head && (state === "all" || p.state === state),
+      );
       if (url.searchParams.get("direction") === "desc") found.sort((a, b) => b.number - a.number);
       const perPage = Number(url.searchParams.get("per_page") ?? 30);
       return send(200, found.slice(0, perPage).map(pullJson));
@@ -211,9 +239,17 @@ export class FakeGitHub {
     const commit = /^\/commits\/([^/]+)\/(status|check-runs)$/.exec(rest);
     if (method === "GET" && commit) {
       const checks = this.checks.get(`${slug}@${decodeURIComponent(commit[1]!)}`) ?? { statuses: [], runs: [] };
-      if (commit[2] === "check-runs") return send(200, { total_count: checks.runs.length, check_runs: checks.runs.map((r) => ({ conclusion: null, ...r })) });
+      if (commit[2] === "check-runs")
+        return send(200, {
+          total_count: checks.runs.length,
+          check_runs: checks.runs.map((r) => ({ conclusion: null, ...r })),
+        });
       const states = checks.statuses.map((x) => x.state);
-      const state = states.some((x) => x === "failure" || x === "error") ? "failure" : states.every((x) => x === "success") && states.length > 0 ? "success" : "pending";
+      const state = states.some((x) => x === "failure" || x === "error")
+        ? "failure"
+        : states.every((x) => x === "success") && states.length > 0
+          ? "success"
+          : "pending";
       return send(200, { state, total_count: checks.statuses.length, statuses: checks.statuses });
     }
     const one = /^\/(pulls|issues)\/(\d+)(\/labels|\/requested_reviewers|\/assignees|\/reviews)?$/.exec(rest);
@@ -222,15 +258,30 @@ export class FakeGitHub {
     if (method === "GET" && one?.[1] === "pulls" && !one[3]) return send(200, pullJson(pull!));
     if (method === "PATCH" && one?.[1] === "pulls" && !one[3]) {
       const b = body as Partial<FakePull>;
-      Object.assign(pull!, { ...(b.title ? { title: b.title } : {}), ...(b.body !== undefined ? { body: b.body } : {}), ...(b.state ? { state: b.state } : {}) });
+      Object.assign(pull!, {
+        ...(b.title ? { title: b.title } : {}),
+        ...(b.body !== undefined ? { body: b.body } : {}),
+        ...(b.state ? { state: b.state } : {}),
+      });
       return send(200, pullJson(pull!));
     }
     if (method === "GET" && one?.[3] === "/reviews") {
-      return send(200, (pull!.reviews ?? []).map((r, i) => ({ id: i + 1, user: { login: r.user }, state: r.state, submitted_at: "2025-03-01T12:00:00Z" })));
+      return send(
+        200,
+        (pull!.reviews ?? []).map((r, i) => ({
+          id: i + 1,
+          user: { login: r.user },
+          state: r.state,
+          submitted_at: "2025-03-01T12:00:00Z",
+        })),
+      );
     }
     if (method === "POST" && one?.[3] === "/labels") {
       pull!.labels.push(...((body as { labels: string[] }).labels ?? []));
-      return send(200, pull!.labels.map((name) => ({ name })));
+      return send(
+        200,
+        pull!.labels.map((name) => ({ name })),
+      );
     }
     if (method === "POST" && one?.[3] === "/assignees") {
       pull!.assignees.push(...((body as { assignees: string[] }).assignees ?? []));
@@ -244,7 +295,12 @@ export class FakeGitHub {
   }
 
   /** One page of repositories, with a Link header to the next one as GitHub sends it. */
-  private sendPage(url: URL, repos: FakeRepository[], search: boolean, send: (status: number, json: unknown, headers?: Record<string, string>) => void): void {
+  private sendPage(
+    url: URL,
+    repos: FakeRepository[],
+    search: boolean,
+    send: (status: number, json: unknown, headers?: Record<string, string>) => void,
+  ): void {
     const perPage = Math.min(this.pageSize, Number(url.searchParams.get("per_page") ?? 30));
     const page = Number(url.searchParams.get("page") ?? 1);
     const items = repos.slice((page - 1) * perPage, page * perPage).map((r) => ({

@@ -12,7 +12,17 @@ const DEMO_APP = join(import.meta.dirname, "..", "..", "fixtures", "demo-app");
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync(
     "git",
-    ["-c", "user.name=Dev", "-c", "user.email=dev@example.invalid", "-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", ...args],
+    [
+      "-c",
+      "user.name=Dev",
+      "-c",
+      "user.email=dev@example.invalid",
+      "-c",
+      "commit.gpgsign=false",
+      "-c",
+      "core.hooksPath=/dev/null",
+      ...args,
+    ],
     { cwd, stdio: "pipe", encoding: "utf8" },
   ).trim();
 }

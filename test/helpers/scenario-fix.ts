@@ -26,10 +26,14 @@ export interface FixedRepo {
 }
 
 function git(root: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "core.autocrlf=false", "-c", "user.email=fixture@example.invalid", "-c", "user.name=fixture", ...args], {
-    cwd: root,
-    encoding: "utf8",
-  });
+  return execFileSync(
+    "git",
+    ["-c", "core.autocrlf=false", "-c", "user.email=fixture@example.invalid", "-c", "user.name=fixture", ...args],
+    {
+      cwd: root,
+      encoding: "utf8",
+    },
+  );
 }
 
 export async function fixRepository(source: string): Promise<FixedRepo> {
@@ -64,18 +68,18 @@ const MARKER_REACH = 12;
  * them and no note in its summary: sites fix dropped silently. A marker covers the statement it stands
  * above, whatever its rule (a request left whole keeps its V1 host too).
  */
-export function unmarkedFindings(after: readonly Finding[], noted: ReadonlyArray<{ file: string; line: number }> = []): string[] {
+export function unmarkedFindings(
+  after: readonly Finding[],
+  noted: ReadonlyArray<{ file: string; line: number }> = [],
+): string[] {
   const markers = after.filter((f) => f.ruleId === "review-marker");
   const said = new Set(noted.map((n) => `${n.file}\u0000${n.line}`));
-  return after
-    .filter((f) => f.ruleId !== "review-marker" && f.fix !== "manual" && f.severity !== "info" && !f.suppression)
-    // Sites fix named in its summary as left on purpose (where no marker can go) are not dropped silently.
-    .filter((f) => !said.has(`${f.file}\u0000${f.line}`))
-    .filter(
-      (f) =>
-        !markers.some(
-          (m) => m.file === f.file && m.line < f.line && f.line - m.line <= MARKER_REACH,
-        ),
-    )
-    .map((f) => `${f.file}:${f.line} ${f.ruleId} ${f.message.slice(0, 100)}`);
+  return (
+    after
+      .filter((f) => f.ruleId !== "review-marker" && f.fix !== "manual" && f.severity !== "info" && !f.suppression)
+      // Sites fix named in its summary as left on purpose (where no marker can go) are not dropped silently.
+      .filter((f) => !said.has(`${f.file}\u0000${f.line}`))
+      .filter((f) => !markers.some((m) => m.file === f.file && m.line < f.line && f.line - m.line <= MARKER_REACH))
+      .map((f) => `${f.file}:${f.line} ${f.ruleId} ${f.message.slice(0, 100)}`)
+  );
 }

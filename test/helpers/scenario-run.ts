@@ -74,15 +74,26 @@ export async function runScenarioContract(options: ScenarioRunOptions): Promise<
   let emulator: Emulator | undefined;
   try {
     const app = join(work, "app");
-    cpSync(options.appDir, app, { recursive: true, filter: (source) => !relative(options.appDir, source).split(sep).includes("node_modules") });
+    cpSync(options.appDir, app, {
+      recursive: true,
+      filter: (source) => !relative(options.appDir, source).split(sep).includes("node_modules"),
+    });
     const runnable = prepareModules(app, spec);
     installDependencies(app, options.sdk);
 
     emulator = await startTestEmulator({ legacy: options.endpoints === "legacy" });
     const origin = emulator.baseUrl.replace(/\/api$/, "");
-    const placeholders: Record<string, string> = { origin, apiBase: emulator.baseUrl, token: TEST_TOKEN, deploymentId: SCENARIO_DEPLOYMENT_ID };
+    const placeholders: Record<string, string> = {
+      origin,
+      apiBase: emulator.baseUrl,
+      token: TEST_TOKEN,
+      deploymentId: SCENARIO_DEPLOYMENT_ID,
+    };
     const env = Object.fromEntries(
-      Object.entries(spec.env).map(([name, value]) => [name, value.replace(/\{(\w+)\}/g, (all, key: string) => placeholders[key] ?? all)]),
+      Object.entries(spec.env).map(([name, value]) => [
+        name,
+        value.replace(/\{(\w+)\}/g, (all, key: string) => placeholders[key] ?? all),
+      ]),
     );
 
     const plan = {
@@ -93,9 +104,16 @@ export async function runScenarioContract(options: ScenarioRunOptions): Promise<
     };
     writeFileSync(join(work, "plan.json"), JSON.stringify(plan));
     writeFileSync(join(work, "driver.mjs"), DRIVER);
-    const { stderr } = await runChild(join(work, "driver.mjs"), [join(work, "plan.json"), join(work, "outcomes.json")], app, env);
+    const { stderr } = await runChild(
+      join(work, "driver.mjs"),
+      [join(work, "plan.json"), join(work, "outcomes.json")],
+      app,
+      env,
+    );
 
-    const raw = existsSync(join(work, "outcomes.json")) ? (JSON.parse(readFileSync(join(work, "outcomes.json"), "utf8")) as RawOutcome[]) : [];
+    const raw = existsSync(join(work, "outcomes.json"))
+      ? (JSON.parse(readFileSync(join(work, "outcomes.json"), "utf8")) as RawOutcome[])
+      : [];
     const steps = spec.contract.map((step, index) => judge(step, raw[index], emulator!));
     const problems = steps.flatMap((step) => (step.problem ? [`${step.module} ${step.call}(): ${step.problem}`] : []));
     return { steps, problems, requests: [...emulator.requests], stderr };
@@ -120,13 +138,18 @@ interface RawOutcome {
 function judge(step: ContractCall, raw: RawOutcome | undefined, emulator: Emulator): StepOutcome {
   const base = { module: step.module, call: step.call, expect: step.expect, attempts: raw?.attempts ?? 0 };
   if (!raw) return { ...base, problem: "not called (an earlier step failed)" };
-  const outcome: StepOutcome = { ...base, result: raw.result, ...(raw.error ? { error: raw.error, stack: raw.stack } : {}) };
+  const outcome: StepOutcome = {
+    ...base,
+    result: raw.result,
+    ...(raw.error ? { error: raw.error, stack: raw.stack } : {}),
+  };
   if (raw.error) return { ...outcome, problem: `threw: ${firstLine(raw.error)}` };
   const shown = raw.undefinedResult ? "undefined" : JSON.stringify(raw.result);
   switch (step.expect) {
     case "run-id": {
       const id = raw.saved;
-      if (typeof id !== "string") return { ...outcome, problem: `expected a run id${step.field ? ` in .${step.field}` : ""}, got ${shown}` };
+      if (typeof id !== "string")
+        return { ...outcome, problem: `expected a run id${step.field ? ` in .${step.field}` : ""}, got ${shown}` };
       if (!emulator.store.get(id)) return { ...outcome, problem: `run id ${id} is not a run the API holds` };
       return outcome;
     }
@@ -134,13 +157,21 @@ function judge(step: ContractCall, raw: RawOutcome | undefined, emulator: Emulat
       const result = raw.result as { status?: unknown; outputs?: unknown } | null | undefined;
       const runId = typeof raw.runId === "string" ? raw.runId : undefined;
       if (!result || typeof result !== "object") return { ...outcome, problem: `expected a run record, got ${shown}` };
-      if (result.status !== "success") return { ...outcome, problem: `status is ${JSON.stringify(result.status)} after ${raw.attempts} calls, expected "success"` };
-      if (!Array.isArray(result.outputs) || result.outputs.length === 0) return { ...outcome, problem: `no outputs on the finished run: ${shown}` };
-      if (runId && !JSON.stringify(result.outputs).includes(runId)) return { ...outcome, problem: `the outputs are not those of run ${runId}` };
+      if (result.status !== "success")
+        return {
+          ...outcome,
+          problem: `status is ${JSON.stringify(result.status)} after ${raw.attempts} calls, expected "success"`,
+        };
+      if (!Array.isArray(result.outputs) || result.outputs.length === 0)
+        return { ...outcome, problem: `no outputs on the finished run: ${shown}` };
+      if (runId && !JSON.stringify(result.outputs).includes(runId))
+        return { ...outcome, problem: `the outputs are not those of run ${runId}` };
       return outcome;
     }
     case "null":
-      return raw.result === null && !raw.undefinedResult ? outcome : { ...outcome, problem: `expected null, got ${shown}` };
+      return raw.result === null && !raw.undefinedResult
+        ? outcome
+        : { ...outcome, problem: `expected null, got ${shown}` };
   }
 }
 
@@ -164,10 +195,16 @@ function prepareModules(app: string, spec: ScenarioSpec): Map<string, string> {
   while (queue.length > 0) {
     const file = queue.shift()!;
     if (emitted.has(file)) continue;
-    if (!TS_SOURCE.test(file) || file.endsWith(".tsx")) throw new Error(`${relative(app, file)}: only .ts server modules can run here`);
+    if (!TS_SOURCE.test(file) || file.endsWith(".tsx"))
+      throw new Error(`${relative(app, file)}: only .ts server modules can run here`);
     const rewrite = (specifier: string): string | undefined => {
       const found = ts.resolveModuleName(specifier, file, options, ts.sys).resolvedModule;
-      if (!found || found.isExternalLibraryImport || !found.resolvedFileName.startsWith(app + sep) || found.resolvedFileName.endsWith(".d.ts")) {
+      if (
+        !found ||
+        found.isExternalLibraryImport ||
+        !found.resolvedFileName.startsWith(app + sep) ||
+        found.resolvedFileName.endsWith(".d.ts")
+      ) {
         return undefined;
       }
       queue.push(found.resolvedFileName);
@@ -176,7 +213,12 @@ function prepareModules(app: string, spec: ScenarioSpec): Map<string, string> {
     };
     const output = ts.transpileModule(readFileSync(file, "utf8"), {
       fileName: file,
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, esModuleInterop: true, sourceMap: false },
+      compilerOptions: {
+        module: ts.ModuleKind.ESNext,
+        target: ts.ScriptTarget.ES2022,
+        esModuleInterop: true,
+        sourceMap: false,
+      },
       transformers: { after: [specifierRewriter(rewrite)] },
     });
     writeFileSync(emittedName(file), output.outputText);
@@ -193,17 +235,40 @@ function specifierRewriter(rewrite: (specifier: string) => string | undefined): 
     const visit = (node: ts.Node): ts.Node => {
       if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
         const next = rewrite(node.moduleSpecifier.text);
-        if (next) return factory.updateImportDeclaration(node, node.modifiers, node.importClause, factory.createStringLiteral(next), node.attributes);
+        if (next)
+          return factory.updateImportDeclaration(
+            node,
+            node.modifiers,
+            node.importClause,
+            factory.createStringLiteral(next),
+            node.attributes,
+          );
       }
       if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
         const next = rewrite(node.moduleSpecifier.text);
         if (next) {
-          return factory.updateExportDeclaration(node, node.modifiers, node.isTypeOnly, node.exportClause, factory.createStringLiteral(next), node.attributes);
+          return factory.updateExportDeclaration(
+            node,
+            node.modifiers,
+            node.isTypeOnly,
+            node.exportClause,
+            factory.createStringLiteral(next),
+            node.attributes,
+          );
         }
       }
-      if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      if (
+        ts.isCallExpression(node) &&
+        node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+        node.arguments[0] &&
+        ts.isStringLiteral(node.arguments[0])
+      ) {
         const next = rewrite(node.arguments[0].text);
-        if (next) return factory.updateCallExpression(node, node.expression, node.typeArguments, [factory.createStringLiteral(next), ...node.arguments.slice(1)]);
+        if (next)
+          return factory.updateCallExpression(node, node.expression, node.typeArguments, [
+            factory.createStringLiteral(next),
+            ...node.arguments.slice(1),
+          ]);
       }
       return ts.visitEachChild(node, visit, context);
     };
@@ -216,7 +281,9 @@ function installDependencies(app: string, sdk: SdkVersion): void {
   const modules = join(app, "node_modules");
   mkdirSync(modules, { recursive: true });
   symlinkSync(SDK_PACKAGE_DIRS[sdk], join(modules, SDK_MODULE), "dir");
-  const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as {
+    dependencies?: Record<string, string>;
+  };
   const declared = new Set(Object.keys(manifest.dependencies ?? {}));
   for (const [name, files] of Object.entries(STAND_INS)) {
     if (!declared.has(name)) continue;
@@ -235,9 +302,12 @@ const STAND_INS: Record<string, Record<string, string>> = {
       type: "module",
       exports: { "./server": "./server.js", "./cache": "./cache.js", "./headers": "./headers.js" },
     }),
-    "server.js": "export class NextResponse extends Response {\n  static json(body, init) {\n    return Response.json(body, init);\n  }\n}\n",
-    "cache.js": "export function revalidatePath() {}\nexport function revalidateTag() {}\nexport function unstable_noStore() {}\n",
-    "headers.js": "export async function headers() {\n  return new Headers();\n}\nexport async function cookies() {\n  return { get: () => undefined, getAll: () => [] };\n}\n",
+    "server.js":
+      "export class NextResponse extends Response {\n  static json(body, init) {\n    return Response.json(body, init);\n  }\n}\n",
+    "cache.js":
+      "export function revalidatePath() {}\nexport function revalidateTag() {}\nexport function unstable_noStore() {}\n",
+    "headers.js":
+      "export async function headers() {\n  return new Headers();\n}\nexport async function cookies() {\n  return { get: () => undefined, getAll: () => [] };\n}\n",
   },
   axios: {
     "package.json": JSON.stringify({ name: "axios", main: "index.js" }),
@@ -262,9 +332,18 @@ module.exports = axios;
   },
 };
 
-function runChild(script: string, args: string[], cwd: string, env: Record<string, string>): Promise<{ stderr: string }> {
+function runChild(
+  script: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stdout.resume();
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
@@ -276,7 +355,8 @@ function runChild(script: string, args: string[], cwd: string, env: Record<strin
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       if (code === 0) done({ stderr });
-      else fail(new Error(`the contract driver ${signal ? `was killed (${signal})` : `exited with ${code}`}:\n${stderr}`));
+      else
+        fail(new Error(`the contract driver ${signal ? `was killed (${signal})` : `exited with ${code}`}:\n${stderr}`));
     });
   });
 }

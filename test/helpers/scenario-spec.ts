@@ -40,7 +40,19 @@ const contractCallSchema = z
 const scenarioSchema = z
   .object({
     description: z.string(),
-    language: z.enum(["typescript", "javascript", "python", "php", "go", "ruby", "csharp", "java", "kotlin", "dart", "shell"]),
+    language: z.enum([
+      "typescript",
+      "javascript",
+      "python",
+      "php",
+      "go",
+      "ruby",
+      "csharp",
+      "java",
+      "kotlin",
+      "dart",
+      "shell",
+    ]),
     /** What the unmigrated app uses: the V1 SDK or none, and which endpoints it calls. */
     original: z.object({ sdk: z.enum(["v1", "none"]), endpoints: z.enum(["legacy", "v2"]) }).strict(),
     /** The app's server-side entry modules. */

@@ -54,7 +54,9 @@ export interface SdkImport {
 
 /** Every JS/TS file of the app that imports or requires `comfydeploy` (or a path inside it), with the names it takes. */
 export function sdkImportsOf(dir: string): SdkImport[] {
-  const files = fg.sync("**/*.{ts,tsx,js,jsx,mjs,cjs,mts,cts}", { cwd: dir, ignore: ["**/node_modules/**", "**/*.d.ts"] }).sort();
+  const files = fg
+    .sync("**/*.{ts,tsx,js,jsx,mjs,cjs,mts,cts}", { cwd: dir, ignore: ["**/node_modules/**", "**/*.d.ts"] })
+    .sort();
   const found: SdkImport[] = [];
   for (const file of files) {
     const text = readFileSync(join(dir, file), "utf8");
@@ -62,18 +64,26 @@ export function sdkImportsOf(dir: string): SdkImport[] {
     const names = new Set<string>();
     let imports = false;
     const visit = (node: ts.Node): void => {
-      if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && isSdkSpecifier(node.moduleSpecifier.text)) {
+      if (
+        ts.isImportDeclaration(node) &&
+        ts.isStringLiteral(node.moduleSpecifier) &&
+        isSdkSpecifier(node.moduleSpecifier.text)
+      ) {
         imports = true;
         const clause = node.importClause;
         if (clause?.name) names.add("default");
         const bindings = clause?.namedBindings;
         if (bindings && ts.isNamespaceImport(bindings)) names.add("*");
-        if (bindings && ts.isNamedImports(bindings)) for (const element of bindings.elements) names.add((element.propertyName ?? element.name).text);
+        if (bindings && ts.isNamedImports(bindings))
+          for (const element of bindings.elements) names.add((element.propertyName ?? element.name).text);
       }
       if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0]!)) {
         const callee = node.expression;
         const isRequire = ts.isIdentifier(callee) && callee.text === "require";
-        if ((isRequire || callee.kind === ts.SyntaxKind.ImportKeyword) && isSdkSpecifier((node.arguments[0] as ts.StringLiteral).text)) {
+        if (
+          (isRequire || callee.kind === ts.SyntaxKind.ImportKeyword) &&
+          isSdkSpecifier((node.arguments[0] as ts.StringLiteral).text)
+        ) {
           imports = true;
           names.add("*");
         }

@@ -43,7 +43,10 @@ async function configError(root: string, explicit?: string): Promise<string> {
 
 describe("finding the config file", () => {
   it("reads JSON with comments and trailing commas from .comfydeploy-migrate.jsonc", async () => {
-    const dir = tree({ ".comfydeploy-migrate.jsonc": '{\n  // our gateway\n  "legacyHosts": ["https://comfy.internal.example/api",],\n}\n' });
+    const dir = tree({
+      ".comfydeploy-migrate.jsonc":
+        '{\n  // our gateway\n  "legacyHosts": ["https://comfy.internal.example/api",],\n}\n',
+    });
     const { config, source } = await loadConfig(dir);
     expect(config.legacyHosts).toEqual(["comfy.internal.example"]);
     expect(source).toBe(join(dir, ".comfydeploy-migrate.jsonc"));
@@ -69,7 +72,9 @@ describe("finding the config file", () => {
   });
 
   it("reads a comfydeploy-migrate key in package.json, and the older comfydeploy-migrate.config.json", async () => {
-    const pkg = tree({ "package.json": JSON.stringify({ name: "app", "comfydeploy-migrate": { exclude: ["docs/**"] } }) });
+    const pkg = tree({
+      "package.json": JSON.stringify({ name: "app", "comfydeploy-migrate": { exclude: ["docs/**"] } }),
+    });
     expect((await loadConfig(pkg)).config.exclude).toEqual(["docs/**"]);
     const older = tree({ "comfydeploy-migrate.config.json": '{ "include": ["src/**"] }' });
     expect((await loadConfig(older)).config.include).toEqual(["src/**"]);
@@ -84,12 +89,24 @@ describe("finding the config file", () => {
 describe("config errors are one line that names the key, exit 2", () => {
   it.each([
     ['{ "legacyHost": ["x.example"] }', 'unknown key "legacyHost" (did you mean "legacyHosts"?)'],
-    ['{ "rules": { "legacy-base-ur": "off" } }', 'unknown key "rules.legacy-base-ur" (did you mean "legacy-base-url"?)'],
-    ['{ "rules": { "legacy-base-url": "warn" } }', '"rules.legacy-base-url" must be one of off, error, warning, info, not "warn"'],
-    ['{ "rules": { "legacy-base-url": { "severty": "info" } } }', 'unknown key "rules.legacy-base-url.severty" (did you mean "severity"?)'],
+    [
+      '{ "rules": { "legacy-base-ur": "off" } }',
+      'unknown key "rules.legacy-base-ur" (did you mean "legacy-base-url"?)',
+    ],
+    [
+      '{ "rules": { "legacy-base-url": "warn" } }',
+      '"rules.legacy-base-url" must be one of off, error, warning, info, not "warn"',
+    ],
+    [
+      '{ "rules": { "legacy-base-url": { "severty": "info" } } }',
+      'unknown key "rules.legacy-base-url.severty" (did you mean "severity"?)',
+    ],
     ['{ "rules": { "legacy-base-url": { "paths": "src/**" } } }', '"rules.legacy-base-url.paths" must be an array'],
     ['{ "rules": { "legacy-base-url": 3 } }', '"rules.legacy-base-url" must be "off", a severity'],
-    ['{ "failOn": "warnings" }', '"failOn" must be one of error, warning, info, none, not "warnings" (did you mean "warning"?)'],
+    [
+      '{ "failOn": "warnings" }',
+      '"failOn" must be one of error, warning, info, none, not "warnings" (did you mean "warning"?)',
+    ],
     ['{ "legacyHosts": ["not a host"] }', '"legacyHosts[0]" is not a host name'],
     ["[]", '"(top level)" must be an object'],
   ])("%s", async (text, message) => {
@@ -123,7 +140,9 @@ describe("per-rule settings", () => {
       ["docs/b.ts", "legacy-base-url", "info"],
       ["src/a.ts", "legacy-base-url", "info"],
     ]);
-    expect(await rulesOf('{ "rules": { "legacy-base-url": { "off": true, "severity": "error" } } }', files)).toEqual([["src/a.ts", "legacy-get-run", "error"]]);
+    expect(await rulesOf('{ "rules": { "legacy-base-url": { "off": true, "severity": "error" } } }', files)).toEqual([
+      ["src/a.ts", "legacy-get-run", "error"],
+    ]);
   });
 
   it("paths limit a rule to some files; !glob excludes", async () => {
@@ -131,7 +150,9 @@ describe("per-rule settings", () => {
       ["src/a.ts", "legacy-base-url", "error"],
       ["src/a.ts", "legacy-get-run", "error"],
     ]);
-    expect(await rulesOf('{ "rules": { "legacy-base-url": { "paths": ["!docs/**"], "severity": "warning" } } }', files)).toEqual([
+    expect(
+      await rulesOf('{ "rules": { "legacy-base-url": { "paths": ["!docs/**"], "severity": "warning" } } }', files),
+    ).toEqual([
       ["src/a.ts", "legacy-base-url", "warning"],
       ["src/a.ts", "legacy-get-run", "error"],
     ]);
@@ -147,7 +168,10 @@ describe("per-rule settings", () => {
   });
 
   it("config files are never scanned, wherever they are", async () => {
-    const dir = tree({ "pkg/.comfydeploy-migrate.jsonc": '{ "legacyHosts": ["https://www.comfydeploy.com/api"] }', "src/a.ts": V1 });
+    const dir = tree({
+      "pkg/.comfydeploy-migrate.jsonc": '{ "legacyHosts": ["https://www.comfydeploy.com/api"] }',
+      "src/a.ts": V1,
+    });
     const result = await scan({ root: dir, hosts: hostSetFor((await loadConfig(dir)).config), workers: false });
     expect(result.findings.map((f) => f.file)).toEqual(["src/a.ts"]);
   });
@@ -164,10 +188,26 @@ describe("the published config schema", () => {
     const validate = new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync(SCHEMA_FILE, "utf8")));
     const good = [
       {},
-      { $schema: "./node_modules/comfydeploy-migrate/schema/config.schema.json", legacyHosts: ["a.example"], failOn: "warning" },
-      { rules: { "legacy-base-url": "off", "worker-image": { severity: "info", paths: ["docker/**", "!docker/old/**"] } }, reportUnusedIgnores: true },
+      {
+        $schema: "./node_modules/comfydeploy-migrate/schema/config.schema.json",
+        legacyHosts: ["a.example"],
+        failOn: "warning",
+      },
+      {
+        rules: {
+          "legacy-base-url": "off",
+          "worker-image": { severity: "info", paths: ["docker/**", "!docker/old/**"] },
+        },
+        reportUnusedIgnores: true,
+      },
     ];
-    const bad = [{ legacyHost: [] }, { rules: { nope: "off" } }, { rules: { "worker-image": "loud" } }, { rules: { "worker-image": { paths: "x" } } }, { failOn: 1 }];
+    const bad = [
+      { legacyHost: [] },
+      { rules: { nope: "off" } },
+      { rules: { "worker-image": "loud" } },
+      { rules: { "worker-image": { paths: "x" } } },
+      { failOn: 1 },
+    ];
     for (const value of good) {
       expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
       expect(validateConfig(value).ok).toBe(true);

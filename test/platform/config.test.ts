@@ -15,18 +15,25 @@ describe("a config with a UTF-8 BOM", () => {
     const own = tempRepo({ ".comfydeploy-migrate.json": `${BOM}{ "exclude": ["vendor/**"] }\n` });
     expect((await loadConfig(own)).config.exclude).toEqual(["vendor/**"]);
     expect((await loadConfig(own, join(own, ".comfydeploy-migrate.json"))).config.exclude).toEqual(["vendor/**"]);
-    const pkg = tempRepo({ "package.json": `${BOM}{ "name": "x", "comfydeploy-migrate": { "exclude": ["dist/**"] } }\n` });
+    const pkg = tempRepo({
+      "package.json": `${BOM}{ "name": "x", "comfydeploy-migrate": { "exclude": ["dist/**"] } }\n`,
+    });
     expect((await loadConfig(pkg)).config.exclude).toEqual(["dist/**"]);
   });
 });
 
 describe("a config nested 5,000 levels deep", () => {
-  for (const [shape, text] of [["array", deepArray], ["object", deepObject]] as const) {
+  for (const [shape, text] of [
+    ["array", deepArray],
+    ["object", deepObject],
+  ] as const) {
     it(`(${shape}) is an invalid config naming the file, not a crash`, async () => {
       const dir = tempRepo({ ".comfydeploy-migrate.json": text });
       await expect(loadConfig(dir)).rejects.toThrow(UsageError);
       // Where the parser's stack holds, the schema names the first bad value; where it does not, the depth.
-      await expect(loadConfig(dir)).rejects.toThrow(/\.comfydeploy-migrate\.json: (?:not a valid config: nested too deeply|")/);
+      await expect(loadConfig(dir)).rejects.toThrow(
+        /\.comfydeploy-migrate\.json: (?:not a valid config: nested too deeply|")/,
+      );
     });
   }
 

@@ -3,13 +3,20 @@ import { fileKind, fileTypeOf, isJsFile, markerSyntaxFor, textSyntaxOf } from ".
 import { loadTypeScript, scriptKindOf } from "../../src/platform/typescript.js";
 
 describe("the file-type table", () => {
-  it.each(["main.tf", "vars.tfvars", "lib/app.dart", "deploy.ps1", "default.nix", "run.bat", "Containerfile.dev", "notes.adoc", "x.jsonc"])(
-    "gives %s a marker syntax, since the scanner reads its comments",
-    (file) => {
-      expect(textSyntaxOf(file)).not.toBe("unknown");
-      expect(markerSyntaxFor(file)).toBeDefined();
-    },
-  );
+  it.each([
+    "main.tf",
+    "vars.tfvars",
+    "lib/app.dart",
+    "deploy.ps1",
+    "default.nix",
+    "run.bat",
+    "Containerfile.dev",
+    "notes.adoc",
+    "x.jsonc",
+  ])("gives %s a marker syntax, since the scanner reads its comments", (file) => {
+    expect(textSyntaxOf(file)).not.toBe("unknown");
+    expect(markerSyntaxFor(file)).toBeDefined();
+  });
 
   it("has no marker for JSON, which holds no comments", () => {
     expect(markerSyntaxFor("collection.postman_collection.json")).toBeUndefined();

@@ -23,7 +23,13 @@ function configOf(env: NodeJS.ProcessEnv): Array<[string, string]> {
 describe("gitCallEnv", () => {
   const saved = { ...process.env };
   beforeAll(() => {
-    Object.assign(process.env, { GITHUB_TOKEN: TOKEN, GH_TOKEN: TOKEN, COMFYDEPLOY_API_KEY: TOKEN, GIT_ASKPASS: "/bin/askpass", MY_SERVICE_TOKEN: TOKEN });
+    Object.assign(process.env, {
+      GITHUB_TOKEN: TOKEN,
+      GH_TOKEN: TOKEN,
+      COMFYDEPLOY_API_KEY: TOKEN,
+      GIT_ASKPASS: "/bin/askpass",
+      MY_SERVICE_TOKEN: TOKEN,
+    });
   });
   afterAll(() => {
     for (const key of ["GITHUB_TOKEN", "GH_TOKEN", "COMFYDEPLOY_API_KEY", "GIT_ASKPASS", "MY_SERVICE_TOKEN"]) {
@@ -70,12 +76,22 @@ describe("a repository whose .git/config names an fsmonitor and hooks", () => {
     chmodSync(spy, 0o755);
     const hooks = join(dir, "hooks");
     mkdirSync(hooks);
-    for (const hook of ["pre-commit", "post-checkout", "pre-push", "reference-transaction", "post-index-change", "post-commit"]) {
+    for (const hook of [
+      "pre-commit",
+      "post-checkout",
+      "pre-push",
+      "reference-transaction",
+      "post-index-change",
+      "post-commit",
+    ]) {
       writeFileSync(join(hooks, hook), `#!/bin/sh\n'${spy}' ${hook}\n`);
       chmodSync(join(hooks, hook), 0o755);
     }
     git(work, "config", "core.fsmonitor", spy);
-    writeFileSync(join(work, ".git", "config"), `${readFileSync(join(work, ".git", "config"), "utf8")}[core]\n\thooksPath = ${hooks}\n`);
+    writeFileSync(
+      join(work, ".git", "config"),
+      `${readFileSync(join(work, ".git", "config"), "utf8")}[core]\n\thooksPath = ${hooks}\n`,
+    );
   });
   afterAll(() => github.stop());
 
@@ -86,9 +102,13 @@ describe("a repository whose .git/config names an fsmonitor and hooks", () => {
 
   it("the streaming call runs with the same safe settings and hands over the whole output", async () => {
     const chunks: Buffer[] = [];
-    const result = await streamGit(work, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], (chunk) => chunks.push(chunk));
+    const result = await streamGit(work, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], (chunk) =>
+      chunks.push(chunk),
+    );
     expect(result.code).toBe(0);
-    expect(Buffer.concat(chunks).toString("utf8")).toBe((await runGit(work, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"])).stdout);
+    expect(Buffer.concat(chunks).toString("utf8")).toBe(
+      (await runGit(work, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"])).stdout,
+    );
     expect(chunks.length).toBeGreaterThan(0);
     const hooksPath: Buffer[] = [];
     await streamGit(work, ["config", "--get", "core.hooksPath"], (chunk) => hooksPath.push(chunk));
@@ -100,7 +120,14 @@ describe("a repository whose .git/config names an fsmonitor and hooks", () => {
     expect(runCli(["scan", "."], { cwd: work }).status).toBe(1);
     const pr = await runCliAsync(["pr", ".", "--repo", "acme/demo", "--api-url", github.url, "--no-verify"], {
       cwd: work,
-      env: { GITHUB_TOKEN: TOKEN, GH_TOKEN: "", GITHUB_REPOSITORY: "", GITHUB_API_URL: "", GITHUB_OUTPUT: "", COMFYDEPLOY_API_KEY: "" },
+      env: {
+        GITHUB_TOKEN: TOKEN,
+        GH_TOKEN: "",
+        GITHUB_REPOSITORY: "",
+        GITHUB_API_URL: "",
+        GITHUB_OUTPUT: "",
+        COMFYDEPLOY_API_KEY: "",
+      },
     });
     expect(pr.status, pr.stderr).toBe(0);
     expect(runCli(["fix", "."], { cwd: work }).status).not.toBe(2);

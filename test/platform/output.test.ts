@@ -34,7 +34,10 @@ describe("writeOutput to something other than a regular file", () => {
 
   it("scan -o /dev/stdout writes to the pipe that is stdout", () => {
     const repo = tempRepo(V1_APP);
-    const result = spawnSync(process.execPath, [CLI, "scan", repo, "--format", "json", "-o", "/dev/stdout"], { encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "" } });
+    const result = spawnSync(process.execPath, [CLI, "scan", repo, "--format", "json", "-o", "/dev/stdout"], {
+      encoding: "utf8",
+      env: { ...process.env, GITHUB_ACTIONS: "" },
+    });
     expect(result.stderr).toBe("");
     expect(JSON.parse(result.stdout).summary.total).toBeGreaterThan(0);
   });
@@ -43,12 +46,14 @@ describe("writeOutput to something other than a regular file", () => {
     const repo = tempRepo(V1_APP);
     const out = join(tempDir(), "copied.json");
     const script = `"$0" "$1" scan "$2" --format json -o >(cat > "$3"); status=$?; wait; exit $status`;
-    const result = spawnSync("bash", ["-c", script, process.execPath, CLI, repo, out], { encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "" } });
+    const result = spawnSync("bash", ["-c", script, process.execPath, CLI, repo, out], {
+      encoding: "utf8",
+      env: { ...process.env, GITHUB_ACTIONS: "" },
+    });
     expect(result.stderr).toBe("");
     expect(JSON.parse(readFileSync(out, "utf8")).summary.total).toBeGreaterThan(0);
   });
 });
-
 
 describe("colorEnabled", () => {
   it("takes FORCE_COLOR=0 and FORCE_COLOR=false as off, as chalk and Node do", () => {

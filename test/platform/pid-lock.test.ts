@@ -11,7 +11,9 @@ import { tempDir } from "../helpers/temp-repo.js";
 
 /** A pid that no running process has: one of a child that has ended. */
 function deadPid(): number {
-  return Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
+  return Number(
+    spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout,
+  );
 }
 
 const firstLine = (path: string): string => readFileSync(path, "utf8").split("\n", 1)[0]!;
@@ -37,7 +39,9 @@ describe("acquireLock", () => {
   it("gives up after the bound, naming the owner", async () => {
     const path = join(tempDir(), "clone.lock");
     const held = await acquireLock(path, { waitMs: 1_000, what: "the clone" });
-    await expect(acquireLock(path, { waitMs: 100, pollMs: 10, what: "the clone of x" })).rejects.toThrow(`the clone of x is in use by process ${process.pid}`);
+    await expect(acquireLock(path, { waitMs: 100, pollMs: 10, what: "the clone of x" })).rejects.toThrow(
+      `the clone of x is in use by process ${process.pid}`,
+    );
     held.release();
   });
 
@@ -53,7 +57,10 @@ describe("acquireLock", () => {
 
   it("takes over a lock whose owner is no longer running, and hands on the lines that owner recorded", async () => {
     const path = join(tempDir(), "clone.lock");
-    writeFileSync(path, `comfydeploy-migrate lock pid=${deadPid()} host=${hostname()} started=x\n/tmp/a.tmp\n/tmp/b.tmp\n`);
+    writeFileSync(
+      path,
+      `comfydeploy-migrate lock pid=${deadPid()} host=${hostname()} started=x\n/tmp/a.tmp\n/tmp/b.tmp\n`,
+    );
     const lock = await acquireLock(path, { waitMs: 100, pollMs: 10, what: "the clone" });
     expect(firstLine(path)).toContain(`pid=${process.pid}`);
     expect(lock.leftBehind).toEqual(["/tmp/a.tmp", "/tmp/b.tmp"]);
@@ -73,14 +80,18 @@ describe("acquireLock", () => {
   it("never takes over a lock held on another host, whose process it cannot look at", async () => {
     const path = join(tempDir(), "clone.lock");
     writeFileSync(path, `comfydeploy-migrate lock pid=${deadPid()} host=build-server-7 started=x\n`);
-    await expect(acquireLock(path, { waitMs: 100, pollMs: 10, what: "the clone" })).rejects.toThrow(/in use by process \d+ on build-server-7/);
+    await expect(acquireLock(path, { waitMs: 100, pollMs: 10, what: "the clone" })).rejects.toThrow(
+      /in use by process \d+ on build-server-7/,
+    );
     expect(firstLine(path)).toContain("host=build-server-7");
   });
 
   it("takes over a lock file left without an owner once it is older than a starting run could be", async () => {
     const path = join(tempDir(), "clone.lock");
     writeFileSync(path, "");
-    await expect(acquireLock(path, { waitMs: 0, what: "the clone" })).rejects.toThrow("in use by a process that is starting");
+    await expect(acquireLock(path, { waitMs: 0, what: "the clone" })).rejects.toThrow(
+      "in use by a process that is starting",
+    );
     const minuteAgo = new Date(Date.now() - 60_000);
     utimesSync(path, minuteAgo, minuteAgo);
     const lock = await acquireLock(path, { waitMs: 0, what: "the clone" });
@@ -102,7 +113,12 @@ describe("acquireLock", () => {
     const module = pathToFileURL(join(REPO_ROOT, "dist", "src", "platform", "pid-lock.js")).href;
     const child = spawnSync(
       process.execPath,
-      ["--input-type=module", "-e", `const { acquireLock } = await import(${JSON.stringify(module)}); await acquireLock(process.argv[1], { waitMs: 0, what: "x" }); process.exit(0);`, path],
+      [
+        "--input-type=module",
+        "-e",
+        `const { acquireLock } = await import(${JSON.stringify(module)}); await acquireLock(process.argv[1], { waitMs: 0, what: "x" }); process.exit(0);`,
+        path,
+      ],
       { encoding: "utf8" },
     );
     expect(child.status, child.stderr).toBe(0);

@@ -23,22 +23,37 @@ describe("retryAfterMs", () => {
 describe("rateLimitOf", () => {
   it("a used-up primary limit lasts until one second past x-ratelimit-reset", () => {
     const reset = NOW / 1000 + 60;
-    expect(rateLimitOf(403, { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) }, "API rate limit exceeded", NOW)).toEqual({
+    expect(
+      rateLimitOf(
+        403,
+        { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) },
+        "API rate limit exceeded",
+        NOW,
+      ),
+    ).toEqual({
       kind: "primary",
       waitMs: 61_000,
       resetAt: reset * 1000,
     });
-    expect(rateLimitOf(429, { "x-ratelimit-remaining": "0" }, undefined, NOW)).toEqual({ kind: "primary", waitMs: undefined });
+    expect(rateLimitOf(429, { "x-ratelimit-remaining": "0" }, undefined, NOW)).toEqual({
+      kind: "primary",
+      waitMs: undefined,
+    });
   });
 
   it("a secondary limit: Retry-After, GitHub's message, or any 429", () => {
     expect(rateLimitOf(403, { "retry-after": "3" }, undefined, NOW)).toEqual({ kind: "secondary", waitMs: 3000 });
-    expect(rateLimitOf(403, {}, "You have exceeded a secondary rate limit.", NOW)).toEqual({ kind: "secondary", waitMs: undefined });
+    expect(rateLimitOf(403, {}, "You have exceeded a secondary rate limit.", NOW)).toEqual({
+      kind: "secondary",
+      waitMs: undefined,
+    });
     expect(rateLimitOf(429, {}, "Too Many Requests", NOW)).toEqual({ kind: "secondary", waitMs: undefined });
   });
 
   it("a 403 without these signs is about permissions, and other statuses are never rate limits", () => {
-    expect(rateLimitOf(403, { "x-ratelimit-remaining": "4999" }, "Resource not accessible by integration", NOW)).toBeUndefined();
+    expect(
+      rateLimitOf(403, { "x-ratelimit-remaining": "4999" }, "Resource not accessible by integration", NOW),
+    ).toBeUndefined();
     expect(rateLimitOf(503, { "retry-after": "3" }, undefined, NOW)).toBeUndefined();
   });
 });

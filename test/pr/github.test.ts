@@ -23,7 +23,14 @@ interface Answer {
 
 const TOKEN = "ghs_fakeRetryToken0123456789";
 const REPO = { default_branch: "main" };
-const PULL = { number: 7, html_url: "https://github.example/acme/app/pull/7", title: "t", body: "b", base: { ref: "main" }, draft: false };
+const PULL = {
+  number: 7,
+  html_url: "https://github.example/acme/app/pull/7",
+  title: "t",
+  body: "b",
+  base: { ref: "main" },
+  draft: false,
+};
 const SECONDARY = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.";
 
 let server: Server | undefined;
@@ -82,13 +89,19 @@ describe("retries", () => {
   });
 
   it("retries a connection reset on a read", async () => {
-    const api = await fakeGitHub([{ status: 0, reset: true }, { status: 200, body: REPO }]);
+    const api = await fakeGitHub([
+      { status: 0, reset: true },
+      { status: 200, body: REPO },
+    ]);
     expect(await client(api.url, []).defaultBranch()).toBe("main");
     expect(api.calls).toHaveLength(2);
   });
 
   it("429 with GitHub's secondary-limit message waits as long as Retry-After says", async () => {
-    const api = await fakeGitHub([{ status: 429, headers: { "retry-after": "7" }, body: { message: SECONDARY } }, { status: 200, body: REPO }]);
+    const api = await fakeGitHub([
+      { status: 429, headers: { "retry-after": "7" }, body: { message: SECONDARY } },
+      { status: 200, body: REPO },
+    ]);
     const waits: number[] = [];
     expect(await client(api.url, waits).defaultBranch()).toBe("main");
     expect(waits).toEqual([7000]);
@@ -97,7 +110,11 @@ describe("retries", () => {
   it("a used-up primary limit waits until x-ratelimit-reset", async () => {
     const reset = Math.ceil(Date.now() / 1000) + 30;
     const api = await fakeGitHub([
-      { status: 403, headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) }, body: { message: "API rate limit exceeded" } },
+      {
+        status: 403,
+        headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) },
+        body: { message: "API rate limit exceeded" },
+      },
       { status: 200, body: REPO },
     ]);
     const waits: number[] = [];
@@ -110,7 +127,11 @@ describe("retries", () => {
   it("a primary limit that resets after the budget fails at once: exit 3, with when to rerun, not the permissions advice", async () => {
     const reset = Math.ceil(Date.now() / 1000) + 3600;
     const api = await fakeGitHub([
-      { status: 403, headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) }, body: { message: "API rate limit exceeded" } },
+      {
+        status: 403,
+        headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) },
+        body: { message: "API rate limit exceeded" },
+      },
     ]);
     const waits: number[] = [];
     const error = await failureOf(client(api.url, waits).defaultBranch());
@@ -129,16 +150,27 @@ describe("retries", () => {
 
   it("creating a pull request is not replayed on 5xx: GitHub may have created it", async () => {
     const api = await fakeGitHub([{ status: 502 }, { status: 201, body: PULL }]);
-    const error = await failureOf(client(api.url, []).createPull({ head: "fix", base: "main", title: "t", body: "b", draft: false }));
+    const error = await failureOf(
+      client(api.url, []).createPull({ head: "fix", base: "main", title: "t", body: "b", draft: false }),
+    );
     expect(error).toBeInstanceOf(RuntimeFailure);
     expect(error.message).toContain("HTTP 502");
     expect(api.calls).toHaveLength(1);
   });
 
   it("creating a pull request is retried after a rate limit (GitHub did nothing)", async () => {
-    const api = await fakeGitHub([{ status: 429, headers: { "retry-after": "2" }, body: { message: SECONDARY } }, { status: 201, body: PULL }]);
+    const api = await fakeGitHub([
+      { status: 429, headers: { "retry-after": "2" }, body: { message: SECONDARY } },
+      { status: 201, body: PULL },
+    ]);
     const waits: number[] = [];
-    const pull = await client(api.url, waits).createPull({ head: "fix", base: "main", title: "t", body: "b", draft: false });
+    const pull = await client(api.url, waits).createPull({
+      head: "fix",
+      base: "main",
+      title: "t",
+      body: "b",
+      draft: false,
+    });
     expect(pull.number).toBe(7);
     expect(waits).toEqual([2000]);
   });
@@ -166,14 +198,20 @@ describe("retries", () => {
 
 describe("secondary rate limits", () => {
   it("403 with Retry-After is a rate limit: waited for and retried", async () => {
-    const api = await fakeGitHub([{ status: 403, headers: { "retry-after": "3" }, body: { message: SECONDARY } }, { status: 200, body: REPO }]);
+    const api = await fakeGitHub([
+      { status: 403, headers: { "retry-after": "3" }, body: { message: SECONDARY } },
+      { status: 200, body: REPO },
+    ]);
     const waits: number[] = [];
     expect(await client(api.url, waits).defaultBranch()).toBe("main");
     expect(waits).toEqual([3000]);
   });
 
   it("403 with only GitHub's message waits a minute, as GitHub asks, then retries", async () => {
-    const api = await fakeGitHub([{ status: 403, body: { message: SECONDARY, documentation_url: "https://docs.github.com/rest" } }, { status: 200, body: REPO }]);
+    const api = await fakeGitHub([
+      { status: 403, body: { message: SECONDARY, documentation_url: "https://docs.github.com/rest" } },
+      { status: 200, body: REPO },
+    ]);
     const waits: number[] = [];
     expect(await client(api.url, waits).defaultBranch()).toBe("main");
     expect(waits).toEqual([60_000]);
@@ -213,7 +251,9 @@ describe("the token in GitHub's answers", () => {
   it("is masked before a non-JSON answer is cut into an excerpt (a cut token would not be recognised)", async () => {
     // An HTML error page from a proxy that echoes the request, with the token where a 200-character excerpt cuts it.
     const api = await fakeGitHub([{ status: 400, raw: `<html>${"x".repeat(200 - 6 - 10)}${TOKEN} rejected</html>` }]);
-    const error = await failureOf(client(api.url, []).createPull({ head: "fix", base: "main", title: "t", body: "b", draft: false }));
+    const error = await failureOf(
+      client(api.url, []).createPull({ head: "fix", base: "main", title: "t", body: "b", draft: false }),
+    );
     expect(error).toBeInstanceOf(RuntimeFailure);
     expect(error.message).toContain("HTTP 400");
     expect(error.message).not.toContain(TOKEN.slice(0, 10));

@@ -16,12 +16,22 @@ async function reportFor(dir: string) {
 }
 
 function check(verdict: CheckResult["verdict"]): CheckResult {
-  return { verdict, reason: "run x succeeded", deploymentId: "d", flag: "partner_v2", baseUrl: "http://127.0.0.1/api", cutoff: cutoffStatus(NOW) };
+  return {
+    verdict,
+    reason: "run x succeeded",
+    deploymentId: "d",
+    flag: "partner_v2",
+    baseUrl: "http://127.0.0.1/api",
+    cutoff: cutoffStatus(NOW),
+  };
 }
 
 describe("readiness", () => {
   it("is NOT READY for the demo app, with the code items open", async () => {
-    const readiness = assessReadiness(await reportFor(join(import.meta.dirname, "..", "..", "fixtures", "demo-app")), check("READY"));
+    const readiness = assessReadiness(
+      await reportFor(join(import.meta.dirname, "..", "..", "fixtures", "demo-app")),
+      check("READY"),
+    );
     expect(readiness.verdict).toBe("NOT_READY");
     const states = Object.fromEntries(readiness.items.map((i) => [i.title, i.state]));
     expect(states["Code talks to the V2 API (no legacy host or endpoints)"]).toBe("todo");

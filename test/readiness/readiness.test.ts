@@ -69,18 +69,29 @@ describe.each(listScenarios())("scenario $name, fixed, with every marker deleted
       const run = await runScenarioContract({ appDir: fixed.root, sdk: "v2", endpoints: "v2", spec });
       const v1Requests = run.requests.filter((r) => V1_ROUTES.has(`${r.method} ${r.path.split("?")[0]}`));
       const worksOnV2 = run.problems.length === 0 && v1Requests.length === 0;
-      if (!worksOnV2) expect(readiness.verdict, readiness.items.map((i) => `${i.state} ${i.title}: ${i.detail}`).join("\n")).toBe("NOT_READY");
+      if (!worksOnV2)
+        expect(readiness.verdict, readiness.items.map((i) => `${i.state} ${i.title}: ${i.detail}`).join("\n")).toBe(
+          "NOT_READY",
+        );
     }, 120_000);
   } else if (spec.language !== "python") {
     // Raw HTTP in another language: V1 text left in its code (the V1 host, a run_id query, a path ending at /run) is a V1 request.
     it("is not READY while V1 request text remains in its code", () => {
-      const code = fg.sync("**/*", { cwd: fixed.root, ignore: ["**/*.md", "**/*.json", ".git/**"], dot: true }).map((f) => readFileSync(join(fixed.root, f), "utf8"));
+      const code = fg
+        .sync("**/*", { cwd: fixed.root, ignore: ["**/*.md", "**/*.json", ".git/**"], dot: true })
+        .map((f) => readFileSync(join(fixed.root, f), "utf8"));
       const v1Left = code.some((text) => /www\.comfydeploy\.com|[?&]run_id=|\/run["'`]/.test(text));
-      expect(readiness.verdict === "NOT_READY" || !v1Left, readiness.items.map((i) => `${i.state} ${i.title}: ${i.detail}`).join("\n")).toBe(true);
+      expect(
+        readiness.verdict === "NOT_READY" || !v1Left,
+        readiness.items.map((i) => `${i.state} ${i.title}: ${i.detail}`).join("\n"),
+      ).toBe(true);
     });
   } else {
     it("is not READY while V1 SDK calls with no V2 equivalent remain", () => {
-      const code = fg.sync("**/*.py", { cwd: fixed.root, ignore: ["**/node_modules/**"] }).map((f) => readFileSync(join(fixed.root, f), "utf8")).join("\n");
+      const code = fg
+        .sync("**/*.py", { cwd: fixed.root, ignore: ["**/node_modules/**"] })
+        .map((f) => readFileSync(join(fixed.root, f), "utf8"))
+        .join("\n");
       const v1Only = /\.comfyui\.|\.files\.get_upload_url/.test(code);
       if (v1Only) expect(readiness.verdict).toBe("NOT_READY");
     });

@@ -44,7 +44,11 @@ describe("workflowCommand", () => {
   });
 
   it("keeps a hostile path and message inside their command", () => {
-    const line = workflowCommand({ ...finding, file: "a,line=99:b.ts", message: "x\n::error file=evil.ts::injected %0A" });
+    const line = workflowCommand({
+      ...finding,
+      file: "a,line=99:b.ts",
+      message: "x\n::error file=evil.ts::injected %0A",
+    });
     expect(line.split("\n")).toHaveLength(1);
     expect(line).toContain("file=a%2Cline=99%3Ab.ts,line=3,");
     expect(line).toContain("::x%0A::error file=evil.ts::injected %250A [fix: auto]");

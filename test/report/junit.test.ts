@@ -18,9 +18,14 @@ interface Suite {
   testcase: Case[];
 }
 
-const parser = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === "testsuite" || name === "testcase" });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  isArray: (name) => name === "testsuite" || name === "testcase",
+});
 
-function junitOf(files: Record<string, string>): { testsuites: { "@_tests": string; "@_failures": string; testsuite: Suite[] } } {
+function junitOf(files: Record<string, string>): {
+  testsuites: { "@_tests": string; "@_failures": string; testsuite: Suite[] };
+} {
   const run = runCli(["scan", tempRepo(files), "--format", "junit", "--fail-on", "none"]);
   expect(run.status, run.stderr).toBe(0);
   expect(XMLValidator.validate(run.stdout)).toBe(true);

@@ -76,7 +76,7 @@ describe("the Markdown report with hostile text", () => {
 
   it("keeps every detail table at five columns", () => {
     const rows = [...rendered.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) => m[1]!);
-    const detailRows = rows.filter((r) => r.includes("legacy-base-url") && !r.includes("href=\"https://github.com"));
+    const detailRows = rows.filter((r) => r.includes("legacy-base-url") && !r.includes('href="https://github.com'));
     expect(detailRows.length).toBeGreaterThanOrEqual(HOSTILE.length);
     for (const row of detailRows.filter((r) => r.includes("<br />") || r.includes("<br>"))) {
       expect(row.match(/<td[ >]/g)).toHaveLength(5);
@@ -98,7 +98,9 @@ describe("the Markdown report with hostile text", () => {
   });
 
   it("shows a hostile path verbatim in its summary (an HTML block: the browser decodes the entities)", () => {
-    const summaries = [...rendered.matchAll(/<summary><code>([^<]*)<\/code> \(1\)<\/summary>/g)].map((m) => decoded(m[1]!));
+    const summaries = [...rendered.matchAll(/<summary><code>([^<]*)<\/code> \(1\)<\/summary>/g)].map((m) =>
+      decoded(m[1]!),
+    );
     expect(summaries).toContain("src/we`ird|<b>name\\.ts");
   });
 

@@ -31,13 +31,21 @@ beforeAll(async () => {
     command: COMMAND,
     now: NOW,
     repo: { url: "https://github.com/acme/demo-app", commit: "abc123" },
-    repoRoot: { top: DEMO, prefix: "", provenance: { repositoryUri: "https://github.com/acme/demo-app.git", revisionId: "abc123", branch: "main" } },
+    repoRoot: {
+      top: DEMO,
+      prefix: "",
+      provenance: { repositoryUri: "https://github.com/acme/demo-app.git", revisionId: "abc123", branch: "main" },
+    },
   });
 });
 
 /** Machine-specific parts (absolute root, tool version) are replaced so the golden files are portable. */
 function portable(text: string): string {
-  return text.split(DEMO).join("<root>").replace(/"(version|semanticVersion)": "\d+\.\d+\.\d+[^"]*"/g, '"$1": "<version>"').replace(/comfydeploy-migrate \d+\.\d+\.\d+\S*/g, "comfydeploy-migrate <version>");
+  return text
+    .split(DEMO)
+    .join("<root>")
+    .replace(/"(version|semanticVersion)": "\d+\.\d+\.\d+[^"]*"/g, '"$1": "<version>"')
+    .replace(/comfydeploy-migrate \d+\.\d+\.\d+\S*/g, "comfydeploy-migrate <version>");
 }
 
 function checkGolden(name: string, actual: string): void {
@@ -69,11 +77,19 @@ describe("text renderer", () => {
 
 describe("SARIF", () => {
   const schema = JSON.parse(
-    readFileSync(join(REPO, "node_modules", "@microsoft", "jest-sarif", "lib", "schemas", "sarif-2.1.0-rtm.5.json"), "utf8"),
+    readFileSync(
+      join(REPO, "node_modules", "@microsoft", "jest-sarif", "lib", "schemas", "sarif-2.1.0-rtm.5.json"),
+      "utf8",
+    ),
   );
   // The official schema is draft-04, which Ajv 8 reads through ajv-draft-04 (a CommonJS class export).
   const AjvDraft04 = createRequire(import.meta.url)("ajv-draft-04") as typeof Ajv;
-  const validate = new AjvDraft04({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false }).compile(schema);
+  const validate = new AjvDraft04({
+    allErrors: true,
+    strict: false,
+    validateFormats: false,
+    unicodeRegExp: false,
+  }).compile(schema);
 
   it("validates against the official SARIF 2.1.0 schema", () => {
     const log = JSON.parse(renderSarif(report));
@@ -110,7 +126,9 @@ describe("SARIF", () => {
 
 describe("Markdown", () => {
   it("links file lines when the repository is known", () => {
-    expect(renderMarkdown(report)).toContain("(https://github.com/acme/demo-app/blob/abc123/src/services/comfy-http.ts#L24)");
+    expect(renderMarkdown(report)).toContain(
+      "(https://github.com/acme/demo-app/blob/abc123/src/services/comfy-http.ts#L24)",
+    );
   });
 
   it("stays under GitHub's body limit by summarising", () => {

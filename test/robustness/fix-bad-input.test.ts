@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, type CliResult } from "../helpers/cli.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 
-const V1 = 'const api = "https://www.comfydeploy.com/api";\nexport const status = (id) => fetch(`${api}/run?run_id=${id}`);\n';
+const V1 =
+  'const api = "https://www.comfydeploy.com/api";\nexport const status = (id) => fetch(`${api}/run?run_id=${id}`);\n';
 
 function chain(terms: number, separator: string): string {
   return Array.from({ length: terms }, (_, i) => `"p${i}"`).join(separator);
@@ -57,10 +58,14 @@ describe("fix on files the parsers cannot take", () => {
     expect(readFileSync(join(dir, "src/ok.js"), "utf8")).toContain("https://api.comfydeploy.com/api");
   });
 
-  it.each(Object.keys(HARD))("leaves %s byte for byte, with an unreadable-file warning when it had findings", (file) => {
-    expect(readFileSync(join(dir, file), "utf8")).toBe(HARD[file]);
-    if (scanned.has(file)) expect(run.stdout).toMatch(new RegExp(`unreadable-file\\s+${file.replace(/[.]/g, "\\.")}: `));
-  });
+  it.each(Object.keys(HARD))(
+    "leaves %s byte for byte, with an unreadable-file warning when it had findings",
+    (file) => {
+      expect(readFileSync(join(dir, file), "utf8")).toBe(HARD[file]);
+      if (scanned.has(file))
+        expect(run.stdout).toMatch(new RegExp(`unreadable-file\\s+${file.replace(/[.]/g, "\\.")}: `));
+    },
+  );
 
   it("warns for the files it reads but cannot parse (the scan finds their V1 use today)", () => {
     for (const file of ["src/bundle.min.js", "src/brackets-300.js", "src/concat-2000.js"]) {

@@ -9,11 +9,13 @@ import { scan } from "../../src/scan/engine.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 
 const scanDir = (root: string) => scan({ root, hosts: DEFAULT_HOSTS, workers: false, ripgrep: false });
-const rulesIn = (findings: Finding[], file: string) => [...new Set(findings.filter((f) => f.file === file).map((f) => f.ruleId))].sort();
+const rulesIn = (findings: Finding[], file: string) =>
+  [...new Set(findings.filter((f) => f.file === file).map((f) => f.ruleId))].sort();
 
 /** A 4.4 KB one-line data URL: a default mask or placeholder image, as apps inline them. */
 const DATA_URL = `data:image/png;base64,${"A".repeat(4400)}`;
-const SDK_CLIENT = 'import { ComfyDeployClient } from "comfydeploy";\nexport const client = new ComfyDeployClient({ apiToken: process.env.TOKEN! });\n';
+const SDK_CLIENT =
+  'import { ComfyDeployClient } from "comfydeploy";\nexport const client = new ComfyDeployClient({ apiToken: process.env.TOKEN! });\n';
 const PACKAGE = '{ "name": "app", "dependencies": { "comfydeploy": "0.0.19" } }\n';
 
 describe("hand-written files with one long line are not bundles (generated-code.ts)", () => {
@@ -21,7 +23,8 @@ describe("hand-written files with one long line are not bundles (generated-code.
     const root = tempRepo({
       "package.json": PACKAGE,
       "src/comfy.ts": `${SDK_CLIENT}export const BLANK_MASK = "${DATA_URL}";\n`,
-      "src/render.ts": 'import { client } from "./comfy";\nexport const render = () => client.run({ deployment_id: "d", inputs: {} });\n',
+      "src/render.ts":
+        'import { client } from "./comfy";\nexport const render = () => client.run({ deployment_id: "d", inputs: {} });\n',
     });
     const { findings } = await scanDir(root);
     expect(rulesIn(findings, "src/comfy.ts")).toContain("v1-sdk-client");
@@ -49,7 +52,10 @@ describe("hand-written files with one long line are not bundles (generated-code.
   });
 
   it("a hand-written UMD widget still reports its POST /run on the V1 host", async () => {
-    const helpers = Array.from({ length: 150 }, (_, i) => `  function helper${i}(x) {\n    return x + ${i};\n  }\n`).join("");
+    const helpers = Array.from(
+      { length: 150 },
+      (_, i) => `  function helper${i}(x) {\n    return x + ${i};\n  }\n`,
+    ).join("");
     const root = tempRepo({
       "public/comfy-widget.js": `(function (root, factory) {
   if (typeof define === "function" && define.amd) define([], factory);
@@ -70,7 +76,9 @@ ${helpers}  return { start: start, status: status };
 `,
     });
     const { findings } = await scanDir(root);
-    expect(findings.some((f) => f.file === "public/comfy-widget.js" && f.line === 7 && f.ruleId === "legacy-create-run")).toBe(true);
+    expect(
+      findings.some((f) => f.file === "public/comfy-widget.js" && f.line === 7 && f.ruleId === "legacy-create-run"),
+    ).toBe(true);
   });
 });
 
@@ -79,7 +87,8 @@ describe("first-party directories named vendor(s) are not third-party code (pack
     const root = tempRepo({
       "package.json": PACKAGE,
       "src/lib/comfy.ts": SDK_CLIENT,
-      "src/app/vendors/[id]/route.ts": 'import { client } from "../../../lib/comfy";\nexport const POST = () => client.run({ deployment_id: "d", inputs: {} });\n',
+      "src/app/vendors/[id]/route.ts":
+        'import { client } from "../../../lib/comfy";\nexport const POST = () => client.run({ deployment_id: "d", inputs: {} });\n',
     });
     const { findings } = await scanDir(root);
     expect(rulesIn(findings, "src/app/vendors/[id]/route.ts")).toContain("v1-sdk-call");
@@ -91,7 +100,8 @@ describe("first-party directories named vendor(s) are not third-party code (pack
       "packages/comfy/package.json": PACKAGE.replace('"app"', '"@acme/comfy"'),
       "packages/comfy/src/index.ts": SDK_CLIENT,
       "apps/vendor/package.json": '{ "name": "vendor-portal" }\n',
-      "apps/vendor/src/render.ts": 'import { client } from "../../../packages/comfy/src";\nexport const render = () => client.run({ deployment_id: "d", inputs: {} });\n',
+      "apps/vendor/src/render.ts":
+        'import { client } from "../../../packages/comfy/src";\nexport const render = () => client.run({ deployment_id: "d", inputs: {} });\n',
     });
     const { findings } = await scanDir(root);
     expect(rulesIn(findings, "apps/vendor/src/render.ts")).toContain("v1-sdk-call");
@@ -113,7 +123,8 @@ describe("the text test for 'may define a client' agrees with vendored-class rec
   }
 }
 `,
-      "src/app.ts": 'import { RenderClient } from "./render-client";\nconst client = new RenderClient(process.env.API!);\nexport const go = () => client.run({ deployment_id: "d" });\n',
+      "src/app.ts":
+        'import { RenderClient } from "./render-client";\nconst client = new RenderClient(process.env.API!);\nexport const go = () => client.run({ deployment_id: "d" });\n',
     });
     const { findings } = await scanDir(root);
     expect(rulesIn(findings, "src/render-client.ts")).toContain("vendored-v1-client");

@@ -24,10 +24,19 @@ import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 
 const V1_API = "https://www.comfydeploy.com/api";
 const scanDir = (root: string) => scan({ root, hosts: DEFAULT_HOSTS, workers: false, ripgrep: false });
-const rulesIn = (findings: Finding[], file: string) => [...new Set(findings.filter((f) => f.file === file).map((f) => f.ruleId))].sort();
+const rulesIn = (findings: Finding[], file: string) =>
+  [...new Set(findings.filter((f) => f.file === file).map((f) => f.ruleId))].sort();
 
 describe("the /run needle ends a path segment", () => {
-  const ends = ["fetch(`${base}/run`)", "'/run'", "/run?run_id=1", "/run/deployment/queue", "`${base}/run${query}`", "x + '/run\r\n", "/run"];
+  const ends = [
+    "fetch(`${base}/run`)",
+    "'/run'",
+    "/run?run_id=1",
+    "/run/deployment/queue",
+    "`${base}/run${query}`",
+    "x + '/run\r\n",
+    "/run",
+  ];
   const continues = ["require('./runtime')", "'/run_command'", "'/run-script'", "/runs/1", "/runner"];
   const prefilter = new Prefilter(prefilterNeedles(DEFAULT_HOSTS).filter((n) => n.literal === "/run"));
 
@@ -40,8 +49,17 @@ describe("the /run needle ends a path segment", () => {
     const cases = [...ends, ...continues];
     for (const [i, text] of cases.entries()) writeFileSync(join(dir, `case${i}.txt`), text);
     const needle = prefilterNeedles(DEFAULT_HOSTS).find((n) => n.literal === "/run")!;
-    const run = spawnSync(rg!, ["--files-with-matches", "--no-config", "--no-unicode", "-e", needlePattern(needle), "."], { cwd: dir, encoding: "utf8" });
-    const matched = new Set(run.stdout.split("\n").filter(Boolean).map((f) => f.replace(/^\.\//, "")));
+    const run = spawnSync(
+      rg!,
+      ["--files-with-matches", "--no-config", "--no-unicode", "-e", needlePattern(needle), "."],
+      { cwd: dir, encoding: "utf8" },
+    );
+    const matched = new Set(
+      run.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((f) => f.replace(/^\.\//, "")),
+    );
     expect(cases.map((_, i) => matched.has(`case${i}.txt`))).toEqual(cases.map((_, i) => i < ends.length));
   });
 });
@@ -61,25 +79,41 @@ describe("the precise byte test a JS candidate passes before the parser", () => 
   // AWS SDK's clients/omics.d.ts declares getRun(): 170 KB the parser would take for nothing.
   it.each([
     ["getRun(params: Omics.Types.GetRunRequest, callback?: (err: AWSError) => void): Request;", false],
-    ['import type { ComfyDeployClient } from "comfydeploy";\nexport declare function getRun(id: string): Promise<unknown>;', true],
+    [
+      'import type { ComfyDeployClient } from "comfydeploy";\nexport declare function getRun(id: string): Promise<unknown>;',
+      true,
+    ],
     ['export declare const RUN_URL: "https://www.comfydeploy.com/api/run";', true],
-  ])("in a declaration file %j: %s", (text, expected) => expect(signals.matches(Buffer.from(text), true)).toBe(expected));
+  ])("in a declaration file %j: %s", (text, expected) =>
+    expect(signals.matches(Buffer.from(text), true)).toBe(expected),
+  );
 });
 
 describe("minified and bundled files", () => {
   const longLine = (n: number) => Array.from({ length: n }, (_, i) => `var a${i}=function(b){return b+${i}};`).join("");
 
   it("are told apart from hand-written code", () => {
-    const generated = (file: string, text: string | Buffer) => looksGenerated(file, Buffer.isBuffer(text) ? text : Buffer.from(text));
+    const generated = (file: string, text: string | Buffer) =>
+      looksGenerated(file, Buffer.isBuffer(text) ? text : Buffer.from(text));
     expect(generated("dist/app.js", `${longLine(400)}\n`)).toBe(true);
     expect(generated("public/vendor.min.js", "var a=1;\n")).toBe(true);
     expect(generated("dist/bundle.js", Buffer.alloc(1024 * 1024, "// a comment line that goes on\n"))).toBe(true);
     expect(generated("src/steps.ts", `${"export const step = 1;\n".repeat(400)}`)).toBe(false);
     // One long line of data is not minified code: an inline image, a workflow's JSON.
     expect(generated("src/mask.ts", `export const MASK = "data:image/png;base64,${"A".repeat(8000)}";\n`)).toBe(false);
-    expect(generated("src/workflow.ts", `export const WORKFLOW = ${JSON.stringify(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [String(i), { inputs: { seed: i } }])))};\n`)).toBe(false);
+    expect(
+      generated(
+        "src/workflow.ts",
+        `export const WORKFLOW = ${JSON.stringify(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [String(i), { inputs: { seed: i } }])))};\n`,
+      ),
+    ).toBe(false);
     // A UMD wrapper by hand, with ordinary lines, is parsed like any other file.
-    expect(generated("public/widget.js", `(function (root, factory) {\n  if (typeof define === "function" && define.amd) define([], factory);\n})(this, function () {});\n${"// line\n".repeat(600)}`)).toBe(false);
+    expect(
+      generated(
+        "public/widget.js",
+        `(function (root, factory) {\n  if (typeof define === "function" && define.amd) define([], factory);\n})(this, function () {});\n${"// line\n".repeat(600)}`,
+      ),
+    ).toBe(false);
     // Small files parse in a moment, minified or not.
     expect(generated("dist/tiny.js", `${longLine(20)}\n`)).toBe(false);
   });
@@ -90,7 +124,11 @@ describe("minified and bundled files", () => {
       "src/ok.js": `export const API = "${V1_API}";\n`,
     });
     const result = await scanDir(root);
-    expect(rulesIn(result.findings, "public/app.min.js")).toEqual(["legacy-base-url", "legacy-get-run", "v1-sdk-import"]);
+    expect(rulesIn(result.findings, "public/app.min.js")).toEqual([
+      "legacy-base-url",
+      "legacy-get-run",
+      "v1-sdk-import",
+    ]);
     expect(result.stats).toMatchObject({ analysed: 1, textOnly: 1 });
   });
 });
@@ -103,8 +141,10 @@ describe("following a name out of a file", () => {
 
   it("goes only into modules that can reach a client, through any chain of imports and cycles", () => {
     const reach = project({
-      "src/client.ts": 'import { ComfyDeployClient } from "comfydeploy";\nexport const client = new ComfyDeployClient({});\n',
-      "src/factory.ts": 'import { client } from "./client";\nimport { helper } from "./helper";\nexport const getClient = () => client;\n',
+      "src/client.ts":
+        'import { ComfyDeployClient } from "comfydeploy";\nexport const client = new ComfyDeployClient({});\n',
+      "src/factory.ts":
+        'import { client } from "./client";\nimport { helper } from "./helper";\nexport const getClient = () => client;\n',
       "src/helper.ts": 'import { getClient } from "./factory";\nexport const helper = 1;\n',
       "src/barrel.ts": 'export * from "./factory";\n',
       "src/date.ts": 'import { pad } from "./pad";\nexport const format = (d: Date) => pad(d.getDate());\n',
@@ -112,7 +152,9 @@ describe("following a name out of a file", () => {
       "src/host.ts": `export const API = "${V1_API}";\n`,
     });
     // helper -> factory -> client: a cycle on the way does not hide the client.
-    expect(["src/client.ts", "src/factory.ts", "src/helper.ts", "src/barrel.ts"].map((f) => reach.canReach(f))).toEqual([true, true, true, true]);
+    expect(["src/client.ts", "src/factory.ts", "src/helper.ts", "src/barrel.ts"].map((f) => reach.canReach(f))).toEqual(
+      [true, true, true, true],
+    );
     // The host's name alone does not make a client; neither does a cycle of date helpers.
     expect(["src/date.ts", "src/pad.ts", "src/host.ts"].map((f) => reach.canReach(f))).toEqual([false, false, false]);
     // Asked again after a "no", the answers stand.
@@ -122,9 +164,11 @@ describe("following a name out of a file", () => {
   it("still reports a V1 call on a client that comes through a factory module naming nothing V1", async () => {
     const root = tempRepo({
       "package.json": '{ "name": "app", "dependencies": { "comfydeploy": "0.0.19" } }\n',
-      "src/client.ts": 'import { ComfyDeployClient } from "comfydeploy";\nexport const client = new ComfyDeployClient({ apiToken: process.env.TOKEN! });\n',
+      "src/client.ts":
+        'import { ComfyDeployClient } from "comfydeploy";\nexport const client = new ComfyDeployClient({ apiToken: process.env.TOKEN! });\n',
       "src/get-client.ts": 'import { client } from "./client";\nexport function getClient() {\n  return client;\n}\n',
-      "src/render.ts": 'import { getClient } from "./get-client";\nexport const render = (id: string) => getClient().getRun(id);\n',
+      "src/render.ts":
+        'import { getClient } from "./get-client";\nexport const render = (id: string) => getClient().getRun(id);\n',
     });
     const result = await scanDir(root);
     expect(result.findings.some((f) => f.file === "src/render.ts" && f.ruleId === "v1-sdk-call")).toBe(true);
@@ -133,9 +177,11 @@ describe("following a name out of a file", () => {
 
 describe("importers of a client module", () => {
   it("are looked for in the repository's own code and in the module's own package, not in other checked-in libraries", async () => {
-    const clientModule = 'const { ComfyDeployClient } = require("comfydeploy");\nmodule.exports.renderClient = new ComfyDeployClient({ apiToken: process.env.T });\n';
+    const clientModule =
+      'const { ComfyDeployClient } = require("comfydeploy");\nmodule.exports.renderClient = new ComfyDeployClient({ apiToken: process.env.T });\n';
     // Names nothing V1 but `.run(`: only the importer follow-up can find it.
-    const importer = (path: string) => `const { renderClient } = require("${path}");\nmodule.exports.go = (inputs) => renderClient.run({ deployment_id: "d", inputs });\n`;
+    const importer = (path: string) =>
+      `const { renderClient } = require("${path}");\nmodule.exports.go = (inputs) => renderClient.run({ deployment_id: "d", inputs });\n`;
     const root = tempRepo({
       "package.json": '{ "name": "app" }\n',
       "vendor/render/package.json": '{ "name": "render", "version": "1.0.0" }\n',

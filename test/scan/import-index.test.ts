@@ -46,7 +46,8 @@ describe("the import index", () => {
   it.skipIf(!rg)("gives the same answers from one rg pass as from reading the files", async () => {
     // Enough files for rg to be used, most without imports.
     const many: Record<string, string> = { ...files, "apps/wëb/ü.ts": 'import { client } from "../lib/comfy";\n' };
-    for (let i = 0; many && Object.keys(many).length < RIPGREP_MIN_FILES; i++) many[`filler/f${i}.js`] = `export const v${i} = ${i};\n`;
+    for (let i = 0; many && Object.keys(many).length < RIPGREP_MIN_FILES; i++)
+      many[`filler/f${i}.js`] = `export const v${i} = ${i};\n`;
     const root = tempRepo(many);
     const listed = Object.keys(many).sort();
     const withRg = await ImportIndex.build(root, listed, rg);

@@ -13,8 +13,7 @@ import { tempRepo } from "../helpers/temp-repo.js";
 const rgRuns: string[][] = [];
 vi.mock("node:child_process", async (importOriginal) => {
   const original = await importOriginal<typeof childProcess>();
-  const counted =
-    <F extends (...args: never[]) => unknown>(fn: F): F =>
+  const counted = <F extends (...args: never[]) => unknown>(fn: F): F =>
     ((command: string, args: string[], ...rest: unknown[]) => {
       if (command === findRipgrep()) rgRuns.push(args);
       return (fn as unknown as (...a: unknown[]) => unknown)(command, args, ...rest);
@@ -28,14 +27,17 @@ describe("the importer follow-up", () => {
   it.skipIf(!rg)("searches the tree for imports once across three rounds, and finds the client's user", async () => {
     const files: Record<string, string> = {
       "packages/a/package.json": '{ "name": "a" }\n',
-      "packages/a/render/comfy.js": 'import { ComfyDeployClient } from "comfydeploy";\nexport const client = new ComfyDeployClient({ apiToken: process.env.T });\n',
+      "packages/a/render/comfy.js":
+        'import { ComfyDeployClient } from "comfydeploy";\nexport const client = new ComfyDeployClient({ apiToken: process.env.T });\n',
       "packages/a/render/index.js": 'export { client } from "./comfy";\n',
       "packages/a/index.js": 'export { client } from "./render";\n',
       "packages/b/package.json": '{ "name": "b" }\n',
-      "packages/b/use.js": 'import { client } from "../a";\nexport const queue = (id) => client.run({ deployment_id: id });\n',
+      "packages/b/use.js":
+        'import { client } from "../a";\nexport const queue = (id) => client.run({ deployment_id: id });\n',
     };
     for (let i = 0; Object.keys(files).length < RIPGREP_MIN_FILES + 10; i++) {
-      files[`packages/p${i % 40}/lib/m${i}.js`] = `import { h } from "../util/h${i % 7}";\nexport const v${i} = h(${i});\n`;
+      files[`packages/p${i % 40}/lib/m${i}.js`] =
+        `import { h } from "../util/h${i % 7}";\nexport const v${i} = h(${i});\n`;
     }
     const root = tempRepo(files);
     rgRuns.length = 0;

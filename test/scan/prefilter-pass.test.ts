@@ -20,11 +20,23 @@ import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 const statted = vi.hoisted(() => [] as string[]);
 vi.mock("node:fs", async (importOriginal) => {
   const fs = await importOriginal<typeof import("node:fs")>();
-  return { ...fs, lstatSync: (path: string, ...rest: []) => (statted.push(String(path)), fs.lstatSync(path, ...rest)) };
+  return {
+    ...fs,
+    lstatSync: (path: string, ...rest: []) => {
+      statted.push(String(path));
+      return fs.lstatSync(path, ...rest);
+    },
+  };
 });
 vi.mock("node:fs/promises", async (importOriginal) => {
   const fs = await importOriginal<typeof import("node:fs/promises")>();
-  return { ...fs, lstat: (path: string, ...rest: []) => (statted.push(String(path)), fs.lstat(path, ...rest)) };
+  return {
+    ...fs,
+    lstat: (path: string, ...rest: []) => {
+      statted.push(String(path));
+      return fs.lstat(path, ...rest);
+    },
+  };
 });
 
 const V1_LINE = "POST https://www.comfydeploy.com/api/run to queue a run.";
@@ -36,16 +48,26 @@ function utf16(text: string, encoding: "le" | "be"): Buffer {
 }
 
 function git(cwd: string, ...args: string[]): void {
-  spawnSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args], { cwd });
+  spawnSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args], {
+    cwd,
+  });
 }
 
 describe("UTF-16 files with a BOM", () => {
   for (const encoding of ["le", "be"] as const) {
     it(`(${encoding.toUpperCase()}) are scanned as text, at the right lines`, async () => {
-      const root = tempRepo({ "README.md": utf16(`# App\r\n\r\n${V1_LINE}\r\n`, encoding), "appsettings.json": utf16(SETTINGS, encoding) });
+      const root = tempRepo({
+        "README.md": utf16(`# App\r\n\r\n${V1_LINE}\r\n`, encoding),
+        "appsettings.json": utf16(SETTINGS, encoding),
+      });
       const result = await scan({ root, hosts: DEFAULT_HOSTS, workers: false });
       expect(result.skipped).toEqual([]);
-      expect(result.findings.filter((f) => f.ruleId === "legacy-base-url").map((f) => `${f.file}:${f.line}`).sort()).toEqual(["README.md:3", "appsettings.json:1"]);
+      expect(
+        result.findings
+          .filter((f) => f.ruleId === "legacy-base-url")
+          .map((f) => `${f.file}:${f.line}`)
+          .sort(),
+      ).toEqual(["README.md:3", "appsettings.json:1"]);
       expect(result.findings.find((f) => f.file === "README.md")!.excerpt).toBe(V1_LINE);
     });
   }
@@ -56,7 +78,10 @@ describe("a file name that is not valid UTF-8", () => {
     it(`is listed as skipped ${inGit ? "in a git work tree" : "outside git"}, not dropped`, async () => {
       const root = tempRepo({ "ok.sh": `curl -X POST https://www.comfydeploy.com/api/run\n` });
       // "café.sh" in Latin-1: one byte 0xE9, not UTF-8.
-      writeFileSync(Buffer.concat([Buffer.from(`${root}/caf`), Buffer.from([0xe9]), Buffer.from(".sh")]), "curl -X POST https://www.comfydeploy.com/api/run\n");
+      writeFileSync(
+        Buffer.concat([Buffer.from(`${root}/caf`), Buffer.from([0xe9]), Buffer.from(".sh")]),
+        "curl -X POST https://www.comfydeploy.com/api/run\n",
+      );
       if (inGit) {
         git(root, "init", "-q");
         git(root, "add", "-A");
@@ -73,7 +98,14 @@ describe("a file name that is not valid UTF-8", () => {
 const NOBODY = 65534;
 const canRunAsNobody =
   process.getuid?.() === 0 &&
-  spawnSync(process.execPath, ["-e", `const fs = require("fs"); fs.accessSync(${JSON.stringify(CLI)}); fs.readdirSync(${JSON.stringify(tmpdir())})`], { uid: NOBODY, gid: NOBODY }).status === 0;
+  spawnSync(
+    process.execPath,
+    [
+      "-e",
+      `const fs = require("fs"); fs.accessSync(${JSON.stringify(CLI)}); fs.readdirSync(${JSON.stringify(tmpdir())})`,
+    ],
+    { uid: NOBODY, gid: NOBODY },
+  ).status === 0;
 
 describe.skipIf(!canRunAsNobody)("a git work tree with a directory the user cannot read", () => {
   it("lists its tracked files as skipped and names the directory for its untracked ones", () => {
@@ -87,13 +119,34 @@ describe.skipIf(!canRunAsNobody)("a git work tree with a directory the user cann
     chmodSync(join(root, "app", "secret"), 0o000);
     try {
       // The repository belongs to root: git would refuse it to another user without safe.directory.
-      const env = { ...process.env, GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.directory", GIT_CONFIG_VALUE_0: "*", HOME: tmpdir() };
-      const run = spawnSync(process.execPath, [CLI, "scan", root, "--format", "json", "--fail-on", "none"], { uid: NOBODY, gid: NOBODY, encoding: "utf8", env });
+      const env = {
+        ...process.env,
+        GIT_CONFIG_COUNT: "1",
+        GIT_CONFIG_KEY_0: "safe.directory",
+        GIT_CONFIG_VALUE_0: "*",
+        HOME: tmpdir(),
+      };
+      const run = spawnSync(process.execPath, [CLI, "scan", root, "--format", "json", "--fail-on", "none"], {
+        uid: NOBODY,
+        gid: NOBODY,
+        encoding: "utf8",
+        env,
+      });
       expect(run.status, run.stderr).toBe(0);
-      const report = JSON.parse(run.stdout) as { findings: Array<{ file: string }>; skipped: Array<{ file: string; reason: string }>; summary: { filesListed?: number } };
+      const report = JSON.parse(run.stdout) as {
+        findings: Array<{ file: string }>;
+        skipped: Array<{ file: string; reason: string }>;
+        summary: { filesListed?: number };
+      };
       expect(report.findings.map((f) => f.file)).toContain("app/ok.sh");
-      expect(report.skipped).toContainEqual({ file: "app/secret/tracked.sh", reason: "could not be read (permission denied)" });
-      expect(report.skipped).toContainEqual({ file: "app/secret/", reason: "directory could not be read (permission denied)" });
+      expect(report.skipped).toContainEqual({
+        file: "app/secret/tracked.sh",
+        reason: "could not be read (permission denied)",
+      });
+      expect(report.skipped).toContainEqual({
+        file: "app/secret/",
+        reason: "directory could not be read (permission denied)",
+      });
     } finally {
       chmodSync(join(root, "app", "secret"), 0o755);
     }

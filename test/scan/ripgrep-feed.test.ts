@@ -20,7 +20,9 @@ function tree(): { root: string; files: string[]; v1: string[] } {
     // Long paths: a command line of rg arguments (512 KB) fills after about 2,400 of them.
     const path = `packages/package-number-${i % 50}/src/${"a-fairly-long-folder-name/".repeat(7)}file-${i}.js`;
     const uses = i % 400 === 7;
-    files[path] = uses ? 'fetch("https://www.comfydeploy.com/api/run", { method: "POST" });\n' : `export const v${i} = ${i};\n`;
+    files[path] = uses
+      ? 'fetch("https://www.comfydeploy.com/api/run", { method: "POST" });\n'
+      : `export const v${i} = ${i};\n`;
     if (uses) v1.push(path);
   }
   return { root: tempRepo(files), files: Object.keys(files).sort(), v1: v1.sort() };

@@ -64,7 +64,13 @@ async function hookServer(): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
 }
 
-async function wire(e: Emulator, method: "GET" | "POST", path: string, body?: string, headers: Record<string, string> = {}) {
+async function wire(
+  e: Emulator,
+  method: "GET" | "POST",
+  path: string,
+  body?: string,
+  headers: Record<string, string> = {},
+) {
   const response = await request(`${e.baseUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${TEST_TOKEN}`, "content-type": "application/json", ...headers },
@@ -85,7 +91,12 @@ describe("response shapes against the V2 SDK's inbound schemas", () => {
     const seen = new Map<string, Map<string, Record<string, unknown>>>();
     await Promise.all(
       Object.entries(DEPLOYMENTS).map(async ([outcome, id]) => {
-        const queued = await wire(e, "POST", "/run/deployment/queue", JSON.stringify({ deployment_id: id, flags: ["partner_v2"], webhook, webhook_intermediate_status: true }));
+        const queued = await wire(
+          e,
+          "POST",
+          "/run/deployment/queue",
+          JSON.stringify({ deployment_id: id, flags: ["partner_v2"], webhook, webhook_intermediate_status: true }),
+        );
         expect(queued.status).toBe(200);
         expectConforms(components.CreateRunResponse$inboundSchema, queued.json, `queue response (${outcome})`);
         const records = new Map<string, Record<string, unknown>>();
@@ -102,7 +113,11 @@ describe("response shapes against the V2 SDK's inbound schemas", () => {
     for (const [outcome, records] of seen) {
       expect([...records.keys()], outcome).toEqual(STATUSES[outcome as keyof typeof DEPLOYMENTS]);
       for (const [status, run] of records) {
-        expectConforms(components.WorkflowRunModel$inboundSchema, run, `run record, ${outcome} deployment, status ${status}`);
+        expectConforms(
+          components.WorkflowRunModel$inboundSchema,
+          run,
+          `run record, ${outcome} deployment, status ${status}`,
+        );
         // Both names of the call id, always equal: the spec's and the one the SDK reads.
         expect(run, status).toHaveProperty(RUN_CALL_ID_FIELDS.spec);
         expect(run[RUN_CALL_ID_FIELDS.vendor], status).toBe(run[RUN_CALL_ID_FIELDS.spec]);
@@ -117,8 +132,15 @@ describe("response shapes against the V2 SDK's inbound schemas", () => {
       await wire(e, "POST", "/run/deployment/queue", JSON.stringify({ deployment_id: "abc", gpu: "TPU", inputs: [] })),
       await wire(e, "POST", "/run/deployment/queue", "{not json"),
       await wire(e, "POST", "/run/deployment/queue", "", {}),
-      await wire(e, "POST", "/run/deployment/queue", JSON.stringify({ deployment_id: DEPLOYMENTS.success }), { "content-type": "text/plain" }),
-      await wire(e, "POST", "/run/deployment/queue", JSON.stringify({ deployment_id: DEPLOYMENTS.success, webhook: "file:///etc/passwd" })),
+      await wire(e, "POST", "/run/deployment/queue", JSON.stringify({ deployment_id: DEPLOYMENTS.success }), {
+        "content-type": "text/plain",
+      }),
+      await wire(
+        e,
+        "POST",
+        "/run/deployment/queue",
+        JSON.stringify({ deployment_id: DEPLOYMENTS.success, webhook: "file:///etc/passwd" }),
+      ),
       await wire(e, "GET", "/run/not-a-uuid"),
     ];
     for (const answer of answers) {
@@ -134,7 +156,10 @@ describe("the real V2 SDK client against serve", () => {
   it("queues a run and reads it with run.get to a terminal status, without an SDKValidationError", async () => {
     const e = await emulatorWithEveryOutcome();
     const client = new ComfyDeploy({ bearer: TEST_TOKEN, serverURL: e.baseUrl });
-    const { runId } = await client.run.deployment.queue({ deploymentId: DEPLOYMENTS.success, inputs: { prompt: "a lighthouse at dusk" } });
+    const { runId } = await client.run.deployment.queue({
+      deploymentId: DEPLOYMENTS.success,
+      inputs: { prompt: "a lighthouse at dusk" },
+    });
     let run = await client.run.get({ runId });
     const statuses = [run.status];
     for (let i = 0; i < 10 && !isTerminalRunStatus(run.status); i++) {
@@ -168,14 +193,24 @@ describe("the real V2 SDK client against serve", () => {
     expect(invalid).toBeInstanceOf(errors.HTTPValidationError);
     expect((invalid as errors.HTTPValidationError).detail?.[0]?.loc).toEqual(["body", "deployment_id"]);
 
-    const unknownRun = await client.run.get({ runId: "3f1b0f0e-0000-4000-8000-000000000000" }).catch((error: unknown) => error);
+    const unknownRun = await client.run
+      .get({ runId: "3f1b0f0e-0000-4000-8000-000000000000" })
+      .catch((error: unknown) => error);
     expect(unknownRun).toBeInstanceOf(errors.SDKError);
     expect(unknownRun).not.toBeInstanceOf(errors.SDKValidationError);
-    expect([(unknownRun as errors.SDKError).statusCode, JSON.parse((unknownRun as errors.SDKError).body)]).toEqual([404, { detail: "Run not found" }]);
+    expect([(unknownRun as errors.SDKError).statusCode, JSON.parse((unknownRun as errors.SDKError).body)]).toEqual([
+      404,
+      { detail: "Run not found" },
+    ]);
 
     const stranger = new ComfyDeploy({ bearer: "not-the-token", serverURL: e.baseUrl });
-    const refused = await stranger.run.deployment.queue({ deploymentId: DEPLOYMENTS.success }).catch((error: unknown) => error);
+    const refused = await stranger.run.deployment
+      .queue({ deploymentId: DEPLOYMENTS.success })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(errors.SDKError);
-    expect([(refused as errors.SDKError).statusCode, JSON.parse((refused as errors.SDKError).body)]).toEqual([401, { detail: "Invalid token" }]);
+    expect([(refused as errors.SDKError).statusCode, JSON.parse((refused as errors.SDKError).body)]).toEqual([
+      401,
+      { detail: "Invalid token" },
+    ]);
   });
 });

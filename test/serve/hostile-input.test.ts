@@ -21,7 +21,13 @@ async function emulator(overrides: Parameters<typeof startTestEmulator>[0] = {})
   return e;
 }
 
-async function call(e: Emulator, method: "GET" | "POST", path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call(
+  e: Emulator,
+  method: "GET" | "POST",
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const response = await request(`${new URL(e.baseUrl).origin}${path}`, {
     method,
     headers: { authorization: `Bearer ${TEST_TOKEN}`, "content-type": "application/json", ...headers },
@@ -46,12 +52,15 @@ async function hookServer(): Promise<{ url: string; port: number; hits: string[]
 }
 
 describe("paths", () => {
-  it.each(["/api/run/%", "/api/run/%zz", "/api/run/%E0%A4%A", "/api/run/abc%"])("%s is a 422 at path.run_id, not a 500", async (path) => {
-    const e = await emulator();
-    const answer = await call(e, "GET", path);
-    expect(answer.status).toBe(422);
-    expect(answer.json!.detail).toMatchObject([{ loc: ["path", "run_id"], type: "uuid_parsing" }]);
-  });
+  it.each(["/api/run/%", "/api/run/%zz", "/api/run/%E0%A4%A", "/api/run/abc%"])(
+    "%s is a 422 at path.run_id, not a 500",
+    async (path) => {
+      const e = await emulator();
+      const answer = await call(e, "GET", path);
+      expect(answer.status).toBe(422);
+      expect(answer.json!.detail).toMatchObject([{ loc: ["path", "run_id"], type: "uuid_parsing" }]);
+    },
+  );
 
   it.each(["/%", "/api/%zz/queue", "//api/run", "/api/run/a/b%"])("%s is a 404", async (path) => {
     const e = await emulator();
@@ -76,7 +85,13 @@ describe("Idempotency-Key", () => {
   it("the same key with another request is a 422 and queues nothing", async () => {
     const e = await emulator({ stepMs: 60_000 });
     await call(e, "POST", "/api/run/deployment/queue", { deployment_id: DEPLOYMENT }, { "idempotency-key": "k" });
-    const reused = await call(e, "POST", "/api/run/deployment/queue", { deployment_id: DEPLOYMENT, inputs: { x: 1 } }, { "idempotency-key": "k" });
+    const reused = await call(
+      e,
+      "POST",
+      "/api/run/deployment/queue",
+      { deployment_id: DEPLOYMENT, inputs: { x: 1 } },
+      { "idempotency-key": "k" },
+    );
     expect(reused.status).toBe(422);
     expect(reused.json!.detail).toMatchObject([{ loc: ["header", "Idempotency-Key"] }]);
     expect(e.store.size).toBe(1);

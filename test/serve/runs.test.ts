@@ -32,7 +32,10 @@ describe("byte budget", () => {
     const large = "x".repeat(200 * 1024);
     const ids: string[] = [];
     for (let i = 0; i < 60; i++) {
-      const answer = await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, inputs: { i, image: large } });
+      const answer = await call("POST", "/run/deployment/queue", {
+        deployment_id: DEPLOYMENT,
+        inputs: { i, image: large },
+      });
       expect(answer.status).toBe(200);
       ids.push(answer.json.run_id as string);
       expect(emulator.store.bytes).toBeLessThanOrEqual(budget);
@@ -53,7 +56,9 @@ describe("byte budget", () => {
   it("a run larger than the whole budget is still kept, alone", async () => {
     emulator = await startTestEmulator({ maxStoreBytes: 10_000, stepMs: 60_000 });
     await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT });
-    const big = (await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, inputs: { p: "y".repeat(20_000) } })).json.run_id;
+    const big = (
+      await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, inputs: { p: "y".repeat(20_000) } })
+    ).json.run_id;
     expect(emulator.store.all().map((run) => run.id)).toEqual([big]);
   });
 });

@@ -8,7 +8,8 @@ const TOKEN = "cd_live_serve_log_token_7e6d5c";
 const DEPLOYMENT = "0c2d5a5e-8f1e-4a59-9d77-3f0c3f3e9c11";
 const children: ChildProcess[] = [];
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 });
 
 /** Starts `serve`; resolves with its base URL, what it printed on stderr so far, and a stop that waits for its exit. */
@@ -46,7 +47,10 @@ describe("usage errors", () => {
     [["--latency", "-5"], "--latency"],
   ])("serve %j exits 2 with one line naming the option", async (args, option) => {
     const run = await serve(args);
-    const code = await Promise.race([run.exited, new Promise((done) => setTimeout(() => done("still running"), 10_000))]);
+    const code = await Promise.race([
+      run.exited,
+      new Promise((done) => setTimeout(() => done("still running"), 10_000)),
+    ]);
     expect(run.baseUrl).toBeUndefined();
     expect(code).toBe(2);
     expect(run.stderr().split("\n")[0]).toContain(option);
@@ -58,7 +62,11 @@ describe("request log", () => {
   it("one line per request on stderr: method, path, status, time; never the token, query secrets masked", async () => {
     const run = await serve(["--token", TOKEN, "--step-ms", "60000"]);
     const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
-    const queued = await request(`${run.baseUrl}/run/deployment/queue`, { method: "POST", headers, body: JSON.stringify({ deployment_id: DEPLOYMENT }) });
+    const queued = await request(`${run.baseUrl}/run/deployment/queue`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ deployment_id: DEPLOYMENT }),
+    });
     const { run_id } = (await queued.body.json()) as { run_id: string };
     await (await request(`${run.baseUrl}/run/${run_id}?token=${TOKEN}&view=full`, { headers })).body.dump();
     await (await request(`${run.baseUrl}/nothing`, { headers })).body.dump();

@@ -27,7 +27,11 @@ async function call(method: "GET" | "POST", path: string, body?: unknown, header
     ...(body !== undefined ? { body: typeof body === "string" ? body : JSON.stringify(body) } : {}),
   });
   const text = await response.body.text();
-  return { status: response.statusCode, headers: response.headers, json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+  };
 }
 
 /** A request with exactly these bytes and headers (plus the bearer token). */
@@ -38,7 +42,11 @@ async function raw(body: string | Buffer, headers: Record<string, string>) {
     body,
   });
   const text = await response.body.text();
-  return { status: response.statusCode, headers: response.headers, json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+  };
 }
 
 async function waitFor(runId: string, status: string): Promise<Record<string, unknown>> {
@@ -53,7 +61,40 @@ async function waitFor(runId: string, status: string): Promise<Record<string, un
 /** The run record's fields, from the spec's section 2.1 table when the spec is beside the repository. */
 function specRunFields(): string[] {
   const spec = join(import.meta.dirname, "..", "..", "..", "shared", "spec", "service-interface.md");
-  const fallback = ["id", "workflow_version_id", "workflow_inputs", "workflow_id", "workflow_api", "machine_id", "origin", "status", "ended_at", "created_at", "updated_at", "queued_at", "started_at", "gpu_event_id", "gpu", "machine_version", "machine_type", "executor_function_call_id", "user_id", "org_id", "live_status", "progress", "is_realtime", "webhook", "webhook_status", "webhook_intermediate_status", "outputs", "number", "duration", "cold_start_duration", "cold_start_duration_total", "run_duration"];
+  const fallback = [
+    "id",
+    "workflow_version_id",
+    "workflow_inputs",
+    "workflow_id",
+    "workflow_api",
+    "machine_id",
+    "origin",
+    "status",
+    "ended_at",
+    "created_at",
+    "updated_at",
+    "queued_at",
+    "started_at",
+    "gpu_event_id",
+    "gpu",
+    "machine_version",
+    "machine_type",
+    "executor_function_call_id",
+    "user_id",
+    "org_id",
+    "live_status",
+    "progress",
+    "is_realtime",
+    "webhook",
+    "webhook_status",
+    "webhook_intermediate_status",
+    "outputs",
+    "number",
+    "duration",
+    "cold_start_duration",
+    "cold_start_duration_total",
+    "run_duration",
+  ];
   if (!existsSync(spec)) return fallback;
   const text = readFileSync(spec, "utf8");
   const section = text.slice(text.indexOf("### 2.1"), text.indexOf("Gaps in the run record"));
@@ -63,11 +104,20 @@ function specRunFields(): string[] {
 describe("queue validation (FastAPI-style 422)", () => {
   it.each([
     [{}, [{ loc: ["body", "deployment_id"], msg: "Field required", type: "missing" }]],
-    [{ deployment_id: "abc" }, [{ loc: ["body", "deployment_id"], msg: "Input should be a valid UUID", type: "uuid_parsing" }]],
-    [{ deployment_id: DEPLOYMENT, inputs: [] }, [{ loc: ["body", "inputs"], msg: "Input should be a valid dictionary", type: "dictionary_type" }]],
+    [
+      { deployment_id: "abc" },
+      [{ loc: ["body", "deployment_id"], msg: "Input should be a valid UUID", type: "uuid_parsing" }],
+    ],
+    [
+      { deployment_id: DEPLOYMENT, inputs: [] },
+      [{ loc: ["body", "inputs"], msg: "Input should be a valid dictionary", type: "dictionary_type" }],
+    ],
     [{ deployment_id: DEPLOYMENT, gpu: "TPU" }, [{ loc: ["body", "gpu"], type: "enum" }]],
     [{ deployment_id: DEPLOYMENT, flags: "partner_v2" }, [{ loc: ["body", "flags"], type: "list_type" }]],
-    [{ deployment_id: DEPLOYMENT, webhook_intermediate_status: "yes" }, [{ loc: ["body", "webhook_intermediate_status"], type: "boolean_type" }]],
+    [
+      { deployment_id: DEPLOYMENT, webhook_intermediate_status: "yes" },
+      [{ loc: ["body", "webhook_intermediate_status"], type: "boolean_type" }],
+    ],
     [{ deployment_id: DEPLOYMENT, webhook: 5 }, [{ loc: ["body", "webhook"], type: "string_type" }]],
   ])("%j → %j", async (body, detail) => {
     emulator = await startTestEmulator();
@@ -97,7 +147,12 @@ describe("queue validation (FastAPI-style 422)", () => {
 describe("errors", () => {
   it("401 without or with a wrong token, with a JSON detail", async () => {
     emulator = await startTestEmulator();
-    const missing = await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT }, { "content-type": "application/json" });
+    const missing = await call(
+      "POST",
+      "/run/deployment/queue",
+      { deployment_id: DEPLOYMENT },
+      { "content-type": "application/json" },
+    );
     expect([missing.status, missing.json]).toEqual([401, { detail: "Not authenticated" }]);
     const wrong = await call("GET", `/run/${DEPLOYMENT}`, undefined, { authorization: "Bearer nope" });
     expect(wrong.status).toBe(401);
@@ -106,13 +161,18 @@ describe("errors", () => {
   it("404 for an unknown run and for a deployment outside the configured list", async () => {
     emulator = await startTestEmulator({ deployments: [parseDeployment(DEPLOYMENT)] });
     expect((await call("GET", "/run/3f1b0f0e-0000-4000-8000-000000000000")).status).toBe(404);
-    const other = await call("POST", "/run/deployment/queue", { deployment_id: "3f1b0f0e-0000-4000-8000-000000000000" });
+    const other = await call("POST", "/run/deployment/queue", {
+      deployment_id: "3f1b0f0e-0000-4000-8000-000000000000",
+    });
     expect([other.status, other.json]).toEqual([404, { detail: "Deployment not found" }]);
   });
 
   it("413 for a body over the limit; 404 and 405 for other routes", async () => {
     emulator = await startTestEmulator({ maxBodyBytes: 100 });
-    expect((await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, inputs: { p: "x".repeat(200) } })).status).toBe(413);
+    expect(
+      (await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, inputs: { p: "x".repeat(200) } }))
+        .status,
+    ).toBe(413);
     expect((await call("GET", "/nothing/here")).status).toBe(404);
     expect((await call("GET", "/run")).status).toBe(404); // V1 route, not served without --legacy
     const wrongMethod = await call("GET", "/run/deployment/queue");
@@ -132,7 +192,11 @@ describe("errors", () => {
 describe("run records and lifecycle", () => {
   it("have every field of the spec with realistic values, and move queued → … → success", async () => {
     emulator = await startTestEmulator({ deployments: [parseDeployment(`${DEPLOYMENT}:L40S`)] });
-    const queued = await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, inputs: { prompt: "a cat" }, flags: ["partner_v2"] });
+    const queued = await call("POST", "/run/deployment/queue", {
+      deployment_id: DEPLOYMENT,
+      inputs: { prompt: "a cat" },
+      flags: ["partner_v2"],
+    });
     const runId = queued.json!.run_id as string;
     expect(runId).toMatch(/^[0-9a-f-]{36}$/);
     const seen = new Set<string>();
@@ -165,7 +229,8 @@ describe("run records and lifecycle", () => {
 
   it("numbers runs in increasing order and takes the GPU from the request", async () => {
     emulator = await startTestEmulator();
-    const a = (await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, gpu: "H100" })).json!.run_id as string;
+    const a = (await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, gpu: "H100" })).json!
+      .run_id as string;
     const b = (await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT })).json!.run_id as string;
     const [ra, rb] = [(await call("GET", `/run/${a}`)).json!, (await call("GET", `/run/${b}`)).json!];
     expect(rb.number as number).toBeGreaterThan(ra.number as number);
@@ -186,7 +251,8 @@ describe("run records and lifecycle", () => {
   it("fails migration-flag runs on a deployment marked not migrated", async () => {
     emulator = await startTestEmulator({ deployments: [parseDeployment(`${DEPLOYMENT}:not-migrated`)] });
     const plain = (await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT })).json!.run_id as string;
-    const flagged = (await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, flags: ["partner_v2"] })).json!.run_id as string;
+    const flagged = (await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, flags: ["partner_v2"] }))
+      .json!.run_id as string;
     expect((await waitFor(plain, "success")).status).toBe("success");
     expect(String((await waitFor(flagged, "failed")).live_status)).toContain("not on V2");
   });
@@ -212,16 +278,23 @@ describe("webhooks", () => {
     const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
     try {
       emulator = await startTestEmulator({ allowLocalWebhooks: true });
-      const quiet = (await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, webhook: hookUrl })).json!.run_id as string;
+      const quiet = (await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, webhook: hookUrl })).json!
+        .run_id as string;
       await waitFor(quiet, "success");
       for (let i = 0; i < 100 && received.length < 1; i++) await new Promise((d) => setTimeout(d, 20));
       expect(received.map((r) => r.status)).toEqual(["success"]);
-      for (let i = 0; i < 100 && (await call("GET", `/run/${quiet}`)).json!.webhook_status !== "success"; i++) await new Promise((d) => setTimeout(d, 20));
+      for (let i = 0; i < 100 && (await call("GET", `/run/${quiet}`)).json!.webhook_status !== "success"; i++)
+        await new Promise((d) => setTimeout(d, 20));
       expect((await call("GET", `/run/${quiet}`)).json!.webhook_status).toBe("success");
 
       received.length = 0;
-      const chatty = (await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, webhook: hookUrl, webhook_intermediate_status: true }))
-        .json!.run_id as string;
+      const chatty = (
+        await call("POST", "/run/deployment/queue", {
+          deployment_id: DEPLOYMENT,
+          webhook: hookUrl,
+          webhook_intermediate_status: true,
+        })
+      ).json!.run_id as string;
       await waitFor(chatty, "success");
       for (let i = 0; i < 100 && received.length < 4; i++) await new Promise((d) => setTimeout(d, 20));
       expect(received.map((r) => r.status)).toEqual(["started", "running", "uploading", "success"]);
@@ -246,7 +319,9 @@ describe("load", () => {
   it("1,000 concurrent queue requests lose and duplicate no run", async () => {
     emulator = await startTestEmulator({ stepMs: 60_000 });
     const answers = await Promise.all(
-      Array.from({ length: 1000 }, (_, i) => call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, inputs: { i } })),
+      Array.from({ length: 1000 }, (_, i) =>
+        call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, inputs: { i } }),
+      ),
     );
     const ids = answers.map((a) => a.json!.run_id as string);
     expect(answers.every((a) => a.status === 200)).toBe(true);
@@ -262,23 +337,32 @@ describe("load", () => {
 describe("request bodies: content type and encoding (as strict as the service)", () => {
   const body = JSON.stringify({ deployment_id: DEPLOYMENT, inputs: { prompt: "a fox" } });
 
-  it.each(["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"])(
-    "a JSON body labelled %s is 422 at loc [body], as FastAPI answers it",
+  it.each([
+    "text/plain",
+    "text/plain;charset=UTF-8",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+  ])("a JSON body labelled %s is 422 at loc [body], as FastAPI answers it", async (contentType) => {
+    emulator = await startTestEmulator();
+    const answer = await raw(body, { "content-type": contentType });
+    expect(answer.status).toBe(422);
+    expect(answer.json!.detail).toEqual([
+      {
+        loc: ["body"],
+        msg: "Input should be a valid dictionary or object to extract fields from",
+        type: "model_attributes_type",
+      },
+    ]);
+    expect(emulator.store.size).toBe(0);
+  });
+
+  it.each(["application/json", "application/json; charset=utf-8", "Application/JSON", "application/vnd.acme+json"])(
+    "accepts %s",
     async (contentType) => {
       emulator = await startTestEmulator();
-      const answer = await raw(body, { "content-type": contentType });
-      expect(answer.status).toBe(422);
-      expect(answer.json!.detail).toEqual([
-        { loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", type: "model_attributes_type" },
-      ]);
-      expect(emulator.store.size).toBe(0);
+      expect((await raw(body, { "content-type": contentType })).status).toBe(200);
     },
   );
-
-  it.each(["application/json", "application/json; charset=utf-8", "Application/JSON", "application/vnd.acme+json"])("accepts %s", async (contentType) => {
-    emulator = await startTestEmulator();
-    expect((await raw(body, { "content-type": contentType })).status).toBe(200);
-  });
 
   it("a JSON body with no content type (or an empty one) is 422 at loc [body], as FastAPI's strict content-type check answers it", async () => {
     emulator = await startTestEmulator();
@@ -286,7 +370,11 @@ describe("request bodies: content type and encoding (as strict as the service)",
       const answer = await raw(body, headers);
       expect(answer.status).toBe(422);
       expect(answer.json!.detail).toEqual([
-        { loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", type: "model_attributes_type" },
+        {
+          loc: ["body"],
+          msg: "Input should be a valid dictionary or object to extract fields from",
+          type: "model_attributes_type",
+        },
       ]);
     }
     expect(emulator.store.size).toBe(0);
@@ -295,7 +383,10 @@ describe("request bodies: content type and encoding (as strict as the service)",
   it("an empty JSON body is a missing body (422 at loc [body])", async () => {
     emulator = await startTestEmulator();
     const answer = await raw("", { "content-type": "application/json" });
-    expect([answer.status, answer.json!.detail]).toEqual([422, [{ loc: ["body"], msg: "Field required", type: "missing" }]]);
+    expect([answer.status, answer.json!.detail]).toEqual([
+      422,
+      [{ loc: ["body"], msg: "Field required", type: "missing" }],
+    ]);
   });
 
   it.each([
@@ -304,7 +395,10 @@ describe("request bodies: content type and encoding (as strict as the service)",
     ["deflate", deflateSync],
   ] as const)("decodes a real %s body", async (encoding, encode) => {
     emulator = await startTestEmulator();
-    const answer = await raw(encode(Buffer.from(body)), { "content-type": "application/json", "content-encoding": encoding });
+    const answer = await raw(encode(Buffer.from(body)), {
+      "content-type": "application/json",
+      "content-encoding": encoding,
+    });
     expect(answer.status).toBe(200);
     expect(emulator.store.get(answer.json!.run_id as string)!.workflow_inputs).toEqual({ prompt: "a fox" });
   });
@@ -328,7 +422,9 @@ describe("request bodies: content type and encoding (as strict as the service)",
 
   it("limits the decoded size too (a small gzip of a huge body is 413)", async () => {
     emulator = await startTestEmulator({ maxBodyBytes: 10_000 });
-    const bomb = gzipSync(Buffer.from(JSON.stringify({ deployment_id: DEPLOYMENT, inputs: { p: "x".repeat(1_000_000) } })));
+    const bomb = gzipSync(
+      Buffer.from(JSON.stringify({ deployment_id: DEPLOYMENT, inputs: { p: "x".repeat(1_000_000) } })),
+    );
     expect(bomb.length).toBeLessThan(10_000);
     expect((await raw(bomb, { "content-type": "application/json", "content-encoding": "gzip" })).status).toBe(413);
   });
@@ -349,16 +445,22 @@ describe("webhook addresses", () => {
     expect(emulator.store.size).toBe(0);
   });
 
-  it.each(["https://hooks.example.com/comfy?x=1", "http://127.0.0.1:3000/api/webhook"])("accepts %s (a local one with allowLocalWebhooks)", async (webhook) => {
-    emulator = await startTestEmulator({ stepMs: 60_000, allowLocalWebhooks: true });
-    expect((await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, webhook })).status).toBe(200);
-  });
+  it.each(["https://hooks.example.com/comfy?x=1", "http://127.0.0.1:3000/api/webhook"])(
+    "accepts %s (a local one with allowLocalWebhooks)",
+    async (webhook) => {
+      emulator = await startTestEmulator({ stepMs: 60_000, allowLocalWebhooks: true });
+      expect((await call("POST", "/run/deployment/queue", { deployment_id: DEPLOYMENT, webhook })).status).toBe(200);
+    },
+  );
 
-  it.each(["file:///etc/passwd", "javascript:alert(1)", "data:text/plain,hi", "not a url"])("is never delivered to %s", async (url) => {
-    const sender = new WebhookSender(3);
-    expect(await sender.deliver(url, { id: "r", status: "success" }, true)).toBe(false);
-    expect(sender.attempts).toEqual([]);
-  });
+  it.each(["file:///etc/passwd", "javascript:alert(1)", "data:text/plain,hi", "not a url"])(
+    "is never delivered to %s",
+    async (url) => {
+      const sender = new WebhookSender(3);
+      expect(await sender.deliver(url, { id: "r", status: "success" }, true)).toBe(false);
+      expect(sender.attempts).toEqual([]);
+    },
+  );
 });
 
 describe("bounded run records", () => {
@@ -370,7 +472,8 @@ describe("bounded run records", () => {
       stepMs: 5,
       deployments: [parseDeployment(`${DEPLOYMENT}:stuck`), parseDeployment(`${QUICK}:cancelled`)],
     });
-    const queue = async (deployment: string) => (await call("POST", "/run/deployment/queue", { deployment_id: deployment })).json!.run_id as string;
+    const queue = async (deployment: string) =>
+      (await call("POST", "/run/deployment/queue", { deployment_id: deployment })).json!.run_id as string;
     const inFlight = await queue(DEPLOYMENT);
     const finished = await queue(QUICK);
     await waitFor(finished, "cancelled");

@@ -86,8 +86,12 @@ describe("the compat module as written", () => {
   });
 
   it("type-checks under the strictest settings, with and without the DOM library", () => {
-    expect(formatDiagnostics(typecheck([files.ts], { ...STRICTEST, lib: ["lib.es2023.d.ts", "lib.dom.d.ts"], types: [] }))).toBe("");
-    expect(formatDiagnostics(typecheck([files.ts], { ...STRICTEST, lib: ["lib.es2023.d.ts"], types: ["node"] }))).toBe("");
+    expect(
+      formatDiagnostics(typecheck([files.ts], { ...STRICTEST, lib: ["lib.es2023.d.ts", "lib.dom.d.ts"], types: [] })),
+    ).toBe("");
+    expect(formatDiagnostics(typecheck([files.ts], { ...STRICTEST, lib: ["lib.es2023.d.ts"], types: ["node"] }))).toBe(
+      "",
+    );
   });
 
   it("loads as an ES module and as CommonJS", async () => {
@@ -100,16 +104,29 @@ describe("the compat module as written", () => {
 });
 
 describe("parseWebhookDataSafe answers exactly as V1's did", () => {
-  const run = { status: "success", run_id: "6f1d2c9e-0b7a-4e55-9f2c-3d8a1b4c5e60", outputs: [{ data: { images: [{ url: "https://cdn.example/a.png", filename: "a.png" }] } }] };
-  const post = (body: string, contentType = "application/json") => () =>
-    new Request("https://app.example/api/webhook", { method: "POST", body, headers: { "content-type": contentType } });
+  const run = {
+    status: "success",
+    run_id: "6f1d2c9e-0b7a-4e55-9f2c-3d8a1b4c5e60",
+    outputs: [{ data: { images: [{ url: "https://cdn.example/a.png", filename: "a.png" }] } }],
+  };
+  const post =
+    (body: string, contentType = "application/json") =>
+    () =>
+      new Request("https://app.example/api/webhook", {
+        method: "POST",
+        body,
+        headers: { "content-type": contentType },
+      });
   const cases: Array<[string, () => Request, ResponseInit["headers"]?]> = [
     ["a V1 body", post(JSON.stringify(run))],
     ["a V2 body (live_status, progress)", post(JSON.stringify({ ...run, live_status: "done", progress: 1 }))],
     ["a cancelled run (outside V1's enum)", post(JSON.stringify({ ...run, status: "cancelled" }))],
     ["a body without run_id", post(JSON.stringify({ status: "running", outputs: [] }))],
     ["a body that is not JSON", post("status=success", "text/plain")],
-    ["a GET with the fields in the query", () => new Request(`https://app.example/api/webhook?status=success&run_id=${run.run_id}`)],
+    [
+      "a GET with the fields in the query",
+      () => new Request(`https://app.example/api/webhook?status=success&run_id=${run.run_id}`),
+    ],
     ["extra response headers", post("{}"), { "access-control-allow-origin": "*" }],
   ];
 
@@ -166,7 +183,10 @@ describe("V1's contracts on the real V2 SDK", () => {
     expect(compat.serverUrlFromApiBase(`https://${HOSTS.v1.host}`)).toBe(HOSTS.v2.apiBase);
     expect(compat.serverUrlFromApiBase("https://comfy.example.org/")).toBe("https://comfy.example.org/api");
     expect(compat.serverUrlFromApiBase(undefined)).toBeUndefined();
-    expect(compat.optionsFromV1({ apiToken: "t", apiBase: `https://${HOSTS.v1.host}` })).toEqual({ bearer: "t", serverURL: HOSTS.v2.apiBase });
+    expect(compat.optionsFromV1({ apiToken: "t", apiBase: `https://${HOSTS.v1.host}` })).toEqual({
+      bearer: "t",
+      serverURL: HOSTS.v2.apiBase,
+    });
     expect(compat.apiBaseOf(client)).toBe(emulator.baseUrl);
     expect(compat.apiTokenOf(client)).toBe(TEST_TOKEN);
   });

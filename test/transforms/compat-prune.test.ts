@@ -46,16 +46,21 @@ describe("pruneTemplate", () => {
 
   it("follows what a kept export needs: runSync takes run, getRun and their types", () => {
     const pruned = pruneTemplate(COMPAT_TEMPLATE, new Set(["runSync"]));
-    expect(exportsOf(pruned)).toEqual(["OutputFileType", "V1Run", "V1RunOutputs", "V1RunRequest", "getRun", "run", "runSync", "toV1RunOutputs"].sort());
+    expect(exportsOf(pruned)).toEqual(
+      ["OutputFileType", "V1Run", "V1RunOutputs", "V1RunRequest", "getRun", "run", "runSync", "toV1RunOutputs"].sort(),
+    );
     expect(pruned).not.toContain("parseWebhookDataSafe");
   });
 
-  it.each([["serverUrlFromApiBase"], ["runSync"], ["toV1RunOutputs", "V1Client"], ["parseWebhookDataSafe"], ["apiBaseOf", "getUploadUrl"]])(
-    "type-checks when %s is what is used",
-    (...used) => {
-      const file = join(scratchDir("compat-prune-"), "compat.ts");
-      writeFileSync(file, pruneTemplate(COMPAT_TEMPLATE, new Set(used)));
-      expect(formatDiagnostics(typecheck([file], STRICTEST))).toBe("");
-    },
-  );
+  it.each([
+    ["serverUrlFromApiBase"],
+    ["runSync"],
+    ["toV1RunOutputs", "V1Client"],
+    ["parseWebhookDataSafe"],
+    ["apiBaseOf", "getUploadUrl"],
+  ])("type-checks when %s is what is used", (...used) => {
+    const file = join(scratchDir("compat-prune-"), "compat.ts");
+    writeFileSync(file, pruneTemplate(COMPAT_TEMPLATE, new Set(used)));
+    expect(formatDiagnostics(typecheck([file], STRICTEST))).toBe("");
+  });
 });

@@ -11,13 +11,17 @@ import type { SourceStyle } from "../../transforms/lib/source-style.js";
 import { compatModuleSource } from "../../transforms/v2-sdk/compat/writer.js";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 
-const SPY = (marker: string) => `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "loaded");\nmodule.exports = { semi: true };\n`;
+const SPY = (marker: string) =>
+  `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "loaded");\nmodule.exports = { semi: true };\n`;
 
-const codeLines = (source: string) => source.split("\n").filter((l) => l.trim() !== "" && !/^\s*(\/\*|\*|\/\/)/.test(l));
+const codeLines = (source: string) =>
+  source.split("\n").filter((l) => l.trim() !== "" && !/^\s*(\/\*|\*|\/\/)/.test(l));
 
 function syntaxErrors(source: string, fileName: string): string[] {
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.ES2022, true);
-  return ((file as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  return ((file as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics ?? []).map((d) =>
+    ts.flattenDiagnosticMessageText(d.messageText, "\n"),
+  );
 }
 
 describe("compatModuleSource", () => {
@@ -30,7 +34,13 @@ describe("compatModuleSource", () => {
   it("never loads the package's prettier.config.cjs", async () => {
     const marker = join(tempDir("cdm-spy-"), "prettier-loaded");
     const dir = tempRepo({ "prettier.config.cjs": SPY(marker), ".prettierrc.js": SPY(marker), "package.json": "{}" });
-    for (const [flavour, name] of flavours) await compatModuleSource(flavour, join(dir, name), { quote: "double", semicolons: true, indent: "  ", trailingComma: true });
+    for (const [flavour, name] of flavours)
+      await compatModuleSource(flavour, join(dir, name), {
+        quote: "double",
+        semicolons: true,
+        indent: "  ",
+        trailingComma: true,
+      });
     expect(existsSync(marker)).toBe(false);
   });
 

@@ -37,7 +37,8 @@ function discover(): Case[] {
   if (!existsSync(ROOT)) return [];
   const cases: Case[] = [];
   for (const transform of readdirSync(ROOT)) {
-    if (!(TRANSFORM_IDS as readonly string[]).includes(transform)) throw new Error(`unknown transform folder ${transform}`);
+    if (!(TRANSFORM_IDS as readonly string[]).includes(transform))
+      throw new Error(`unknown transform folder ${transform}`);
     const dir = join(ROOT, transform);
     for (const file of readdirSync(dir)) {
       const match = /^(.+?)\.input\.(.+)$/.exec(file);
@@ -46,7 +47,14 @@ function discover(): Case[] {
       const output = join(dir, `${name}.output.${ext}`);
       const contextDir = join(dir, `${name}.context`);
       const context = existsSync(contextDir) ? filesUnder(contextDir) : {};
-      cases.push({ transform: transform as TransformId, name, ext, input: join(dir, file), context, ...(existsSync(output) ? { output } : {}) });
+      cases.push({
+        transform: transform as TransformId,
+        name,
+        ext,
+        input: join(dir, file),
+        context,
+        ...(existsSync(output) ? { output } : {}),
+      });
     }
   }
   return cases.sort((a, b) => (a.input < b.input ? -1 : 1));
@@ -54,19 +62,25 @@ function discover(): Case[] {
 
 const cases = discover();
 
-describe.each(cases.map((c) => [`${c.transform}/${c.name}.${c.ext}`, c] as const))("transform fixture %s", (_label, c) => {
-  const file = targetName(c.name, c.ext);
-  const input = readFileSync(c.input, "utf8");
-  const expected = c.output ? readFileSync(c.output, "utf8") : input;
+describe.each(cases.map((c) => [`${c.transform}/${c.name}.${c.ext}`, c] as const))(
+  "transform fixture %s",
+  (_label, c) => {
+    const file = targetName(c.name, c.ext);
+    const input = readFileSync(c.input, "utf8");
+    const expected = c.output ? readFileSync(c.output, "utf8") : input;
 
-  it(c.output ? "rewrites the input to the expected output" : "leaves a file without V1 use byte-identical", async () => {
-    const result = await fixSingleFile(file, input, [c.transform], c.context);
-    expect(result.skipped).toEqual([]);
-    expect(result.text).toBe(expected);
-  });
+    it(
+      c.output ? "rewrites the input to the expected output" : "leaves a file without V1 use byte-identical",
+      async () => {
+        const result = await fixSingleFile(file, input, [c.transform], c.context);
+        expect(result.skipped).toEqual([]);
+        expect(result.text).toBe(expected);
+      },
+    );
 
-  it("is idempotent: the output is left as it is", async () => {
-    const again = await fixSingleFile(file, expected, [c.transform], c.context);
-    expect(again.text).toBe(expected);
-  });
-});
+    it("is idempotent: the output is left as it is", async () => {
+      const again = await fixSingleFile(file, expected, [c.transform], c.context);
+      expect(again.text).toBe(expected);
+    });
+  },
+);

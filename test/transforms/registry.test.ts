@@ -8,13 +8,17 @@ describe("transform registry", () => {
     const fixable = [...RULES.values()].filter((rule) => rule.fix !== "manual").map((rule) => rule.id);
     const owners = fixable.map((rule) => ({
       rule,
-      transforms: TRANSFORM_METAS.filter((meta) => (meta.rules as readonly string[]).includes(rule)).map((meta) => meta.id),
+      transforms: TRANSFORM_METAS.filter((meta) => (meta.rules as readonly string[]).includes(rule)).map(
+        (meta) => meta.id,
+      ),
     }));
     expect(owners.filter((owner) => owner.transforms.length !== 1)).toEqual([]);
   });
 
   it("lets no transform claim a rule that is manual or unknown", () => {
-    const claimed = TRANSFORM_METAS.flatMap((meta) => meta.rules.map((id) => ({ transform: meta.id, rule: id, fix: RULES.get(id)?.fix })));
+    const claimed = TRANSFORM_METAS.flatMap((meta) =>
+      meta.rules.map((id) => ({ transform: meta.id, rule: id, fix: RULES.get(id)?.fix })),
+    );
     expect(claimed.filter((c) => c.fix === undefined || c.fix === "manual")).toEqual([]);
   });
 

@@ -33,7 +33,8 @@ export function astLimitProblem(text: string): string | undefined {
       continue;
     }
     if (quote !== 0) {
-      if (c === 0x5c) i++; // backslash escapes the next character
+      if (c === 0x5c)
+        i++; // backslash escapes the next character
       else if (c === quote) quote = 0;
       continue;
     }

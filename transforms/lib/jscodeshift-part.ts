@@ -34,19 +34,28 @@ let core: Promise<JscodeshiftCore> | undefined;
 const bound = new Map<ReturnType<typeof parserFor>, JSCodeshift>();
 
 async function loadJscodeshift(): Promise<JscodeshiftCore> {
-  core ??= import("jscodeshift").then((m) => ((m as unknown as { default?: JscodeshiftCore }).default ?? m) as JscodeshiftCore);
+  core ??= import("jscodeshift").then(
+    (m) => ((m as unknown as { default?: JscodeshiftCore }).default ?? m) as JscodeshiftCore,
+  );
   return core;
 }
 
 async function jscodeshiftFor(parser: ReturnType<typeof parserFor>): Promise<JSCodeshift> {
   const jscodeshift = await loadJscodeshift();
   let j = bound.get(parser);
-  if (!j) bound.set(parser, (j = jscodeshift.withParser(parser)));
+  if (!j) {
+    j = jscodeshift.withParser(parser);
+    bound.set(parser, j);
+  }
   return j;
 }
 
 /** A jscodeshift transform written against the options above. */
-export type Codemod = (file: FileInfo, api: API, options: MigrationOptions) => string | null | undefined | Promise<string | null | undefined>;
+export type Codemod = (
+  file: FileInfo,
+  api: API,
+  options: MigrationOptions,
+) => string | null | undefined | Promise<string | null | undefined>;
 
 /**
  * The part of a transform for JS/TS files (not declaration files): one
@@ -84,9 +93,14 @@ export function jscodeshiftPart(codemod: Codemod, rules: readonly RuleId[]): Tra
       };
       const output = await codemod(file, api, options);
       if (parseFailure !== undefined && (typeof output !== "string" || output === text)) {
-        throw new UnparsableFile(`could not be parsed: ${String((parseFailure as Error).message ?? parseFailure).split("\n")[0]}`);
+        throw new UnparsableFile(
+          `could not be parsed: ${String((parseFailure as Error).message ?? parseFailure).split("\n")[0]}`,
+        );
       }
-      return { text: typeof output === "string" ? restoreDirectives(text, matchSemicolons(text, output)) : text, events };
+      return {
+        text: typeof output === "string" ? restoreDirectives(text, matchSemicolons(text, output)) : text,
+        events,
+      };
     },
   };
 }

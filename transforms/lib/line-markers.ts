@@ -37,7 +37,12 @@ export function insertLineMarkers(
     const inserted = insertMarkerAbove(out, lineNow(marker.line), file, marker.ruleId, marker.advice);
     if (!inserted.added) continue;
     out = inserted.text;
-    events.push({ kind: "marker", ruleId: marker.ruleId, line: marker.findingLine ?? marker.line, message: marker.advice });
+    events.push({
+      kind: "marker",
+      ruleId: marker.ruleId,
+      line: marker.findingLine ?? marker.line,
+      message: marker.advice,
+    });
   }
   return { text: out, events };
 }
@@ -47,7 +52,13 @@ export function insertLineMarkers(
  * unless the same marker already stands there. Returns the text unchanged
  * (and false) when the file has no comment syntax or the marker exists.
  */
-export function insertMarkerAbove(text: string, line: number, file: string, ruleId: RuleId, advice: string): { text: string; added: boolean } {
+export function insertMarkerAbove(
+  text: string,
+  line: number,
+  file: string,
+  ruleId: RuleId,
+  advice: string,
+): { text: string; added: boolean } {
   const syntax = markerSyntaxFor(file);
   if (!syntax) return { text, added: false };
   const lines = text.split("\n");

@@ -16,7 +16,12 @@ export function statementOf(path: ASTPath): ASTPath {
     const parentType = (current.parent?.node as { type?: string } | undefined)?.type;
     const isStatement = /Statement$|Declaration$/.test(type) && type !== "VariableDeclarator";
     const isMember = /^(ClassProperty|ClassMethod|PropertyDefinition|MethodDefinition|TSPropertySignature)$/.test(type);
-    if ((isStatement || isMember) && parentType !== "ExportNamedDeclaration" && parentType !== "ExportDefaultDeclaration") return current;
+    if (
+      (isStatement || isMember) &&
+      parentType !== "ExportNamedDeclaration" &&
+      parentType !== "ExportDefaultDeclaration"
+    )
+      return current;
     current = current.parent as ASTPath | null;
   }
   return path;
@@ -32,6 +37,10 @@ export function addMarker(j: JSCodeshift, path: ASTPath, ruleId: RuleId, advice:
   const comments = statement.comments ?? [];
   if (comments.some((c) => c.leading !== false && c.value.includes(prefix))) return false;
   const comment = j.commentLine(` ${markerText(ruleId, advice)}`, true, false) as unknown as CommentNode;
-  statement.comments = [...comments.filter((c) => c.leading !== false), comment, ...comments.filter((c) => c.leading === false)];
+  statement.comments = [
+    ...comments.filter((c) => c.leading !== false),
+    comment,
+    ...comments.filter((c) => c.leading === false),
+  ];
   return true;
 }

@@ -15,14 +15,17 @@ import type { ASTPath, Collection, JSCodeshift } from "jscodeshift";
 type AnyValue = { type?: unknown; [key: string]: unknown };
 
 const hasOwn = Object.prototype.hasOwnProperty;
-const toString = Object.prototype.toString;
+const objectToString = Object.prototype.toString;
 
 /** Per searched type: whether a node type is it or one of its subtypes (as the visitor dispatches). */
 const subtypeTables = new Map<string, Map<string, boolean>>();
 
 function isOfType(j: JSCodeshift, typeName: string, wanted: string): boolean {
   let table = subtypeTables.get(wanted);
-  if (!table) subtypeTables.set(wanted, (table = new Map()));
+  if (!table) {
+    table = new Map();
+    subtypeTables.set(wanted, table);
+  }
   let answer = table.get(typeName);
   if (answer === undefined) {
     answer = typeName === wanted || (isDefined(j, typeName) && j.types.getSupertypeNames(typeName).includes(wanted));
@@ -47,9 +50,14 @@ export function findPaths(j: JSCodeshift, collection: Collection, type: string, 
       for (let i = 0; i < children.length; i++) if (hasOwn.call(children, i)) walk(children[i]!, root);
       return;
     }
-    if (toString.call(value) !== "[object Object]") return;
+    if (objectToString.call(value) !== "[object Object]") return;
     const node = value as AnyValue;
-    if (path !== root && typeof node.type === "string" && isOfType(j, node.type, type) && (!filter || j.match(path as never, filter as never))) {
+    if (
+      path !== root &&
+      typeof node.type === "string" &&
+      isOfType(j, node.type, type) &&
+      (!filter || j.match(path as never, filter as never))
+    ) {
       found.push(path);
     }
     const names = getFieldNames(node);

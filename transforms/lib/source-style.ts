@@ -14,7 +14,12 @@ export interface SourceStyle {
 }
 
 export function sourceStyleOf(source: string): SourceStyle {
-  return { quote: preferredQuote(source), semicolons: usesSemicolons(source), indent: indentUnit(source), trailingComma: usesTrailingCommas(source) };
+  return {
+    quote: preferredQuote(source),
+    semicolons: usesSemicolons(source),
+    indent: indentUnit(source),
+    trailingComma: usesTrailingCommas(source),
+  };
 }
 
 /** The quote character the file mostly uses for strings. */

@@ -21,7 +21,13 @@ type AnyNode = { type: string; start?: number | null; end?: number | null };
 const RECAST_TAB_WIDTH = 4;
 const RECAST_LINE_BREAKS = /\r\n|\r(?!\n)|\n|\u2028|\u2029/g;
 
-const WRAPPERS = new Set(["TSAsExpression", "TSNonNullExpression", "TSSatisfiesExpression", "TSTypeAssertion", "ParenthesizedExpression"]);
+const WRAPPERS = new Set([
+  "TSAsExpression",
+  "TSNonNullExpression",
+  "TSSatisfiesExpression",
+  "TSTypeAssertion",
+  "ParenthesizedExpression",
+]);
 
 interface LineShape {
   /** Offset of the line in the source. */
@@ -40,7 +46,11 @@ export class SpanIndex {
   /** Every node path of the tree as it was when indexed, in the order `root.find(j.Node)` gives. */
   readonly paths: readonly ASTPath[];
 
-  constructor(j: JSCodeshift, root: Collection, readonly source: string) {
+  constructor(
+    j: JSCodeshift,
+    root: Collection,
+    readonly source: string,
+  ) {
     this.measureLines();
     this.paths = findPaths(j, root, "Node");
     this.paths.forEach((path) => {
@@ -75,7 +85,8 @@ export class SpanIndex {
     // Babel keeps no node for parentheses: `(url as string)` starts after them.
     let parens = 0;
     for (; /[(\s]/.test(parsed[start] ?? "") && start < end; start++) if (parsed[start] === "(") parens++;
-    for (; parens > 0 && /[)\s]/.test(parsed[end - 1] ?? "") && end > start; end--) if (parsed[end - 1] === ")") parens--;
+    for (; parens > 0 && /[)\s]/.test(parsed[end - 1] ?? "") && end > start; end--)
+      if (parsed[end - 1] === ")") parens--;
     const candidates = (this.byStart.get(start) ?? []).filter((p) => isExpression(p.node as AnyNode));
     const fitting = candidates.filter((p) => ((p.node as AnyNode).end ?? 0) <= end);
     const pick = (list: ASTPath[]): ASTPath | undefined =>

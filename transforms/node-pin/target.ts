@@ -15,11 +15,19 @@ export function nodeRefTarget(ref: string | undefined): NodeRefTarget {
   const wanted = ref.trim().toLowerCase();
   const tags = NODE_COMPONENT.tags;
   const minimumIndex = tags.findIndex((t) => t.commit === NODE_COMPONENT.minimumCommit);
-  const index = tags.findIndex((t) => t.tag === wanted || t.tag === `v${wanted}` || (wanted.length === 40 && t.commit === wanted));
+  const index = tags.findIndex(
+    (t) => t.tag === wanted || t.tag === `v${wanted}` || (wanted.length === 40 && t.commit === wanted),
+  );
   if (index < 0) {
-    throw new UsageError(`--node-ref ${ref} is not in the tag table; use one of ${tags.slice(minimumIndex).map((t) => t.tag).join(", ")}`);
+    throw new UsageError(
+      `--node-ref ${ref} is not in the tag table; use one of ${tags
+        .slice(minimumIndex)
+        .map((t) => t.tag)
+        .join(", ")}`,
+    );
   }
-  if (index < minimumIndex) throw new UsageError(`--node-ref ${ref} is older than v${NODE_COMPONENT.minimumVersion}, which V2 requires`);
+  if (index < minimumIndex)
+    throw new UsageError(`--node-ref ${ref} is older than v${NODE_COMPONENT.minimumVersion}, which V2 requires`);
   const tag = tags[index]!;
   return { commit: tag.commit, tag: tag.tag, version: tag.tag.replace(/^v/, "") };
 }

@@ -51,7 +51,11 @@ class NodePinMigration {
     }
     // Line edits keep the line count, so markers go in last, bottom up.
     const marked = insertLineMarkers(this.lines.join("\n"), this.context.file, this.markers);
-    return { text: marked.text, events: [...this.events, ...marked.events].sort((a, b) => a.line - b.line), notes: this.notes };
+    return {
+      text: marked.text,
+      events: [...this.events, ...marked.events].sort((a, b) => a.line - b.line),
+      notes: this.notes,
+    };
   }
 
   private pin(finding: Finding): void {
@@ -60,8 +64,14 @@ class NodePinMigration {
     const pinTo = `${this.target.tag} (${this.target.commit})`;
     if (data.verdict !== "outdated") {
       // Never guess: a person checks what the pin resolves to.
-      const what = data.verdict === "unknown" ? `check ${data.ref ? `"${data.ref}"` : "this pin"} and make sure it is` : "pin it at";
-      this.mark(finding, `${NODE} ${data.verdict === "unknown" ? "pin cannot be judged" : "is not pinned"}: ${what} ${pinTo} or newer.`);
+      const what =
+        data.verdict === "unknown"
+          ? `check ${data.ref ? `"${data.ref}"` : "this pin"} and make sure it is`
+          : "pin it at";
+      this.mark(
+        finding,
+        `${NODE} ${data.verdict === "unknown" ? "pin cannot be judged" : "is not pinned"}: ${what} ${pinTo} or newer.`,
+      );
       return;
     }
     if (data.format === "gitmodules") {
@@ -112,7 +122,9 @@ class NodePinMigration {
 
   private workerImage(finding: Finding): void {
     const rebuild = `or rebuild the image with ${NODE} at ${this.target.tag} (${this.target.commit}) or newer`;
-    const maintained = WORKER_IMAGE_STATUS.activelyMaintained ? "" : ` (the prebuilt image is not actively maintained; its source is ${WORKER_IMAGE_STATUS.sourceRepository})`;
+    const maintained = WORKER_IMAGE_STATUS.activelyMaintained
+      ? ""
+      : ` (the prebuilt image is not actively maintained; its source is ${WORKER_IMAGE_STATUS.sourceRepository})`;
     this.mark(finding, `use ${WORKER_IMAGE.image}:${WORKER_IMAGE.firstReadyTag} or newer, ${rebuild}${maintained}.`);
   }
 
@@ -134,7 +146,12 @@ class NodePinMigration {
       return;
     }
     if (this.markers.some((m) => m.line === finding.line && m.ruleId === finding.ruleId)) return;
-    this.markers.push({ line: statementLine(this.lines, finding.line), ruleId: finding.ruleId, advice, findingLine: finding.line });
+    this.markers.push({
+      line: statementLine(this.lines, finding.line),
+      ruleId: finding.ruleId,
+      advice,
+      findingLine: finding.line,
+    });
   }
 }
 
@@ -146,7 +163,10 @@ function replaceRef(line: string, ref: string, replacement: string, column: numb
   const whole = (at: number): boolean => {
     const before = line[at - 1];
     const after = line[at + ref.length];
-    return (before === undefined || !/[\w.]/.test(before)) && (after === undefined || !/[\w]/.test(after) && !(after === "." && /\d/.test(line[at + ref.length + 1] ?? "")));
+    return (
+      (before === undefined || !/[\w.]/.test(before)) &&
+      (after === undefined || (!/[\w]/.test(after) && !(after === "." && /\d/.test(line[at + ref.length + 1] ?? ""))))
+    );
   };
   let at = column >= 0 && line.startsWith(ref, column) && whole(column) ? column : -1;
   for (let i = line.indexOf(ref); at < 0 && i >= 0; i = line.indexOf(ref, i + 1)) if (whole(i)) at = i;

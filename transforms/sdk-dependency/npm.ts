@@ -33,16 +33,28 @@ function decide(facts: NpmDependencyFacts, context: FixContext, leftOnV1: readon
   const entry = `"${facts.alias ?? SDK}": "${facts.spec}" in ${facts.field}`;
   if (facts.unused) return context.removeUnused ? { kind: "remove" } : { kind: "leave" };
   if (facts.role === "scoped-override") {
-    return { kind: "note", reason: `${entry} forces the SDK for that package only, which may itself need the V1 API: upgrade it or drop the override` };
+    return {
+      kind: "note",
+      reason: `${entry} forces the SDK for that package only, which may itself need the V1 API: upgrade it or drop the override`,
+    };
   }
   if (facts.alias) {
-    return { kind: "note", reason: `${entry} is installed under another name, and code importing "${facts.alias}" is not followed: migrate it, then pin npm:${SDK}@${V2_PIN}` };
+    return {
+      kind: "note",
+      reason: `${entry} is installed under another name, and code importing "${facts.alias}" is not followed: migrate it, then pin npm:${SDK}@${V2_PIN}`,
+    };
   }
   if (facts.verdict === "review" && !resolvesThroughLatest(facts.spec)) {
-    return { kind: "note", reason: `${entry} names no registry version, so its SDK generation cannot be told: make it ${V2_PIN} once you know it is V2` };
+    return {
+      kind: "note",
+      reason: `${entry} names no registry version, so its SDK generation cannot be told: make it ${V2_PIN} once you know it is V2`,
+    };
   }
   if (leftOnV1) {
-    return { kind: "note", reason: `${entry} stays: ${leftOnV1.join(", ")} still ${leftOnV1.length === 1 ? "uses" : "use"} the V1 SDK (see the review markers there); fix pins ${V2_PIN} once no code of the package is left on V1` };
+    return {
+      kind: "note",
+      reason: `${entry} stays: ${leftOnV1.join(", ")} still ${leftOnV1.length === 1 ? "uses" : "use"} the V1 SDK (see the review markers there); fix pins ${V2_PIN} once no code of the package is left on V1`,
+    };
   }
   return { kind: "pin" };
 }
@@ -75,16 +87,32 @@ export function fixPackageJson(text: string, context: FixContext, findings: read
     if (decision.kind === "note") notes.push(note(finding, decision.reason));
     if (decision.kind === "remove") {
       current = applyEdits(current, modify(current, [...path], undefined, { formattingOptions }));
-      events.push({ kind: "rewrite", ruleId: finding.ruleId, line: finding.line, message: `removed "${SDK}": "${facts.spec}" from ${facts.field}: no code of this package imports it; run \`${INSTALL_COMMANDS[manager]}\` to update the lockfile.` });
+      events.push({
+        kind: "rewrite",
+        ruleId: finding.ruleId,
+        line: finding.line,
+        message: `removed "${SDK}": "${facts.spec}" from ${facts.field}: no code of this package imports it; run \`${INSTALL_COMMANDS[manager]}\` to update the lockfile.`,
+      });
     }
     if (decision.kind !== "pin" || facts.spec === V2_PIN) continue;
     current = applyEdits(current, modify(current, [...path], V2_PIN, { formattingOptions }));
     if ((DEPENDENCY_FIELDS as readonly string[]).includes(path[0]!)) pinnedDependency = true;
-    events.push({ kind: "rewrite", ruleId: finding.ruleId, line: finding.line, message: pinMessage(facts, V2_PIN, manager) });
+    events.push({
+      kind: "rewrite",
+      ruleId: finding.ruleId,
+      line: finding.line,
+      message: pinMessage(facts, V2_PIN, manager),
+    });
   }
   if (pinnedDependency && !hasDependency(current, ZOD_NAME)) {
     const line = events[events.length - 1]!.line;
-    current = applyEdits(current, modify(current, ["dependencies", ZOD_NAME], ZOD_RANGE, { formattingOptions, getInsertionIndex: sortedInsertion(ZOD_NAME) }));
+    current = applyEdits(
+      current,
+      modify(current, ["dependencies", ZOD_NAME], ZOD_RANGE, {
+        formattingOptions,
+        getInsertionIndex: sortedInsertion(ZOD_NAME),
+      }),
+    );
     events.push({
       kind: "rewrite",
       ruleId: "v1-sdk-dependency",
@@ -160,4 +188,3 @@ function sortedInsertion(name: string): (properties: string[]) => number {
     return index < 0 ? properties.length : index;
   };
 }
-

@@ -19,7 +19,8 @@ export function fixPythonManifest(text: string, context: FixContext, findings: r
   const lines = text.split("\n");
   const events: FixEvent[] = [];
   const markers: LineMarker[] = [];
-  const mark = (finding: Finding, advice: string): void => void markers.push({ line: finding.line, ruleId: finding.ruleId, advice });
+  const mark = (finding: Finding, advice: string): void =>
+    void markers.push({ line: finding.line, ruleId: finding.ruleId, advice });
   for (const finding of findings) {
     const facts = factsOf(finding, "pypi-dependency");
     if (!facts || facts.lockfile) continue;
@@ -30,13 +31,20 @@ export function fixPythonManifest(text: string, context: FixContext, findings: r
     const spec = facts.spec;
     if (facts.verdict === "review") {
       // Which release this installs cannot be told from the file: a person checks, fix does not guess.
-      mark(finding, `${PYTHON_SDK.packageName} ${spec || "(no version)"} may install the V1 SDK (below ${PYTHON_SDK.firstV2Version}): ${facts.reason}; require ${PYTHON_SDK.packageName}${PY_RANGE}`);
+      mark(
+        finding,
+        `${PYTHON_SDK.packageName} ${spec || "(no version)"} may install the V1 SDK (below ${PYTHON_SDK.firstV2Version}): ${facts.reason}; require ${PYTHON_SDK.packageName}${PY_RANGE}`,
+      );
       continue;
     }
     let edited: { line: string; before: string } | undefined;
     if (manifest === "requirements" || manifest === "constraints") {
       if (hashed(lines, index)) {
-        markers.push({ line: finding.line, ruleId: finding.ruleId, advice: `change ${PYTHON_SDK.packageName}${spec} to ${v2Spec(spec)} and regenerate the --hash values, which would no longer match` });
+        markers.push({
+          line: finding.line,
+          ruleId: finding.ruleId,
+          advice: `change ${PYTHON_SDK.packageName}${spec} to ${v2Spec(spec)} and regenerate the --hash values, which would no longer match`,
+        });
         continue;
       }
       edited = replaceRequirementSpec(line, finding.column - 1, "");
@@ -51,7 +59,14 @@ export function fixPythonManifest(text: string, context: FixContext, findings: r
   return { text: marked.text, events: [...events, ...marked.events].sort((a, b) => a.line - b.line) };
 }
 
-function record(lines: string[], index: number, edited: { line: string; before: string }, finding: Finding, spec: string, events: FixEvent[]): void {
+function record(
+  lines: string[],
+  index: number,
+  edited: { line: string; before: string },
+  finding: Finding,
+  spec: string,
+  events: FixEvent[],
+): void {
   if (edited.line === lines[index]) return;
   lines[index] = edited.line;
   events.push({
@@ -75,7 +90,11 @@ function hashed(lines: readonly string[], index: number): boolean {
 const NAME = /^comfydeploy(?![\w.-])/i;
 
 /** Replaces the version spec after `comfydeploy[extras]` that starts at `column`, up to `;`, a comment, an option or `end`. */
-function replaceRequirementSpec(line: string, column: number, end: string): { line: string; before: string } | undefined {
+function replaceRequirementSpec(
+  line: string,
+  column: number,
+  end: string,
+): { line: string; before: string } | undefined {
   const rest = line.slice(column);
   const name = NAME.exec(rest);
   if (!name) return undefined;

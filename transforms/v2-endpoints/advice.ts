@@ -37,7 +37,8 @@ export const advice = {
     `V2 reads a run with ${GET_V2}: put the ${ENDPOINTS.getRun.v1.query} value into the path instead of the query (it could not be moved automatically here)`,
   createNotRewritable: (): string => `V2 creates a run with ${CREATE_V2}: change the /run path of this request`,
   /** The same, naming the URL as written here and what it becomes. */
-  createPathAt: (url: { from: string; to: string }): string => `V2 creates a run with ${CREATE_V2}: make ${url.from} into ${url.to} in this request`,
+  createPathAt: (url: { from: string; to: string }): string =>
+    `V2 creates a run with ${CREATE_V2}: make ${url.from} into ${url.to} in this request`,
   /** A read whose id the text shows: the URL it becomes, with the id escaped as the language escapes a path segment. */
   getPathAt: (path: string, id: string, escaped: string | undefined): string =>
     `V2 reads a run with ${GET_V2}: put ${escaped ?? id} after ${path}/ in place of the ${ENDPOINTS.getRun.v1.query} query${escaped ? ` (${id} escaped as a path segment)` : ""}`,
@@ -48,5 +49,6 @@ export const messages = {
   create: (): string => `${CREATE_V1} → ${CREATE_V2}`,
   get: (): string => `${GET_V1} → ${GET_V2}`,
   /** A read rewritten with its id put into the path as it is: fine for V2's UUID run ids, not for ids that hold `/`, `?` or `#`. */
-  getUnescaped: (why: string): string => `${GET_V1} → ${GET_V2}; the id goes into the path unescaped (${why}): escape it as a path segment if it can hold "/", "?" or "#"`,
+  getUnescaped: (why: string): string =>
+    `${GET_V1} → ${GET_V2}; the id goes into the path unescaped (${why}): escape it as a path segment if it can hold "/", "?" or "#"`,
 } as const;

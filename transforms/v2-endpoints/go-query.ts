@@ -14,7 +14,9 @@ import { RUN_ID_KEY } from "../../src/core/run-path.js";
 import type { Segment } from "./segments.js";
 import type { TextEdit } from "./urls.js";
 
-const SET_LINE = new RegExp(`^([ \\t]*)[A-Za-z_]\\w*\\.(?:Set|Add)\\(\\s*"${RUN_ID_KEY}"\\s*,\\s*([A-Za-z_]\\w*)\\s*\\)[ \\t]*;?[ \\t]*(?:\\n|$)`);
+const SET_LINE = new RegExp(
+  `^([ \\t]*)[A-Za-z_]\\w*\\.(?:Set|Add)\\(\\s*"${RUN_ID_KEY}"\\s*,\\s*([A-Za-z_]\\w*)\\s*\\)[ \\t]*;?[ \\t]*(?:\\n|$)`,
+);
 
 /** The edits moving the run id into the path, or undefined when the shape is not this one. */
 export function goRunIdQueryEdits(text: string, setAt: number, literal: Segment): TextEdit[] | undefined {

@@ -24,7 +24,14 @@ import { boundBefore, isMovable } from "./movable.js";
 import { SpanIndex, startOf, unwrapPath } from "../lib/span-index.js";
 import { appendPathSegment, detached, editStringPart } from "./part-edits.js";
 import { Removals } from "./removals.js";
-import { bodyKeysOf, letBindingOf, propertiesOf, queryRunIdOf, requestShapeOf, searchParamsRunIdOf } from "./request-shape.js";
+import {
+  bodyKeysOf,
+  letBindingOf,
+  propertiesOf,
+  queryRunIdOf,
+  requestShapeOf,
+  searchParamsRunIdOf,
+} from "./request-shape.js";
 import { type ConstBinding, type FlatUrl, flattenUrl, type UrlPart, usesOf } from "./url-parts.js";
 
 type Node = { type: string; [key: string]: unknown };
@@ -35,7 +42,9 @@ type TextPart = Extract<UrlPart, { kind: "text" }>;
 const ENDPOINT_RULES: ReadonlySet<RuleId> = new Set(["legacy-create-run", "legacy-get-run"]);
 
 export default function transform(file: FileInfo, api: API, options: MigrationOptions): string {
-  const relevant = (options.findings ?? []).filter((f) => f.ruleId === "legacy-base-url" || ENDPOINT_RULES.has(f.ruleId));
+  const relevant = (options.findings ?? []).filter(
+    (f) => f.ruleId === "legacy-base-url" || ENDPOINT_RULES.has(f.ruleId),
+  );
   const findings = relevant;
   if (findings.length === 0) return file.source;
   const j = api.jscodeshift;
@@ -124,7 +133,8 @@ class EndpointMigration {
     const holds = !!outcome.hold && this.servesOnlyThis(outcome.hold);
     if (holds) this.held.add(outcome.hold!.path.node);
     const site = holds ? url : this.pathSite(url);
-    const text = site !== url && outcome.advice === advice.createBuiltElsewhere() ? advice.createPathHere() : outcome.advice;
+    const text =
+      site !== url && outcome.advice === advice.createBuiltElsewhere() ? advice.createPathHere() : outcome.advice;
     this.mark(site, finding, text);
   }
 
@@ -156,7 +166,8 @@ class EndpointMigration {
     const bodyKeys = factsOf(finding, "endpoint")?.request?.bodyKeys ?? bodyKeysOf(requestShapeOf(url)) ?? [];
     const fields = v1OnlyFields(bodyKeys);
     if (fields.length > 0) return { kind: "marker", advice: advice.v1OnlyFields(fields), ...(hold ? { hold } : {}) };
-    if (!run || !this.editableThrough(run.part.via, finding.ruleId)) return { kind: "marker", advice: advice.createBuiltElsewhere() };
+    if (!run || !this.editableThrough(run.part.via, finding.ruleId))
+      return { kind: "marker", advice: advice.createBuiltElsewhere() };
     const { part, path } = run;
     const at = path.end - part.from;
     // `/run/` loses its trailing slash: `/run/deployment/queue`.
@@ -193,7 +204,8 @@ class EndpointMigration {
       this.actions.push(() => {
         appendPathSegment(this.j, url, value, !run.path.trailingSlash, this.quote);
         if (remaining > 0) this.removals.property(this.j, query.entry);
-        else if (optionCount > 1 || !shape.call || !isArgument(shape.options!, shape.call)) this.removals.property(this.j, query.option);
+        else if (optionCount > 1 || !shape.call || !isArgument(shape.options!, shape.call))
+          this.removals.property(this.j, query.option);
         else this.removals.argument(this.j, argumentPathOf(shape.options!, shape.call));
       });
       return { kind: "rewrite", message: messages.get() };
@@ -204,9 +216,13 @@ class EndpointMigration {
     const input = mutation.construction.get("arguments", 0) as ASTPath;
     const inputFlat = flattenUrl(input);
     const inputRun = findRunSegment(inputFlat.text);
-    const inputEnds = inputRun && inputRun.queryStart === undefined && inputFlat.text.length === inputRun.end + (inputRun.trailingSlash ? 1 : 0);
+    const inputEnds =
+      inputRun &&
+      inputRun.queryStart === undefined &&
+      inputFlat.text.length === inputRun.end + (inputRun.trailingSlash ? 1 : 0);
     const value = detached(mutation.value.node as Node);
-    if (!inputEnds || !isMovable(value) || !boundBefore(mutation.value, startOf(mutation.construction.node))) return notRewritable;
+    if (!inputEnds || !isMovable(value) || !boundBefore(mutation.value, startOf(mutation.construction.node)))
+      return notRewritable;
     this.actions.push(() => {
       appendPathSegment(this.j, input, value, !inputRun.trailingSlash, this.quote);
       mutation.statement.prune();
@@ -215,12 +231,19 @@ class EndpointMigration {
   }
 
   /** `?run_id=<v>&x=1` -> `/<v>?x=1`, edited in the string parts that hold it. */
-  private getFromUrlText(finding: Finding, flat: FlatUrl, queryStart: number, trailingSlash: boolean): Outcome | undefined {
+  private getFromUrlText(
+    finding: Finding,
+    flat: FlatUrl,
+    queryStart: number,
+    trailingSlash: boolean,
+  ): Outcome | undefined {
     const query = findRunIdParam(flat.text, queryStart);
     if (!query || query.valueEnd === query.valueStart || query.before.includes(HOLE)) return undefined;
     const edits: Array<{ path: ASTPath; edit: TextEdit }> = [];
     const replace = (from: number, to: number, text: string): boolean => {
-      const part = flat.parts.find((p) => p.kind === "text" && p.from <= from && to <= p.to && (from < p.to || from === to));
+      const part = flat.parts.find(
+        (p) => p.kind === "text" && p.from <= from && to <= p.to && (from < p.to || from === to),
+      );
       if (part?.kind !== "text") return false;
       if (!this.editableThrough(part.via, finding.ruleId)) return false;
       edits.push({ path: part.path, edit: { start: from - part.from, end: to - part.from, text } });
@@ -309,7 +332,8 @@ class EndpointMigration {
     }
     for (const { path, edit } of edits) {
       const entry = this.partEdits.get(path.node) ?? { path, edits: [] };
-      if (!entry.edits.some((e) => e.start === edit.start && e.end === edit.end && e.text === edit.text)) entry.edits.push(edit);
+      if (!entry.edits.some((e) => e.start === edit.start && e.end === edit.end && e.text === edit.text))
+        entry.edits.push(edit);
       this.partEdits.set(path.node, entry);
     }
     return true;
@@ -324,7 +348,11 @@ function onlyShows(use: ASTPath): boolean {
   let path = use;
   let parent = path.parent as ASTPath | undefined;
   const message = new Set(["TemplateLiteral", "ParenthesizedExpression", "TSAsExpression", "TSNonNullExpression"]);
-  while (parent && (message.has((parent.node as Node).type) || ((parent.node as Node).type === "BinaryExpression" && (parent.node as Node).operator === "+"))) {
+  while (
+    parent &&
+    (message.has((parent.node as Node).type) ||
+      ((parent.node as Node).type === "BinaryExpression" && (parent.node as Node).operator === "+"))
+  ) {
     path = parent;
     parent = path.parent as ASTPath | undefined;
   }
@@ -346,7 +374,9 @@ function partValue(path: ASTPath): string {
 }
 
 function isArgument(object: ASTPath, call: ASTPath): boolean {
-  return ((call.node as Node).arguments as Node[]).some((arg) => arg === object.node || (arg as Node).expression === object.node);
+  return ((call.node as Node).arguments as Node[]).some(
+    (arg) => arg === object.node || (arg as Node).expression === object.node,
+  );
 }
 
 function argumentPathOf(object: ASTPath, call: ASTPath): ASTPath {

@@ -28,7 +28,8 @@ export class JsonUrls {
   /** The enclosing object of a request (one with a `method`), as text, where its body would be. */
   requestText(offset: number): string | undefined {
     for (let node = this.root && findNodeAtOffset(this.root, offset); node; node = node.parent) {
-      if (node.type === "object" && this.property(node, "method")) return this.text.slice(node.offset, node.offset + node.length);
+      if (node.type === "object" && this.property(node, "method"))
+        return this.text.slice(node.offset, node.offset + node.length);
     }
     return undefined;
   }
@@ -49,7 +50,14 @@ export class JsonUrls {
   createPathEdits(offset: number): TextEdit[] {
     const path = this.runPathArray(offset);
     if (!path) return [];
-    return [this.append(path, QUEUE_SUFFIX.split("/").filter(Boolean).map((s) => JSON.stringify(s)))];
+    return [
+      this.append(
+        path,
+        QUEUE_SUFFIX.split("/")
+          .filter(Boolean)
+          .map((s) => JSON.stringify(s)),
+      ),
+    ];
   }
 
   /** `path: [..., "run"]` gains the run_id value, and the run_id entry leaves `query`. */
@@ -64,7 +72,12 @@ export class JsonUrls {
     const edits = [this.append(path, [this.text.slice(value.offset, value.offset + value.length)])];
     if (items.length === 1) edits.push({ start: query.offset, end: query.offset + query.length, text: "[]" });
     else if (index === 0) edits.push({ start: items[0]!.offset, end: items[1]!.offset, text: "" });
-    else edits.push({ start: items[index - 1]!.offset + items[index - 1]!.length, end: items[index]!.offset + items[index]!.length, text: "" });
+    else
+      edits.push({
+        start: items[index - 1]!.offset + items[index - 1]!.length,
+        end: items[index]!.offset + items[index]!.length,
+        text: "",
+      });
     return edits;
   }
 

@@ -28,7 +28,12 @@ export function isMovable(node: Node): boolean {
     case "CallExpression": {
       const callee = node.callee as Node;
       const args = node.arguments as Node[];
-      return callee.type === "Identifier" && PURE_WRAPPERS.has(callee.name as string) && args.length === 1 && isMovable(args[0]!);
+      return (
+        callee.type === "Identifier" &&
+        PURE_WRAPPERS.has(callee.name as string) &&
+        args.length === 1 &&
+        isMovable(args[0]!)
+      );
     }
     case "TSAsExpression":
     case "TSNonNullExpression":
@@ -47,9 +52,12 @@ export function boundBefore(value: ASTPath, offset: number): boolean {
     const node = path.node as Node;
     if (node.type === "Identifier") {
       const parent = path.parent?.node as Node | undefined;
-      const isPropertyName = parent && /MemberExpression$/.test(parent.type) && parent.property === node && !parent.computed;
+      const isPropertyName =
+        parent && /MemberExpression$/.test(parent.type) && parent.property === node && !parent.computed;
       if (!isPropertyName) {
-        const scope = (path as unknown as { scope?: { lookup(n: string): { getBindings(): Record<string, ASTPath[]> } | undefined } }).scope;
+        const scope = (
+          path as unknown as { scope?: { lookup(n: string): { getBindings(): Record<string, ASTPath[]> } | undefined } }
+        ).scope;
         const bindings = scope?.lookup(node.name as string)?.getBindings()[node.name as string];
         if (bindings?.some((b) => startOf(b.node) >= offset)) ok = false;
       }

@@ -16,7 +16,13 @@ export function editStringPart(path: ASTPath, edits: readonly TextEdit[]): void 
     const value = node.value as { raw: string; cooked?: string | null };
     const cooked = value.cooked ?? value.raw;
     const next = applyEdits(cooked, edits);
-    const raw = value.raw === cooked ? applyEdits(value.raw, edits.map((e) => ({ ...e, text: templateRaw(e.text) }))) : templateRaw(next);
+    const raw =
+      value.raw === cooked
+        ? applyEdits(
+            value.raw,
+            edits.map((e) => ({ ...e, text: templateRaw(e.text) })),
+          )
+        : templateRaw(next);
     node.value = { raw, cooked: next };
     return;
   }
@@ -25,7 +31,15 @@ export function editStringPart(path: ASTPath, edits: readonly TextEdit[]): void 
   const extra = node.extra as { raw?: string; rawValue?: string } | undefined;
   const quote = extra?.raw?.[0] === "'" ? "'" : '"';
   const body = extra?.raw?.slice(1, -1);
-  const raw = body === current ? quote + applyEdits(body, edits.map((e) => ({ ...e, text: escapeFor(e.text, quote) }))) + quote : quoted(next, quote);
+  const raw =
+    body === current
+      ? quote +
+        applyEdits(
+          body,
+          edits.map((e) => ({ ...e, text: escapeFor(e.text, quote) })),
+        ) +
+        quote
+      : quoted(next, quote);
   node.value = next;
   node.extra = { ...(extra ?? {}), raw, rawValue: next };
   if (node.type === "Literal") node.raw = raw;
@@ -64,7 +78,16 @@ export function detached<T>(node: T): T {
   if (!node || typeof node !== "object") return node;
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === "loc" || key === "start" || key === "end" || key === "range" || key === "original" || key === "tokens" || key === "comments") continue;
+    if (
+      key === "loc" ||
+      key === "start" ||
+      key === "end" ||
+      key === "range" ||
+      key === "original" ||
+      key === "tokens" ||
+      key === "comments"
+    )
+      continue;
     copy[key] = detached(value);
   }
   return copy as T;
@@ -93,7 +116,10 @@ export function appendPathSegment(j: JSCodeshift, url: ASTPath, segment: Node, s
     const value = `${node.value as string}${sep}`;
     url.replace(
       j.templateLiteral(
-        [j.templateElement({ raw: templateRaw(value), cooked: value }, false), j.templateElement({ raw: "", cooked: "" }, true)],
+        [
+          j.templateElement({ raw: templateRaw(value), cooked: value }, false),
+          j.templateElement({ raw: "", cooked: "" }, true),
+        ],
         [segment as never],
       ),
     );
@@ -102,7 +128,9 @@ export function appendPathSegment(j: JSCodeshift, url: ASTPath, segment: Node, s
   if (node.type === "BinaryExpression" && node.operator === "+") {
     const right = node.right as Node;
     if (right.type === "StringLiteral" && slash) {
-      editStringPart(url.get("right") as ASTPath, [{ start: (right.value as string).length, end: (right.value as string).length, text: "/" }]);
+      editStringPart(url.get("right") as ASTPath, [
+        { start: (right.value as string).length, end: (right.value as string).length, text: "/" },
+      ]);
       url.replace(j.binaryExpression("+", node as never, segment as never));
       return;
     }
@@ -112,7 +140,11 @@ export function appendPathSegment(j: JSCodeshift, url: ASTPath, segment: Node, s
   }
   url.replace(
     j.templateLiteral(
-      [j.templateElement({ raw: "", cooked: "" }, false), j.templateElement({ raw: sep, cooked: sep }, false), j.templateElement({ raw: "", cooked: "" }, true)],
+      [
+        j.templateElement({ raw: "", cooked: "" }, false),
+        j.templateElement({ raw: sep, cooked: sep }, false),
+        j.templateElement({ raw: "", cooked: "" }, true),
+      ],
       [node as never, segment as never],
     ),
   );

@@ -10,7 +10,16 @@ import type { TextEdit } from "./urls.js";
 
 export type EscapeLanguage = "php" | "go" | "ruby" | "csharp" | "java" | "kotlin" | "dart" | "python";
 
-const ESCAPING_LANGUAGES: ReadonlySet<string> = new Set<EscapeLanguage>(["php", "go", "ruby", "csharp", "java", "kotlin", "dart", "python"]);
+const ESCAPING_LANGUAGES: ReadonlySet<string> = new Set<EscapeLanguage>([
+  "php",
+  "go",
+  "ruby",
+  "csharp",
+  "java",
+  "kotlin",
+  "dart",
+  "python",
+]);
 
 /** The file's language (from the one file-type table) when it has a path-segment escaping call fix writes. */
 export function escapeLanguageOf(file: string): EscapeLanguage | undefined {
@@ -50,7 +59,9 @@ export function segmentEscape(file: string, text: string, quote: string, inside:
     case "java": {
       // URLEncoder writes a space as `+`, a form's encoding; a path wants `%20`.
       const encoder = /^import\s+java\.net\.URLEncoder\s*;/m.test(text) ? "URLEncoder" : "java.net.URLEncoder";
-      const charsets = /^import\s+java\.nio\.charset\.StandardCharsets\s*;/m.test(text) ? "StandardCharsets" : "java.nio.charset.StandardCharsets";
+      const charsets = /^import\s+java\.nio\.charset\.StandardCharsets\s*;/m.test(text)
+        ? "StandardCharsets"
+        : "java.nio.charset.StandardCharsets";
       return { language, wrap: (id) => `${encoder}.encode(${id}, ${charsets}.UTF_8).replace("+", "%20")`, imports: [] };
     }
     case "kotlin": {
@@ -78,7 +89,8 @@ function rubyRequire(text: string, library: string): TextEdit[] {
   const first = lines[0]!;
   let end = first.index! + first[0].length;
   for (const line of lines.slice(1)) {
-    if (/^\s*$/.test(text.slice(end + 1, line.index!)) && !text.slice(end + 1, line.index!).includes("\n")) end = line.index! + line[0].length;
+    if (/^\s*$/.test(text.slice(end + 1, line.index!)) && !text.slice(end + 1, line.index!).includes("\n"))
+      end = line.index! + line[0].length;
     else break;
   }
   const q = first[1]!;
@@ -86,9 +98,14 @@ function rubyRequire(text: string, library: string): TextEdit[] {
 }
 
 function pythonQuote(text: string, str: (s: string) => string): SegmentEscape {
-  if (/^from\s+urllib\.parse\s+import\s+(?:[^\n]*,\s*)?quote\b(?!\s+as)/m.test(text)) return { language: "python", wrap: (id) => `quote(${id}, safe=${str("")})`, imports: [] };
+  if (/^from\s+urllib\.parse\s+import\s+(?:[^\n]*,\s*)?quote\b(?!\s+as)/m.test(text))
+    return { language: "python", wrap: (id) => `quote(${id}, safe=${str("")})`, imports: [] };
   const has = /^import\s+urllib\.parse\s*$/m.test(text);
-  return { language: "python", wrap: (id) => `urllib.parse.quote(${id}, safe=${str("")})`, imports: has ? [] : pythonImport(text, "urllib.parse") };
+  return {
+    language: "python",
+    wrap: (id) => `urllib.parse.quote(${id}, safe=${str("")})`,
+    imports: has ? [] : pythonImport(text, "urllib.parse"),
+  };
 }
 
 /** `import x` after the file's first block of imports; after a shebang, comments and the module docstring when it has none. */
@@ -109,8 +126,18 @@ function goPathEscape(text: string): SegmentEscape | undefined {
   const aliased = /^\s*(?:import\s+)?([A-Za-z_]\w*)\s+"net\/url"\s*$/m.exec(text)?.[1];
   const plain = /^\s*(?:import\s+)?"net\/url"\s*$/m.test(text);
   const name = aliased ?? "url";
-  if (!aliased && new RegExp(`\\b${name}\\s*(?::=|=(?!=))|\\b${name}\\s*,[^\\n]*:=|\\bvar\\s+${name}\\b|[(,]\\s*${name}\\s+(?:\\*|\\[\\]|[A-Za-z])`).test(text)) return undefined;
-  return { language: "go", wrap: (id) => `${name}.PathEscape(${id})`, imports: aliased || plain ? [] : goImport(text, "net/url") };
+  if (
+    !aliased &&
+    new RegExp(
+      `\\b${name}\\s*(?::=|=(?!=))|\\b${name}\\s*,[^\\n]*:=|\\bvar\\s+${name}\\b|[(,]\\s*${name}\\s+(?:\\*|\\[\\]|[A-Za-z])`,
+    ).test(text)
+  )
+    return undefined;
+  return {
+    language: "go",
+    wrap: (id) => `${name}.PathEscape(${id})`,
+    imports: aliased || plain ? [] : goImport(text, "net/url"),
+  };
 }
 
 /** An import spec added in sorted place to the first group of a grouped import, beside a single import, or after the package clause. */
@@ -144,9 +171,9 @@ function goImport(text: string, path: string): TextEdit[] {
  * a single interpolation this language writes so. PHP cannot call inside a
  * string: there the string is closed and the call concatenated.
  */
-export function escapedInterpolation(value: string, escape: SegmentEscape, stringQuote: string): string | undefined {
-  const { wrap } = escape;
-  switch (escape.language) {
+export function escapedInterpolation(value: string, idEscape: SegmentEscape, stringQuote: string): string | undefined {
+  const { wrap } = idEscape;
+  switch (idEscape.language) {
     case "ruby": {
       const inner = /^#\{([^{}]+)\}$/.exec(value)?.[1];
       return inner && `#{${wrap(inner.trim())}}`;
@@ -176,9 +203,14 @@ export function escapedInterpolation(value: string, escape: SegmentEscape, strin
  * where it is in `after` (the text following the closing quote), when it is a
  * name or member chain that ends there.
  */
-export function concatenatedOperand(after: string, language: EscapeLanguage): { start: number; end: number } | undefined {
+export function concatenatedOperand(
+  after: string,
+  language: EscapeLanguage,
+): { start: number; end: number } | undefined {
   const member = language === "php" ? "(?:->|::)" : "(?:\\?\\.|\\.|::|->)";
-  const m = new RegExp(`^(\\s*[+.]\\s*)(\\$?[A-Za-z_]\\w*(?:${member}\\$?[A-Za-z_]\\w*)*)(?=\\s*(?:[),;+\\]}]|\\.(?!\\w)|\\.\\s|$))`).exec(after);
+  const m = new RegExp(
+    `^(\\s*[+.]\\s*)(\\$?[A-Za-z_]\\w*(?:${member}\\$?[A-Za-z_]\\w*)*)(?=\\s*(?:[),;+\\]}]|\\.(?!\\w)|\\.\\s|$))`,
+  ).exec(after);
   if (!m) return undefined;
   const start = m[1]!.length;
   return { start, end: start + m[2]!.length };

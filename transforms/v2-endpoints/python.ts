@@ -46,7 +46,13 @@ export class PythonUrlSites {
       if (!isString(token) || this.module.isStringStatement(this.module.statementAt(index))) continue;
       const start = Math.max(from, token.bodyStart);
       if (start > token.bodyEnd) continue;
-      const segment = { start, end: token.bodyEnd, quote: token.quote, index, interpolates: token.prefix.includes("f") };
+      const segment = {
+        start,
+        end: token.bodyEnd,
+        quote: token.quote,
+        index,
+        interpolates: token.prefix.includes("f"),
+      };
       if (!needsRunPath || findRunSegment(this.text.slice(segment.start, segment.end))) return segment;
     }
     return undefined;
@@ -121,7 +127,13 @@ export class PythonUrlSites {
     if (entries.length !== 1) return undefined;
     const entry = entries[0]!;
     const key = tokens[entry.lo];
-    if (!isString(key) || key.prefix.includes("f") || stringValue(this.text, key) !== RUN_ID_KEY || !isOp(tokens[entry.lo + 1], ":")) return undefined;
+    if (
+      !isString(key) ||
+      key.prefix.includes("f") ||
+      stringValue(this.text, key) !== RUN_ID_KEY ||
+      !isOp(tokens[entry.lo + 1], ":")
+    )
+      return undefined;
     const valueLo = entry.lo + 2;
     if (valueLo >= entry.hi) return undefined;
     for (let i = valueLo; i < entry.hi; i++) {
@@ -141,9 +153,11 @@ export class PythonUrlSites {
     const keys: string[] = [];
     for (let i = lo; i < hi; i++) {
       const token = tokens[i]!;
-      if (isString(token) && !token.prefix.includes("f") && isOp(tokens[i + 1], ":")) keys.push(stringValue(this.text, token));
+      if (isString(token) && !token.prefix.includes("f") && isOp(tokens[i + 1], ":"))
+        keys.push(stringValue(this.text, token));
       if (token.kind === "name" && token.value === "dict" && isOp(tokens[i + 1], "(")) {
-        for (const arg of this.module.argumentList(i + 1)) if (arg.keyword !== undefined) keys.push(tokens[arg.keyword]!.value);
+        for (const arg of this.module.argumentList(i + 1))
+          if (arg.keyword !== undefined) keys.push(tokens[arg.keyword]!.value);
       }
     }
     return keys;

@@ -13,7 +13,6 @@ import { BODY_OPTIONS, BODY_VERBS, QUERY_OPTIONS } from "../../src/lang/js/http-
 
 type Node = { type: string; [key: string]: unknown };
 
-
 export interface RequestShape {
   /** The call the URL is an argument of (or whose config object holds it). */
   call?: ASTPath;
@@ -42,7 +41,10 @@ export function requestShapeOf(url: ASTPath): RequestShape {
   }
   const args = parentNode.arguments as Node[];
   const callee = parentNode.callee as Node;
-  const verb = callee.type === "MemberExpression" && !callee.computed ? String((callee.property as Node).name ?? "").toLowerCase() : "";
+  const verb =
+    callee.type === "MemberExpression" && !callee.computed
+      ? String((callee.property as Node).name ?? "").toLowerCase()
+      : "";
   const optionsIndex = BODY_VERBS.has(verb) && args.length >= 3 ? 2 : 1;
   const shape: RequestShape = { call: parent };
   const options = objectArgument(parent, optionsIndex);
@@ -63,7 +65,8 @@ export function propertyName(node: Node): string | undefined {
   const key = node.key as Node | undefined;
   if (!key) return undefined;
   if (key.type === "Identifier") return key.name as string;
-  if (key.type === "StringLiteral" || (key.type === "Literal" && typeof key.value === "string")) return key.value as string;
+  if (key.type === "StringLiteral" || (key.type === "Literal" && typeof key.value === "string"))
+    return key.value as string;
   return undefined;
 }
 
@@ -75,7 +78,9 @@ export function propertiesOf(object: ASTPath): ASTPath[] {
 
 export function findProperty(object: ASTPath | undefined, name: string): ASTPath | undefined {
   if (!object) return undefined;
-  return propertiesOf(object).find((p) => /Property$/.test((p.node as Node).type) && propertyName(p.node as Node) === name);
+  return propertiesOf(object).find(
+    (p) => /Property$/.test((p.node as Node).type) && propertyName(p.node as Node) === name,
+  );
 }
 
 /** The run_id entry of the request's query option, with the option itself. */
@@ -120,7 +125,12 @@ export function bodyKeysOf(shape: RequestShape): string[] | undefined {
   for (const candidate of candidates) {
     const object = objectBehind(candidate, 0);
     if (!object) continue;
-    keys = [...(keys ?? []), ...propertiesOf(object).map((p) => propertyName(p.node as Node)).filter((k): k is string => k !== undefined)];
+    keys = [
+      ...(keys ?? []),
+      ...propertiesOf(object)
+        .map((p) => propertyName(p.node as Node))
+        .filter((k): k is string => k !== undefined),
+    ];
   }
   return keys;
 }
@@ -137,7 +147,9 @@ function objectBehind(raw: ASTPath, depth: number): ASTPath | undefined {
       (callee.object as Node).type === "Identifier" &&
       (callee.object as Node).name === "JSON" &&
       (callee.property as Node).name === "stringify";
-    return isStringify && (node.arguments as Node[])[0] ? objectBehind(path.get("arguments", 0) as ASTPath, depth + 1) : undefined;
+    return isStringify && (node.arguments as Node[])[0]
+      ? objectBehind(path.get("arguments", 0) as ASTPath, depth + 1)
+      : undefined;
   }
   if (node.type === "Identifier") {
     const declarator = constBindingOf(path)?.declarator ?? letBindingOf(path);
@@ -150,7 +162,9 @@ function objectBehind(raw: ASTPath, depth: number): ASTPath | undefined {
 /** A `let`/`var` declarator of a name, for bodies built before the request (and where a marked request's URL starts). */
 export function letBindingOf(identifier: ASTPath): ASTPath | undefined {
   const name = (identifier.node as Node).name as string;
-  const scope = (identifier as unknown as { scope?: { lookup(n: string): { getBindings(): Record<string, ASTPath[]> } | undefined } }).scope?.lookup(name);
+  const scope = (
+    identifier as unknown as { scope?: { lookup(n: string): { getBindings(): Record<string, ASTPath[]> } | undefined } }
+  ).scope?.lookup(name);
   const bindings = scope?.getBindings()[name];
   const declarator = bindings?.length === 1 ? (bindings[0]!.parent as ASTPath) : undefined;
   return (declarator?.node as Node | undefined)?.type === "VariableDeclarator" ? declarator : undefined;
@@ -169,23 +183,35 @@ export function searchParamsRunIdOf(url: ASTPath, all: readonly ASTPath[]): Sear
   let target = unwrapPath(url);
   const node = target.node as Node;
   // `url.href` / `url.toString()`
-  if (node.type === "MemberExpression" && (node.property as Node).name === "href") target = unwrapPath(target.get("object") as ASTPath);
-  if (node.type === "CallExpression" && (node.callee as Node).type === "MemberExpression" && ((node.callee as Node).property as Node).name === "toString") {
+  if (node.type === "MemberExpression" && (node.property as Node).name === "href")
+    target = unwrapPath(target.get("object") as ASTPath);
+  if (
+    node.type === "CallExpression" &&
+    (node.callee as Node).type === "MemberExpression" &&
+    ((node.callee as Node).property as Node).name === "toString"
+  ) {
     target = unwrapPath(target.get("callee", "object") as ASTPath);
   }
   if ((target.node as Node).type !== "Identifier") return undefined;
   const binding = constBindingOf(target);
   const init = binding && unwrapPath(binding.declarator.get("init") as ASTPath);
   const initNode = init?.node as Node | undefined;
-  if (!binding || !init || initNode?.type !== "NewExpression" || ((initNode.callee as Node).name ?? "") !== "URL") return undefined;
+  if (!binding || !init || initNode?.type !== "NewExpression" || ((initNode.callee as Node).name ?? "") !== "URL")
+    return undefined;
   const sets: ASTPath[] = [];
   for (const p of all) {
     const call = p.node as Node;
     if (call.type !== "CallExpression") continue;
     const callee = call.callee as Node;
-    if (callee.type !== "MemberExpression" || !["set", "append"].includes(String((callee.property as Node).name))) continue;
+    if (callee.type !== "MemberExpression" || !["set", "append"].includes(String((callee.property as Node).name)))
+      continue;
     const owner = callee.object as Node;
-    if (owner.type !== "MemberExpression" || (owner.property as Node).name !== "searchParams" || (owner.object as Node).type !== "Identifier") continue;
+    if (
+      owner.type !== "MemberExpression" ||
+      (owner.property as Node).name !== "searchParams" ||
+      (owner.object as Node).type !== "Identifier"
+    )
+      continue;
     if ((owner.object as Node).name !== binding.name) continue;
     const ownerPath = p.get("callee", "object", "object") as ASTPath;
     if (constBindingOf(ownerPath)?.declarator.node !== binding.declarator.node) continue;
@@ -197,8 +223,14 @@ export function searchParamsRunIdOf(url: ASTPath, all: readonly ASTPath[]): Sear
   const set = sets[0]!;
   const statement = set.parent as ASTPath;
   const declaration = binding.declarator.parent as ASTPath;
-  const sameBlock = (statement.node as Node).type === "ExpressionStatement" && statement.parent?.node === declaration.parent?.node;
-  if (sets.length > 1 || !sameBlock || startOf(statement.node) < endOf(declaration.node) || ((set.node as unknown as Node).arguments as Node[]).length !== 2) {
+  const sameBlock =
+    (statement.node as Node).type === "ExpressionStatement" && statement.parent?.node === declaration.parent?.node;
+  if (
+    sets.length > 1 ||
+    !sameBlock ||
+    startOf(statement.node) < endOf(declaration.node) ||
+    ((set.node as unknown as Node).arguments as Node[]).length !== 2
+  ) {
     return "opaque";
   }
   return { construction: init, statement, value: set.get("arguments", 1) as ASTPath };

@@ -87,7 +87,12 @@ export class MarkdownCode {
       const text = file.lineText(line);
       const match = /^\s{0,3}(`{3,}|~{3,})/.exec(text);
       if (fence) {
-        if (match && match[1]![0] === fence.marker[0] && match[1]!.length >= fence.marker.length && text.trim() === match[1]) {
+        if (
+          match &&
+          match[1]![0] === fence.marker[0] &&
+          match[1]!.length >= fence.marker.length &&
+          text.trim() === match[1]
+        ) {
           this.blocks.push({ start: fence.start, end: file.lineEnd(line), fenceLine: fence.line });
           fence = undefined;
         }

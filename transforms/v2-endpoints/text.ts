@@ -19,13 +19,29 @@ import { findLegacyHostMentions, parseUrlText } from "../../src/core/urls.js";
 import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
 import type { FileFix, FixContext, FixEvent, SiteNote, TransformPart } from "../types.js";
 import { advice, messages } from "./advice.js";
-import { applyEdits, hostEditIn, hostRewrites, moveRunIdIntoPath, onlyVendorLegacyHosts, QUEUE_SUFFIX, type TextEdit, v1OnlyFields } from "./urls.js";
+import {
+  applyEdits,
+  hostEditIn,
+  hostRewrites,
+  moveRunIdIntoPath,
+  onlyVendorLegacyHosts,
+  QUEUE_SUFFIX,
+  type TextEdit,
+  v1OnlyFields,
+} from "./urls.js";
 import { findRunIdParam, findRunSegment } from "../../src/core/run-path.js";
 import { JsonUrls } from "./json.js";
 import { goRunIdQueryEdits } from "./go-query.js";
 import { PythonUrlSites } from "./python.js";
 import { afterSegment, MarkdownCode, type Segment, segmentAt } from "./segments.js";
-import { concatenatedOperand, escapedInterpolation, escapeLanguageOf, interpolates, type SegmentEscape, segmentEscape } from "./path-escape.js";
+import {
+  concatenatedOperand,
+  escapedInterpolation,
+  escapeLanguageOf,
+  interpolates,
+  type SegmentEscape,
+  segmentEscape,
+} from "./path-escape.js";
 
 /** The part of the transform for these files. */
 export const part: TransformPart = {
@@ -71,8 +87,14 @@ class TextEndpointMigration {
     for (const finding of findings) if (ENDPOINT_RULES.has(finding.ruleId)) this.endpoint(finding);
     for (const finding of findings) if (finding.ruleId === "legacy-base-url") this.host(finding);
     // Markers last, on lines moved by the edits above them.
-    const marked = insertLineMarkers(applyEdits(this.text, this.edits), this.context.file, this.markers, (line) => this.shiftedLine(line));
-    return { text: marked.text, events: [...this.events, ...marked.events].sort((a, b) => a.line - b.line), notes: this.notes };
+    const marked = insertLineMarkers(applyEdits(this.text, this.edits), this.context.file, this.markers, (line) =>
+      this.shiftedLine(line),
+    );
+    return {
+      text: marked.text,
+      events: [...this.events, ...marked.events].sort((a, b) => a.line - b.line),
+      notes: this.notes,
+    };
   }
 
   // ---------------------------------------------------------------- hosts
@@ -83,7 +105,11 @@ class TextEndpointMigration {
     if (!site) return;
     if (this.held.some(([s, e]) => start >= s && start < e)) {
       // Kept with its /run request, which fix left whole; JSON has no marker to say so.
-      if (this.json) this.notes.push({ line: finding.line, reason: `the V1 host stays with the /run request it belongs to, which fix could not rewrite: move both to ${HOSTS.v2.apiBase}` });
+      if (this.json)
+        this.notes.push({
+          line: finding.line,
+          reason: `the V1 host stays with the /run request it belongs to, which fix could not rewrite: move both to ${HOSTS.v2.apiBase}`,
+        });
       return;
     }
     const url = this.text.slice(site.segment.start, Math.max(end, site.segment.start));
@@ -95,7 +121,10 @@ class TextEndpointMigration {
       this.mark(finding, start, advice.otherLegacyHost(edit.other));
       return;
     }
-    const edits = [{ start: start + edit.start, end: start + edit.end, text: edit.text }, ...(this.json?.hostPartEdits(start) ?? [])];
+    const edits = [
+      { start: start + edit.start, end: start + edit.end, text: edit.text },
+      ...(this.json?.hostPartEdits(start) ?? []),
+    ];
     if (!this.addEdits(edits)) return;
     const after = applyEdits(mention.url, [edit]);
     this.rewrite(finding, messages.host(mention.url, after));
@@ -137,7 +166,9 @@ class TextEndpointMigration {
   /** What to make the URL of a create fix could not rewrite, as written here. */
   private createAdvice(url: string): string {
     const run = findRunSegment(url);
-    return run && run.queryStart === undefined ? advice.createPathAt(this.createUrl(url.slice(0, run.end))) : advice.createNotRewritable();
+    return run && run.queryStart === undefined
+      ? advice.createPathAt(this.createUrl(url.slice(0, run.end)))
+      : advice.createNotRewritable();
   }
 
   /** What to make the URL of a read fix could not rewrite: its path, and its id as written here (in the query or after the string), escaped. */
@@ -147,15 +178,19 @@ class TextEndpointMigration {
     const query = findRunIdParam(url, run.queryStart);
     if (!query) return advice.getNotRewritable();
     let id = url.slice(query.valueStart, query.valueEnd);
-    let escape = segmentEscape(this.context.file, this.text, site.segment.quote, true);
+    let idEscape = segmentEscape(this.context.file, this.text, site.segment.quote, true);
     if (id === "") {
       const after = afterSegment(this.file, site.segment);
-      escape = segmentEscape(this.context.file, this.text, site.segment.quote, false);
-      const operand = escape && concatenatedOperand(after, escape.language);
+      idEscape = segmentEscape(this.context.file, this.text, site.segment.quote, false);
+      const operand = idEscape && concatenatedOperand(after, idEscape.language);
       if (!operand) return advice.getNotRewritable();
       id = after.slice(operand.start, operand.end);
     }
-    return advice.getPathAt(url.slice(0, run.end), id, escape && /^[$\w.>-]+$/.test(id) ? escape.wrap(id) : undefined);
+    return advice.getPathAt(
+      url.slice(0, run.end),
+      id,
+      idEscape && /^[$\w.>-]+$/.test(id) ? idEscape.wrap(id) : undefined,
+    );
   }
 
   private unseenAdvice(finding: Finding): string {
@@ -165,7 +200,8 @@ class TextEndpointMigration {
   }
 
   private createProblem(finding: Finding, site: Site): string | undefined {
-    if (finding.fix !== "auto") return methodKnown(finding) ? advice.createUnproven(this.runPathIn(site)) : advice.methodUnknown();
+    if (finding.fix !== "auto")
+      return methodKnown(finding) ? advice.createUnproven(this.runPathIn(site)) : advice.methodUnknown();
     const fields = this.bodyFields(site);
     return fields.length > 0 ? advice.v1OnlyFields(fields) : undefined;
   }
@@ -174,7 +210,10 @@ class TextEndpointMigration {
     const run = findRunSegment(url);
     if (!run || (run.queryStart !== undefined && findRunIdParam(url, run.queryStart))) return false;
     const at = site.segment.start + run.end;
-    const edits = [{ start: at, end: run.trailingSlash ? at + 1 : at, text: QUEUE_SUFFIX }, ...(this.json?.createPathEdits(site.segment.start) ?? [])];
+    const edits = [
+      { start: at, end: run.trailingSlash ? at + 1 : at, text: QUEUE_SUFFIX },
+      ...(this.json?.createPathEdits(site.segment.start) ?? []),
+    ];
     if (!this.addEdits(edits)) return false;
     this.rewrite(finding, messages.create());
     return true;
@@ -184,12 +223,13 @@ class TextEndpointMigration {
     const { segment } = site;
     const run = findRunSegment(url);
     if (!run) return false;
-    const escapeIn = (inside: boolean): SegmentEscape | undefined => (this.json || this.markdown ? undefined : segmentEscape(this.context.file, this.text, segment.quote, inside));
-    const escape = escapeIn(true);
+    const escapeIn = (inside: boolean): SegmentEscape | undefined =>
+      this.json || this.markdown ? undefined : segmentEscape(this.context.file, this.text, segment.quote, inside);
+    const idEscape = escapeIn(true);
     let edits: TextEdit[] | undefined;
     let escaped = false; // the id moved into the path is escaped there (Go's q.Set shape escapes it itself)
     if (run.queryStart !== undefined) {
-      const inPath = escape && this.escapedIdUrl(site, url, run.queryStart, escape);
+      const inPath = idEscape && this.escapedIdUrl(site, url, run.queryStart, idEscape);
       const moved = moveRunIdIntoPath(inPath ?? url);
       if (moved !== undefined) {
         escaped = inPath !== undefined;
@@ -203,25 +243,25 @@ class TextEndpointMigration {
         escaped = operand !== undefined;
       }
     } else if (site.pyIndex !== undefined) {
-      edits = this.python!.paramsRunIdEdits(site.pyIndex, segment, escape?.wrap);
-      escaped = escape !== undefined;
+      edits = this.python!.paramsRunIdEdits(site.pyIndex, segment, idEscape?.wrap);
+      escaped = idEscape !== undefined;
     } else if (posix.extname(this.context.file) === ".go" && factsOf(finding, "endpoint")?.runLiteral) {
       // `q.Set("run_id", id)` on a later line: the finding is there, the URL's literal is in the facts.
       edits = goRunIdQueryEdits(this.text, spanOf(finding).start, segment);
       escaped = true;
     }
     if (!edits) return false;
-    if (escaped && escape) edits.push(...escape.imports);
+    if (escaped && idEscape) edits.push(...idEscape.imports);
     if (!this.addEdits(edits)) return false;
-    this.rewrite(finding, this.unescapedNote(escaped, escape) ?? messages.get());
+    this.rewrite(finding, this.unescapedNote(escaped, idEscape) ?? messages.get());
     return true;
   }
 
   /** Why the rewritten read puts its id into the path unescaped, in code where that matters. */
-  private unescapedNote(escaped: boolean, escape: SegmentEscape | undefined): string | undefined {
+  private unescapedNote(escaped: boolean, idEscape: SegmentEscape | undefined): string | undefined {
     if (escaped) return undefined;
     if (fileTypeOf(this.context.file).language === "shell") return messages.getUnescaped("shell has no call for it");
-    if (escape || escapeLanguageOf(this.context.file)) return messages.getUnescaped("fix could not wrap it here");
+    if (idEscape || escapeLanguageOf(this.context.file)) return messages.getUnescaped("fix could not wrap it here");
     return undefined;
   }
 
@@ -230,10 +270,16 @@ class TextEndpointMigration {
    * string (`?run_id=#{id}` -> `?run_id=#{ERB::Util.url_encode(id)}`), ready
    * to move into the path; undefined when the value is not one interpolation.
    */
-  private escapedIdUrl(site: Site, url: string, queryStart: number, escape: SegmentEscape): string | undefined {
+  private escapedIdUrl(site: Site, url: string, queryStart: number, idEscape: SegmentEscape): string | undefined {
     const query = findRunIdParam(url, queryStart);
-    if (!query || !(site.pyIndex !== undefined ? site.segment.interpolates === true : interpolates(this.text, site.segment, escape.language))) return undefined;
-    const value = escapedInterpolation(url.slice(query.valueStart, query.valueEnd), escape, site.segment.quote);
+    if (
+      !query ||
+      !(site.pyIndex !== undefined
+        ? site.segment.interpolates === true
+        : interpolates(this.text, site.segment, idEscape.language))
+    )
+      return undefined;
+    const value = escapedInterpolation(url.slice(query.valueStart, query.valueEnd), idEscape, site.segment.quote);
     return value === undefined ? undefined : url.slice(0, query.valueStart) + value + url.slice(query.valueEnd);
   }
 
@@ -247,12 +293,16 @@ class TextEndpointMigration {
   }
 
   /** The edit escaping the id concatenated after the string (`'/run/' . $id` -> `'/run/' . rawurlencode($id)`). */
-  private escapedOperand(site: Site, escape: SegmentEscape): TextEdit | undefined {
+  private escapedOperand(site: Site, idEscape: SegmentEscape): TextEdit | undefined {
     const after = afterSegment(this.file, site.segment);
-    const operand = concatenatedOperand(after, escape.language);
+    const operand = concatenatedOperand(after, idEscape.language);
     if (!operand) return undefined;
     const at = site.segment.end + site.segment.quote.length;
-    return { start: at + operand.start, end: at + operand.end, text: escape.wrap(after.slice(operand.start, operand.end)) };
+    return {
+      start: at + operand.start,
+      end: at + operand.end,
+      text: idEscape.wrap(after.slice(operand.start, operand.end)),
+    };
   }
 
   /**
@@ -262,7 +312,7 @@ class TextEndpointMigration {
    */
   private endsAtRunIdValue(site: Site, url: string, queryStart: number): boolean {
     const query = findRunIdParam(url, queryStart);
-    if (!query || query.before !== "" || query.valueStart !== url.length || site.segment.quote === "") return false;
+    if (query?.before !== "" || query.valueStart !== url.length || site.segment.quote === "") return false;
     if (site.pyIndex !== undefined && this.python!.nextOp(site.pyIndex) !== "+") return false;
     const after = afterSegment(this.file, site.segment);
     if (site.pyIndex === undefined && !/^\s*[+.]\s*[\w$]/.test(after)) return false;
@@ -296,7 +346,8 @@ class TextEndpointMigration {
       const segment = this.json.segmentAt(start);
       return segment && { segment };
     }
-    if (this.markdown ? !this.markdown.isCode(start) : this.file.kind === "docs" || this.file.isComment(start)) return undefined;
+    if (this.markdown ? !this.markdown.isCode(start) : this.file.kind === "docs" || this.file.isComment(start))
+      return undefined;
     return { segment: segmentAt(this.file, start) };
   }
 
@@ -316,7 +367,9 @@ class TextEndpointMigration {
   /** V1-only create fields in the request's body: the call (Python), the request object (JSON), or the statement and the lines around it. */
   private bodyFields(site: Site): string[] {
     if (site.pyIndex !== undefined) return this.python!.bodyFields(site.pyIndex);
-    const text = this.json ? (this.json.requestText(site.segment.start) ?? "") : this.requestContext(site.segment.start);
+    const text = this.json
+      ? (this.json.requestText(site.segment.start) ?? "")
+      : this.requestContext(site.segment.start);
     const keys = [...text.matchAll(/\\?["']([a-z_]+)\\?["']\s*(?::|=>|,)/g)].map((m) => m[1]!);
     return v1OnlyFields(keys);
   }
@@ -352,10 +405,14 @@ class TextEndpointMigration {
 
   /** Adds edits unless one overlaps an edit already planned; the same edit twice counts once. */
   private addEdits(edits: readonly TextEdit[]): boolean {
-    const fresh = edits.filter((e) => !this.edits.some((o) => o.start === e.start && o.end === e.end && o.text === e.text));
+    const fresh = edits.filter(
+      (e) => !this.edits.some((o) => o.start === e.start && o.end === e.end && o.text === e.text),
+    );
     for (const edit of fresh) {
       const clash = this.edits.some(
-        (o) => (edit.start < o.end && o.start < edit.end) || (edit.start === edit.end && o.start === o.end && edit.start === o.start),
+        (o) =>
+          (edit.start < o.end && o.start < edit.end) ||
+          (edit.start === edit.end && o.start === o.end && edit.start === o.start),
       );
       if (clash) return false;
     }
@@ -394,6 +451,11 @@ function minimalEdit(before: string, after: string, offset: number): TextEdit {
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
   let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  while (
+    tail < before.length - head &&
+    tail < after.length - head &&
+    before[before.length - 1 - tail] === after[after.length - 1 - tail]
+  )
+    tail++;
   return { start: offset + head, end: offset + before.length - tail, text: after.slice(head, after.length - tail) };
 }

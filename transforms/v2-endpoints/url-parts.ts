@@ -76,7 +76,11 @@ export function flattenUrl(path: ASTPath): FlatUrl {
         return visit(init, [...via, binding], depth + 1);
       }
       case "MemberExpression":
-        if (!node.computed && (node.property as Node).type === "Identifier" && (node.property as Node).name === "href") {
+        if (
+          !node.computed &&
+          (node.property as Node).type === "Identifier" &&
+          (node.property as Node).name === "href"
+        ) {
           return visit(p.get("object") as ASTPath, via, depth + 1);
         }
         return pushHole(p, via);
@@ -123,7 +127,12 @@ export function constBindingOf(identifier: ASTPath): ConstBinding | undefined {
   if ((declaration?.node as Node | undefined)?.type !== "VariableDeclaration") return undefined;
   if (((declarator!.node as Node).id as Node).type !== "Identifier") return undefined;
   const kind = (declaration!.node as Node).kind;
-  if (kind !== "const" && (!(declarator!.node as Node).init || reassigned(declarator!.node as Node, scope!.path.node as unknown as Node, name))) return undefined;
+  if (
+    kind !== "const" &&
+    (!(declarator!.node as Node).init ||
+      reassigned(declarator!.node as Node, scope!.path.node as unknown as Node, name))
+  )
+    return undefined;
   return { name, declarator: declarator! };
 }
 
@@ -142,7 +151,12 @@ function reassigned(declarator: Node, scope: Node, name: string): boolean {
 /** Whether code under `node` assigns to or updates a name (a shadowing name counts too: the answer errs towards "assigned"). */
 function assignsTo(node: Node, name: string): boolean {
   return someNode(node, (n) => {
-    const target = n.type === "AssignmentExpression" || n.type === "ForInStatement" || n.type === "ForOfStatement" ? (n.left as Node) : n.type === "UpdateExpression" ? (n.argument as Node) : undefined;
+    const target =
+      n.type === "AssignmentExpression" || n.type === "ForInStatement" || n.type === "ForOfStatement"
+        ? (n.left as Node)
+        : n.type === "UpdateExpression"
+          ? (n.argument as Node)
+          : undefined;
     if (!target || target.type === "MemberExpression" || target.type === "VariableDeclaration") return false;
     // `name = …`, `name++`, and patterns that name it: `({ name } = …)`, `[name] = …`.
     return someNode(target, (t) => t.type === "Identifier" && t.name === name);
@@ -167,7 +181,16 @@ function someNode(root: Node, test: (node: Node) => boolean): boolean {
 }
 
 /** Keys that hold no code: positions, comments, tokens, recast's copy of the original node. */
-const SKIPPED_KEYS = new Set(["loc", "comments", "leadingComments", "trailingComments", "innerComments", "tokens", "original", "extra"]);
+const SKIPPED_KEYS = new Set([
+  "loc",
+  "comments",
+  "leadingComments",
+  "trailingComments",
+  "innerComments",
+  "tokens",
+  "original",
+  "extra",
+]);
 
 interface Scope {
   lookup(name: string): Scope | undefined;
@@ -185,7 +208,8 @@ export function usesOf(binding: ConstBinding, all: readonly ASTPath[]): ASTPath[
   const uses: ASTPath[] = [];
   for (const p of all) {
     const node = p.node as Node;
-    if (node.type === "ExportSpecifier" && ((node.local as Node | undefined)?.name ?? "") === binding.name) return undefined;
+    if (node.type === "ExportSpecifier" && ((node.local as Node | undefined)?.name ?? "") === binding.name)
+      return undefined;
     if (node.type !== "Identifier" || node.name !== binding.name) continue;
     if (p.node === (binding.declarator.node as Node).id) continue;
     if (!isReference(p)) continue;
@@ -199,8 +223,19 @@ export function usesOf(binding: ConstBinding, all: readonly ASTPath[]): ASTPath[
 function isReference(p: ASTPath): boolean {
   const parent = p.parent?.node as Node | undefined;
   if (!parent) return false;
-  if ((parent.type === "MemberExpression" || parent.type === "OptionalMemberExpression") && parent.property === p.node && !parent.computed) return false;
-  if ((parent.type === "ObjectProperty" || parent.type === "Property") && parent.key === p.node && !parent.computed && !parent.shorthand) return false;
+  if (
+    (parent.type === "MemberExpression" || parent.type === "OptionalMemberExpression") &&
+    parent.property === p.node &&
+    !parent.computed
+  )
+    return false;
+  if (
+    (parent.type === "ObjectProperty" || parent.type === "Property") &&
+    parent.key === p.node &&
+    !parent.computed &&
+    !parent.shorthand
+  )
+    return false;
   if (parent.type === "VariableDeclarator" && parent.id === p.node) return false;
   if (/Specifier$/.test(parent.type)) return false;
   return startOf(p.node) >= 0;

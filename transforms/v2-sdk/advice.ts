@@ -1,6 +1,13 @@
 /** What the v2-sdk markers say about V1 names and calls that have no one-to-one V2 counterpart. */
 import { V1_CLIENT_METHODS } from "../../src/knowledge/migration.js";
-import { COMPONENTS_MODULE, MEDIA_ITEM, OUTPUT_FILE_SCHEMA, V2_CLASS, WEBHOOK_PARSER, WEBHOOK_SCHEMA } from "./context.js";
+import {
+  COMPONENTS_MODULE,
+  MEDIA_ITEM,
+  OUTPUT_FILE_SCHEMA,
+  V2_CLASS,
+  WEBHOOK_PARSER,
+  WEBHOOK_SCHEMA,
+} from "./context.js";
 
 export function schemaAdvice(name: string): string {
   if (name === WEBHOOK_SCHEMA) {
@@ -9,7 +16,8 @@ export function schemaAdvice(name: string): string {
   if (name === OUTPUT_FILE_SCHEMA) {
     return `${OUTPUT_FILE_SCHEMA} is a V1 zod schema: as a type use Pick<${MEDIA_ITEM}, "url" | "filename"> (${MEDIA_ITEM} from ${COMPONENTS_MODULE}); V2 has no public schema for it`;
   }
-  if (name === WEBHOOK_PARSER) return `${WEBHOOK_PARSER} used as a value: call new ${V2_CLASS}().validateWebhook({ request }) instead (it throws and answers in camelCase)`;
+  if (name === WEBHOOK_PARSER)
+    return `${WEBHOOK_PARSER} used as a value: call new ${V2_CLASS}().validateWebhook({ request }) instead (it throws and answers in camelCase)`;
   return `${name} is V1 SDK API with no V2 counterpart`;
 }
 

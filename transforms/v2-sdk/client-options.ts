@@ -43,7 +43,12 @@ function keyName(prop: AnyNode): string | undefined {
 }
 
 function isPlainProperty(prop: AnyNode): boolean {
-  return (prop.type === "ObjectProperty" || prop.type === "Property") && prop.kind !== "get" && prop.kind !== "set" && !prop.method;
+  return (
+    (prop.type === "ObjectProperty" || prop.type === "Property") &&
+    prop.kind !== "get" &&
+    prop.kind !== "set" &&
+    !prop.method
+  );
 }
 
 /** The literal string of a node, when it is a string literal or a template without expressions. */
@@ -77,17 +82,31 @@ function envAdvice(variable: string | undefined, compat: string): string {
 }
 
 /** What becomes of a V1 apiBase value: dropped, a serverURL (source text), and whether a person should look. */
-type ServerUrl = { kind: "drop"; note: string } | { kind: "set"; code: string; note: string; review?: string; env?: string };
+type ServerUrl =
+  | { kind: "drop"; note: string }
+  | { kind: "set"; code: string; note: string; review?: string; env?: string };
 
 /**
  * The serverURL for an apiBase `value` (a node of the options literal);
  * `read` is how the generated code reads the value when it is not a literal.
  */
-function serverUrlFor(j: JSCodeshift, value: AnyNode, read: string | undefined, print: PrintOptions, compat: CompatName): ServerUrl {
+function serverUrlFor(
+  j: JSCodeshift,
+  value: AnyNode,
+  read: string | undefined,
+  print: PrintOptions,
+  compat: CompatName,
+): ServerUrl {
   const literal = literalString(value);
   if (literal !== undefined) {
     if (literal === "" || DEFAULT_BASES.has(literal)) {
-      return { kind: "drop", note: literal === "" ? "empty apiBase dropped (V1 used its default)" : `apiBase ${literal} dropped: V2's default server is ${HOSTS.v2.apiBase}` };
+      return {
+        kind: "drop",
+        note:
+          literal === ""
+            ? "empty apiBase dropped (V1 used its default)"
+            : `apiBase ${literal} dropped: V2's default server is ${HOSTS.v2.apiBase}`,
+      };
     }
     const url = `${literal}/api`;
     const q = print.quote === "single" ? "'" : '"';
@@ -117,7 +136,12 @@ function serverUrlFor(j: JSCodeshift, value: AnyNode, read: string | undefined, 
  * `apiBase` are understood; anything else (spreads, other keys, getters)
  * leaves the object untouched and reports why.
  */
-export function rewriteOptionsObject(j: JSCodeshift, object: AnyNode, print: PrintOptions, compat: CompatName): OptionsOutcome {
+export function rewriteOptionsObject(
+  j: JSCodeshift,
+  object: AnyNode,
+  print: PrintOptions,
+  compat: CompatName,
+): OptionsOutcome {
   const unsupported = unsupportedOptions(object);
   if (unsupported) return { kind: "unsupported", reason: unsupported };
   const notes: string[] = [];
@@ -187,7 +211,13 @@ export function plainKeys(object: AnyNode): string[] | undefined {
  * opts.apiToken, serverURL: … }` reads the same two keys V1 read, at the same
  * moment; a literal apiBase follows the literal rules.
  */
-export function optionsFromVariable(j: JSCodeshift, name: string, object: AnyNode, print: PrintOptions, compat: CompatName): OptionsOutcome & { node?: AnyNode } {
+export function optionsFromVariable(
+  j: JSCodeshift,
+  name: string,
+  object: AnyNode,
+  print: PrintOptions,
+  compat: CompatName,
+): OptionsOutcome & { node?: AnyNode } {
   const unsupported = unsupportedOptions(object);
   if (unsupported) return { kind: "unsupported", reason: unsupported };
   const parts = [`${OPTIONS.apiToken}: ${name}.apiToken`];

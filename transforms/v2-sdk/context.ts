@@ -5,7 +5,12 @@
  */
 import type { ASTPath, Collection, FileInfo, JSCodeshift } from "jscodeshift";
 import type { Finding } from "../../src/core/finding.js";
-import { JS_SDK_SHAPES, V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES, V1_SDK_EXPORTS } from "../../src/knowledge/migration.js";
+import {
+  JS_SDK_SHAPES,
+  V1_CLIENT_METHODS,
+  V1_CLIENT_PROPERTIES,
+  V1_SDK_EXPORTS,
+} from "../../src/knowledge/migration.js";
 import type { RuleId } from "../../src/rules/catalog.js";
 import { addMarker, statementOf } from "../lib/markers.js";
 import { type SourceStyle, sourceStyleOf } from "../lib/source-style.js";
@@ -136,7 +141,12 @@ export function isSdkNamespace(context: SdkContext, node: AnyNode): boolean {
 export function flaggedSpecifiers(context: SdkContext): SdkSpecifier[] {
   return context.bindings.specifiers.filter((s) => {
     const node = s.path.node as AnyNode;
-    return context.flagged.has(node) || context.flagged.has(node.imported) || context.flagged.has(node.key) || context.flagged.has(node.local);
+    return (
+      context.flagged.has(node) ||
+      context.flagged.has(node.imported) ||
+      context.flagged.has(node.key) ||
+      context.flagged.has(node.local)
+    );
   });
 }
 
@@ -155,4 +165,3 @@ export function lineOf(node: unknown): number {
 function isTypeScript(file: string): boolean {
   return /\.(c|m)?tsx?$/i.test(file);
 }
-

@@ -48,7 +48,11 @@ export default function transform(file: FileInfo, api: API, options: MigrationOp
   renameImports(context);
   renameNamespaceTypes(context);
   if (!context.changed) return file.source;
-  return insertImportLines(context.root.toSource(context.print), [...context.importLines, ...compatNamespaceImport(context)], file.path);
+  return insertImportLines(
+    context.root.toSource(context.print),
+    [...context.importLines, ...compatNamespaceImport(context)],
+    file.path,
+  );
 }
 
 /** One namespace import of the compat module (type-only when only types use it), when a step used it. */

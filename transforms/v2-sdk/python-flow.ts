@@ -80,7 +80,12 @@ export class PythonCallFlow {
     if (isOp(t[close + 1], ".")) return this.chainedRead(close, v2Result);
     // `(await call(...)).object`: parentheses that hold just the call.
     const group = isOp(t[close + 1], ")") ? this.module.partner(close + 1) : -1;
-    if (group >= 0 && this.module.isGrouping(group) && this.module.callSpanning({ lo: group + 1, hi: close + 1 }) === open && isOp(t[close + 2], ".")) {
+    if (
+      group >= 0 &&
+      this.module.isGrouping(group) &&
+      this.module.callSpanning({ lo: group + 1, hi: close + 1 }) === open &&
+      isOp(t[close + 2], ".")
+    ) {
       return this.chainedRead(close + 1, v2Result);
     }
     const line = this.module.statementAt(open);
@@ -93,7 +98,8 @@ export class PythonCallFlow {
     const target = t[line.lo];
     const bindsName = target?.kind === "name" && isOp(t[line.lo + 1], "=") && close === line.hi - 1;
     const valueStart = isName(t[line.lo + 2], "await") ? line.lo + 3 : line.lo + 2;
-    if (!bindsName || start !== valueStart) return { provable: false, reason: "the result is not bound to a plain name" };
+    if (!bindsName || start !== valueStart)
+      return { provable: false, reason: "the result is not bound to a plain name" };
     return this.readsOf(target.value, line, close, v2Result);
   }
 
@@ -110,7 +116,8 @@ export class PythonCallFlow {
     const t = this.t;
     const scope = this.scopeOf(binding.lo);
     const assignments = (this.module.assignments.get(name) ?? []).filter((a) => a.scope === scope);
-    if (assignments.length !== 1) return { provable: false, reason: `${name} is assigned more than once in this function` };
+    if (assignments.length !== 1)
+      return { provable: false, reason: `${name} is assigned more than once in this function` };
     const accessors: PyToken[] = [];
     const bindingStart = t[binding.lo]!.start;
     const bindingEnd = t[close]!.end;
@@ -122,7 +129,8 @@ export class PythonCallFlow {
         if (!isName(token, name) || isOp(tokens[i - 1], ".")) continue;
         const scopes = this.module.scopesAt(token.start);
         if (!scopes.includes(scope)) continue;
-        if (scopes[scopes.length - 1] !== scope) return { provable: false, reason: `${name} is used in a nested function` };
+        if (scopes[scopes.length - 1] !== scope)
+          return { provable: false, reason: `${name} is used in a nested function` };
         if (token.start < bindingStart) return { provable: false, reason: `${name} is used before the call` };
         const field = isOp(tokens[i + 1], ".") ? tokens[i + 2] : undefined;
         if (isName(field, V1_RESULT)) {
@@ -130,7 +138,10 @@ export class PythonCallFlow {
           continue;
         }
         if (field?.kind === "name" && (field.value === v2Result || SHARED_FIELDS.has(field.value))) continue;
-        return { provable: false, reason: `${name} is also used as a whole or through another attribute (passed on, returned, .status_code, …)` };
+        return {
+          provable: false,
+          reason: `${name} is also used as a whole or through another attribute (passed on, returned, .status_code, …)`,
+        };
       }
     }
     return { provable: true, accessors };

@@ -149,14 +149,19 @@ class PythonSdkFix {
     this.rewrite("v1-sdk-client", this.lineOf(auth.keyword), `${CLIENT}(${AUTH.v1}=…) → ${CLIENT}(${AUTH.v2}=…)`);
     const nameOf = (arg: PyArgument) => this.t[arg.keyword!]!.value;
     const urls = keywords.filter((a) => SERVER_URL_OPTIONS.has(nameOf(a)) && !this.isV2SafeLiteral(a));
-    const known = (name: string) => name === AUTH.v1 || name === SERVER_INDEX || SAME_OPTIONS.has(name) || SERVER_URL_OPTIONS.has(name);
+    const known = (name: string) =>
+      name === AUTH.v1 || name === SERVER_INDEX || SAME_OPTIONS.has(name) || SERVER_URL_OPTIONS.has(name);
     const unknown = keywords.map(nameOf).filter((name) => !known(name));
     const notes: string[] = [];
     if (urls.length > 0) {
-      notes.push(`${urls.map(nameOf).join(", ")} is passed on as written: V2 needs a V2 server (${HOSTS.v2.apiBase}) or none, so make sure the value no longer names the V1 host ${HOSTS.v1.host}`);
+      notes.push(
+        `${urls.map(nameOf).join(", ")} is passed on as written: V2 needs a V2 server (${HOSTS.v2.apiBase}) or none, so make sure the value no longer names the V1 host ${HOSTS.v1.host}`,
+      );
     }
     if (keywords.some((a) => nameOf(a) === SERVER_INDEX)) {
-      notes.push(`${SERVER_INDEX} picks from the SDK's own server list, which is another list in V2: check which server it picks there, or pass server_url`);
+      notes.push(
+        `${SERVER_INDEX} picks from the SDK's own server list, which is another list in V2: check which server it picks there, or pass server_url`,
+      );
     }
     if (unknown.length > 0) notes.push(`check ${unknown.join(", ")} against V2's constructor options`);
     if (notes.length > 0) this.mark(start, "v1-sdk-client", `${AUTH.v1}= became ${AUTH.v2}=; ${notes.join("; ")}`);
@@ -182,14 +187,19 @@ class PythonSdkFix {
     if (run?.mapping === GET) return this.getAt(index, run);
     const [namespace = call, method = ""] = call.split(".");
     const advice = pythonV1OnlyCall(namespace, method)?.advice ?? "rewrite it against the V2 API by hand";
-    this.mark(index, "v1-sdk-call", `client.${call}() exists only in the V1 Python SDK: there is no client.${namespace} namespace in V2 (${TARGET}); ${advice}`);
+    this.mark(
+      index,
+      "v1-sdk-call",
+      `client.${call}() exists only in the V1 Python SDK: there is no client.${namespace} namespace in V2 (${TARGET}); ${advice}`,
+    );
   }
 
   private createAt(runToken: number, run: PythonRunCall): void {
     const open = runToken + 3;
     const args = this.module.callArguments(open);
     const request = args.keyword.get("request");
-    const shapes = request && args.positional.length === 0 && args.keyword.size === 1 ? this.flow.requestKeys(request) : undefined;
+    const shapes =
+      request && args.positional.length === 0 && args.keyword.size === 1 ? this.flow.requestKeys(request) : undefined;
     const fits = (keys: string[]) => keys.includes("deployment_id") && keys.every((k) => QUEUE_KEYS.has(k));
     if (!shapes?.every(fits)) {
       return this.mark(
@@ -200,25 +210,42 @@ class PythonSdkFix {
     }
     const use = this.flow.resultUse(open, CREATE.v2Result);
     if (!use.provable) {
-      return this.mark(runToken, "v1-sdk-call", `${run.v1}() → .${run.v2}(...) and its result's .${CREATE.v1Result} → .${CREATE.v2Result}: not rewritten because ${use.reason}`);
+      return this.mark(
+        runToken,
+        "v1-sdk-call",
+        `${run.v1}() → .${run.v2}(...) and its result's .${CREATE.v1Result} → .${CREATE.v2Result}: not rewritten because ${use.reason}`,
+      );
     }
     // `run.create` → `run.deployment.queue`: the `create` token becomes `deployment.queue` (`_async` kept).
     this.edit(runToken + 2, run.v2.split(".").slice(1).join("."));
     for (const accessor of use.accessors) this.renameAccessor(accessor, CREATE.v2Result);
     const line = this.lineOf(runToken);
-    this.rewrite("v1-sdk-call", line, `${run.v1}(request=…) → ${run.v2}(request=…)${use.accessors.length > 0 ? `, .${CREATE.v1Result} → .${CREATE.v2Result}` : ""}`);
+    this.rewrite(
+      "v1-sdk-call",
+      line,
+      `${run.v1}(request=…) → ${run.v2}(request=…)${use.accessors.length > 0 ? `, .${CREATE.v1Result} → .${CREATE.v2Result}` : ""}`,
+    );
   }
 
   private getAt(runToken: number, run: PythonRunCall): void {
     const open = runToken + 3;
     const args = this.module.callArguments(open);
-    const single = args.positional.length + args.keyword.size === 1 && (args.positional.length === 1 || args.keyword.has("run_id"));
+    const single =
+      args.positional.length + args.keyword.size === 1 && (args.positional.length === 1 || args.keyword.has("run_id"));
     if (!single) {
-      return this.mark(runToken, "v1-sdk-call", `${run.v1}() with these arguments: V2 takes ${run.v2}(run_id=…) and answers in .${GET.v2Result} instead of .${GET.v1Result}`);
+      return this.mark(
+        runToken,
+        "v1-sdk-call",
+        `${run.v1}() with these arguments: V2 takes ${run.v2}(run_id=…) and answers in .${GET.v2Result} instead of .${GET.v1Result}`,
+      );
     }
     const use = this.flow.resultUse(open, GET.v2Result);
     if (!use.provable) {
-      return this.mark(runToken, "v1-sdk-call", `${run.v1}(): its result's .${GET.v1Result} becomes .${GET.v2Result} in V2; not rewritten because ${use.reason}`);
+      return this.mark(
+        runToken,
+        "v1-sdk-call",
+        `${run.v1}(): its result's .${GET.v1Result} becomes .${GET.v2Result} in V2; not rewritten because ${use.reason}`,
+      );
     }
     for (const accessor of use.accessors) this.renameAccessor(accessor, GET.v2Result);
     if (use.accessors.length > 0) {
@@ -240,7 +267,11 @@ class PythonSdkFix {
     const call = factsOf(f, "python-sdk")?.call;
     const v2 = call ? pythonRunCall(call)?.mapping.v2Result : undefined;
     const target = v2 ? `.${v2}` : `.${CREATE.v2Result} (queue) or .${GET.v2Result} (get)`;
-    this.mark(index, "v1-sdk-call", `.${CREATE.v1Result} is the V1 Python SDK's result accessor: in V2 it is ${target}; change it together with the call that produced the result`);
+    this.mark(
+      index,
+      "v1-sdk-call",
+      `.${CREATE.v1Result} is the V1 Python SDK's result accessor: in V2 it is ${target}; change it together with the call that produced the result`,
+    );
   }
 
   /** `output.data.images`: which object `output` is cannot be proven here, so the change is left to a person. */
@@ -248,7 +279,8 @@ class PythonSdkFix {
     const index = this.tokenOf(f);
     const list = this.t[index + 2];
     if (index < 0 || list?.kind !== "name") return;
-    const items = list.value === PYTHON_SDK_SHAPES.outputTextList ? "its items are strings" : "file items keep .url and .filename";
+    const items =
+      list.value === PYTHON_SDK_SHAPES.outputTextList ? "its items are strings" : "file items keep .url and .filename";
     this.mark(
       index,
       "v1-sdk-call",
@@ -280,7 +312,8 @@ export function fixPythonSdk(text: string, file: string, findings: readonly Find
   const fix = new PythonSdkFix(text, hosts);
   fix.run(sdkFindings);
   let out = text;
-  for (const edit of [...fix.edits].sort((a, b) => b.start - a.start)) out = `${out.slice(0, edit.start)}${edit.text}${out.slice(edit.end)}`;
+  for (const edit of [...fix.edits].sort((a, b) => b.start - a.start))
+    out = `${out.slice(0, edit.start)}${edit.text}${out.slice(edit.end)}`;
   // Token edits never change line numbers, so the markers' lines still hold.
   const marked = insertLineMarkers(out, file, fix.markers);
   return { text: marked.text, events: [...fix.events, ...marked.events] };

@@ -83,7 +83,15 @@ export function sdkBindings(j: JSCodeshift, root: Collection): SdkBindings {
       const local = nameOf(spec.local) ?? imported;
       if (!imported || !local) return;
       const typeOnly = declarationTypeOnly || spec.importKind === "type";
-      out.specifiers.push({ path, kind: "import", imported, local, typeOnly, declaration, source: node.source as AnyNode });
+      out.specifiers.push({
+        path,
+        kind: "import",
+        imported,
+        local,
+        typeOnly,
+        declaration,
+        source: node.source as AnyNode,
+      });
     });
     for (const spec of (node.specifiers as AnyNode[] | undefined) ?? []) {
       if (spec.type === "ImportNamespaceSpecifier" || spec.type === "ImportDefaultSpecifier") {
@@ -108,7 +116,15 @@ export function sdkBindings(j: JSCodeshift, root: Collection): SdkBindings {
       const local = nameOf(prop.value);
       if (!imported || !local) return;
       const propPath = findPaths(j, j(path), "ObjectPattern")[0]!.get("properties", index) as ASTPath;
-      out.specifiers.push({ path: propPath, kind: "destructure", imported, local, typeOnly: false, declaration, source: moduleLiteralOf(node.init) });
+      out.specifiers.push({
+        path: propPath,
+        kind: "destructure",
+        imported,
+        local,
+        typeOnly: false,
+        declaration,
+        source: moduleLiteralOf(node.init),
+      });
     });
   });
   return out;
@@ -116,7 +132,9 @@ export function sdkBindings(j: JSCodeshift, root: Collection): SdkBindings {
 
 /** True when any identifier in the file is spelled `name`: a new binding of that name could clash or shadow. */
 export function isNameTaken(j: JSCodeshift, root: Collection, name: string): boolean {
-  return findPaths(j, root, "Identifier", { name }).length > 0 || findPaths(j, root, "JSXIdentifier", { name }).length > 0;
+  return (
+    findPaths(j, root, "Identifier", { name }).length > 0 || findPaths(j, root, "JSXIdentifier", { name }).length > 0
+  );
 }
 
 type Scope = { lookup(name: string): Scope | null };
@@ -136,15 +154,25 @@ export function referencesOf(j: JSCodeshift, root: Collection, local: string, de
     const parent = path.parent?.node as AnyNode | undefined;
     if (!parent) return;
     const field = path.name;
-    if (parent.type === "ImportSpecifier" || parent.type === "ImportDefaultSpecifier" || parent.type === "ImportNamespaceSpecifier") return;
+    if (
+      parent.type === "ImportSpecifier" ||
+      parent.type === "ImportDefaultSpecifier" ||
+      parent.type === "ImportNamespaceSpecifier"
+    )
+      return;
     if (parent.type === "ExportSpecifier") return;
     const isMember = parent.type === "MemberExpression" || parent.type === "OptionalMemberExpression";
     if (isMember && field === "property" && !parent.computed) return;
     if (parent.type === "TSQualifiedName" && field === "right") return;
     // `{ ComfyDeployClient }` in an object literal refers to the binding through its value, not its key.
     if (field === "key" && !parent.computed) return;
-    if ((parent.type === "ObjectProperty" || parent.type === "Property") && field === "value" && isInPattern(path)) return;
-    if (/Declaration$|Declarator$|Function|ClassMethod|ClassProperty|TSPropertySignature|CatchClause|RestElement/.test(parent.type)) {
+    if ((parent.type === "ObjectProperty" || parent.type === "Property") && field === "value" && isInPattern(path))
+      return;
+    if (
+      /Declaration$|Declarator$|Function|ClassMethod|ClassProperty|TSPropertySignature|CatchClause|RestElement/.test(
+        parent.type,
+      )
+    ) {
       if (field === "id" || field === "params" || field === "param" || field === "key") return;
     }
     const owner = scopeOf(path)?.lookup(local) ?? null;

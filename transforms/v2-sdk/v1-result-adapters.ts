@@ -32,7 +32,9 @@ function nest(text: string, style: AdapterStyle): string {
 /** Multi-line items, one per line, nested one level. */
 function lines(items: readonly string[], style: AdapterStyle): string {
   const i = style.indent;
-  return items.map((item, index) => `${i}${nest(item, style)}${index < items.length - 1 || style.trailingComma ? "," : ""}`).join("\n");
+  return items
+    .map((item, index) => `${i}${nest(item, style)}${index < items.length - 1 || style.trailingComma ? "," : ""}`)
+    .join("\n");
 }
 
 /** `call.then(onResult, onFailure)` with one handler per line; lines after the first are relative to the call's line. */

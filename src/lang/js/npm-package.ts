@@ -5,7 +5,12 @@
  */
 import type { NpmManager } from "../../core/facts.js";
 
-export const DEPENDENCY_FIELDS = ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"] as const;
+export const DEPENDENCY_FIELDS = [
+  "dependencies",
+  "devDependencies",
+  "optionalDependencies",
+  "peerDependencies",
+] as const;
 
 /** The command that rewrites each manager's lockfile from the manifests. */
 export const INSTALL_COMMANDS: Record<NpmManager, string> = {

@@ -5,10 +5,26 @@
 import { posix } from "node:path";
 import { isDockerfile } from "../shell/dockerfile.js";
 
-export type PinFileKind = "dockerfile" | "shell" | "maybe-shell" | "yaml" | "json" | "gitmodules" | "pyproject" | "python" | "list";
+export type PinFileKind =
+  | "dockerfile"
+  | "shell"
+  | "maybe-shell"
+  | "yaml"
+  | "json"
+  | "gitmodules"
+  | "pyproject"
+  | "python"
+  | "list";
 
 /** Manifests and lockfiles other scanners own (and report as unreadable). */
-const OTHER_OWNERS = new Set(["package.json", "package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "pnpm-workspace.yaml", "composer.json"]);
+const OTHER_OWNERS = new Set([
+  "package.json",
+  "package-lock.json",
+  "npm-shrinkwrap.json",
+  "pnpm-lock.yaml",
+  "pnpm-workspace.yaml",
+  "composer.json",
+]);
 
 /** Install lists: one package or clone URL a line. */
 function isPinList(file: string): boolean {

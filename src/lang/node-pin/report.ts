@@ -56,10 +56,12 @@ function outdatedMessage(decision: NodeRefDecision, format: NodePinFormat): stri
   const release = decision.release && decision.release !== decision.ref ? ` (${decision.release})` : "";
   const pinned = `${NODE} is pinned at ${describeRef(decision)}${release}, older than v${NODE_COMPONENT.minimumVersion}`;
   if (decision.refKind === "version") {
-    const example = format === "cli" ? ` (comfy node install ${NODE_COMPONENT.registryName}@${NODE_REF_TARGET.version})` : "";
+    const example =
+      format === "cli" ? ` (comfy node install ${NODE_COMPONENT.registryName}@${NODE_REF_TARGET.version})` : "";
     return `${pinned}: bump it to ${NODE_REF_TARGET.version} or newer${example}; V2 needs ${MINIMUM} or newer.`;
   }
-  if (format === "gitmodules") return `${pinned}: update the submodule to ${MINIMUM} or newer and commit the new gitlink.`;
+  if (format === "gitmodules")
+    return `${pinned}: update the submodule to ${MINIMUM} or newer and commit the new gitlink.`;
   if (format === "pyproject") return `${pinned}: this is a vendored copy; replace it with ${MINIMUM} or newer.`;
   return `${pinned}: bump it to ${MINIMUM} or newer.`;
 }
@@ -84,7 +86,9 @@ function unknownMessage(decision: NodeRefDecision, note?: NodePinNote): string {
 }
 
 function unpinnedMessage(decision: NodeRefDecision, format: NodePinFormat): string {
-  const floating = decision.ref ? `is checked out at ${decision.ref}, which moves` : "is cloned without a pin, so it follows the default branch";
+  const floating = decision.ref
+    ? `is checked out at ${decision.ref}, which moves`
+    : "is cloned without a pin, so it follows the default branch";
   switch (format) {
     case "cli":
       return `comfy node install ${NODE_COMPONENT.registryName}${decision.ref ? `@${decision.ref}` : ""} installs whatever version is current: pin ${NODE_COMPONENT.registryName}@${NODE_REF_TARGET.version} or newer.`;

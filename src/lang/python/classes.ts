@@ -51,7 +51,8 @@ export function classesOf(module: PyModule): PyClass[] {
 /** The innermost class whose body holds the offset. */
 export function classAt(module: PyModule, offset: number): PyClass | undefined {
   let found: PyClass | undefined;
-  for (const cls of classesOf(module)) if (cls.start < offset && offset < cls.end && (!found || cls.indent > found.indent)) found = cls;
+  for (const cls of classesOf(module))
+    if (cls.start < offset && offset < cls.end && (!found || cls.indent > found.indent)) found = cls;
   return found;
 }
 
@@ -76,7 +77,11 @@ function bodyLines(module: PyModule, cls: PyClass): PyRange[] {
 }
 
 /** What the class body says of an attribute: its value (`name = v`, `name: T = v`) and its declared type (`name: T`). */
-export function classAttribute(module: PyModule, cls: PyClass, name: string): { value?: PyRange; type?: string } | undefined {
+export function classAttribute(
+  module: PyModule,
+  cls: PyClass,
+  name: string,
+): { value?: PyRange; type?: string } | undefined {
   const t = module.tokens;
   for (const line of bodyLines(module, cls)) {
     if (!isName(t[line.lo], name)) continue;
@@ -96,13 +101,16 @@ export function classAttribute(module: PyModule, cls: PyClass, name: string): { 
 function defaultOf(module: PyModule, range: PyRange): PyRange | undefined {
   const t = module.tokens;
   const open = range.lo + 1;
-  if (isName(t[range.lo], "field") && isOp(t[open], "(") && module.partner(open) === range.hi - 1) return module.callArguments(open).keyword.get("default");
+  if (isName(t[range.lo], "field") && isOp(t[open], "(") && module.partner(open) === range.hi - 1)
+    return module.callArguments(open).keyword.get("default");
   return range;
 }
 
 /** The method `name` defined in the class body. */
 export function methodNamed(module: PyModule, cls: PyClass, name: string): PyDef | undefined {
-  for (const def of module.defs.values()) if (def.name === name && def.start > cls.start && def.start < cls.end && classAt(module, def.start) === cls) return def;
+  for (const def of module.defs.values())
+    if (def.name === name && def.start > cls.start && def.start < cls.end && classAt(module, def.start) === cls)
+      return def;
   return undefined;
 }
 

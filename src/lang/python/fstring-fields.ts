@@ -27,7 +27,9 @@ function collectFields(text: string, token: PyStringToken, out: PyToken[][]): vo
     else if (c === "{") {
       const close = skipReplacementField(text, pos + 1, singleLine, token.bodyEnd);
       // The field's expression, conversion and spec together: a spec's own `{...}` fields are code too.
-      const field = tokenizePython(text, pos + 1, Math.max(pos + 1, close - 1)).tokens.filter((t) => t.kind !== "newline");
+      const field = tokenizePython(text, pos + 1, Math.max(pos + 1, close - 1)).tokens.filter(
+        (t) => t.kind !== "newline",
+      );
       out.push(field);
       for (const inner of field) if (isFormatted(inner)) collectFields(text, inner, out);
       pos = close;

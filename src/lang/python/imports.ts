@@ -15,7 +15,11 @@ export interface PyImportBinding {
 }
 
 /** The repository file a dotted module name (`vendor.comfydeploy_client`, `..config`) names, from the importing file or a root above it. */
-export function moduleFile(dotted: string, importer: string, files: readonly string[] | ReadonlySet<string>): string | undefined {
+export function moduleFile(
+  dotted: string,
+  importer: string,
+  files: readonly string[] | ReadonlySet<string>,
+): string | undefined {
   const relative = dotted.replace(/^\.+/, "");
   const dots = dotted.length - relative.length;
   const path = relative.split(".").filter(Boolean).join("/");
@@ -33,7 +37,8 @@ export function moduleFile(dotted: string, importer: string, files: readonly str
   }
   const set = files instanceof Set ? (files as ReadonlySet<string>) : new Set(files);
   for (const candidate of candidates) {
-    const files = candidate === "." || candidate === "" ? ["__init__.py"] : [`${candidate}.py`, `${candidate}/__init__.py`];
+    const files =
+      candidate === "." || candidate === "" ? ["__init__.py"] : [`${candidate}.py`, `${candidate}/__init__.py`];
     for (const file of files) if (set.has(file)) return file;
   }
   return undefined;

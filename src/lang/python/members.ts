@@ -16,7 +16,9 @@ import type { PyValues } from "./values.js";
 /** What an imported local name is: a module (no `name`), or a name defined in one. */
 export type PyLink = (local: string) => { values: PyValues; name?: string } | undefined;
 
-type PyObject = { kind: "module"; values: PyValues } | { kind: "instance"; values: PyValues; cls: PyClass; call?: { values: PyValues; open: number } };
+type PyObject =
+  | { kind: "module"; values: PyValues }
+  | { kind: "instance"; values: PyValues; cls: PyClass; call?: { values: PyValues; open: number } };
 
 const MAX_DEPTH = 12;
 /** Module scope: an offset before every line. */
@@ -34,7 +36,11 @@ export function memberValue(values: PyValues, segments: readonly string[], offse
 }
 
 /** The helper a call names: a method of the class the call is in (`self._url(…)`), or a function of the module. */
-export function helperOf(module: PyModule, segments: readonly string[], offset: number): { def: PyDef; method: boolean } | undefined {
+export function helperOf(
+  module: PyModule,
+  segments: readonly string[],
+  offset: number,
+): { def: PyDef; method: boolean } | undefined {
   if (segments.length === 2 && (segments[0] === "self" || segments[0] === "cls")) {
     const cls = classAt(module, offset);
     const def = cls && methodNamed(module, cls, segments[1]!);
@@ -72,7 +78,9 @@ function objectOf(values: PyValues, segments: readonly string[], offset: number,
     if (cls) return { kind: "instance", values, cls };
     const target = values.link?.(segments[0]!);
     if (!target) return undefined;
-    return target.name === undefined ? { kind: "module", values: target.values } : objectOf(target.values, [target.name], MODULE_SCOPE, depth + 1);
+    return target.name === undefined
+      ? { kind: "module", values: target.values }
+      : objectOf(target.values, [target.name], MODULE_SCOPE, depth + 1);
   }
   const outer = objectOf(values, segments.slice(0, -1), offset, depth + 1);
   const last = segments[segments.length - 1]!;
@@ -101,7 +109,11 @@ function objectOfValue(values: PyValues, range: PyRange, depth: number): PyObjec
 }
 
 /** An instance of the class a dotted name names, here or in the module it is imported from. */
-function instanceOf(values: PyValues, segments: readonly string[], depth: number): Extract<PyObject, { kind: "instance" }> | undefined {
+function instanceOf(
+  values: PyValues,
+  segments: readonly string[],
+  depth: number,
+): Extract<PyObject, { kind: "instance" }> | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const here = segments.length === 1 ? classNamed(values.module, segments[0]!) : undefined;
   if (here) return { kind: "instance", values, cls: here };
@@ -119,8 +131,12 @@ function attributeValue(owner: PyObject, name: string, depth: number): string {
 }
 
 /** Where an instance's attribute gets its value: the constructor's keyword, the class body, `self.<name> = …` in a method, a base class. */
-function attributeRange(owner: Extract<PyObject, { kind: "instance" }>, name: string, seen = new Set<PyClass>()): { values: PyValues; range: PyRange } | undefined {
-  const keyword = owner.call && owner.call.values.module.callArguments(owner.call.open).keyword.get(name);
+function attributeRange(
+  owner: Extract<PyObject, { kind: "instance" }>,
+  name: string,
+  seen = new Set<PyClass>(),
+): { values: PyValues; range: PyRange } | undefined {
+  const keyword = owner.call?.values.module.callArguments(owner.call.open).keyword.get(name);
   if (keyword && owner.call) return { values: owner.call.values, range: keyword };
   const { values, cls } = owner;
   const module = values.module;

@@ -149,7 +149,12 @@ export class PyModule extends PySyntax {
   private targetKey(lo: number, hi: number): string | undefined {
     const t = this.tokens;
     if (hi - lo === 1 && t[lo]!.kind === "name") return t[lo]!.value;
-    if (hi - lo === 3 && (isName(t[lo], "self") || isName(t[lo], "cls")) && isOp(t[lo + 1], ".") && t[lo + 2]!.kind === "name") {
+    if (
+      hi - lo === 3 &&
+      (isName(t[lo], "self") || isName(t[lo], "cls")) &&
+      isOp(t[lo + 1], ".") &&
+      t[lo + 2]!.kind === "name"
+    ) {
       return `self.${t[lo + 2]!.value}`;
     }
     return undefined;
@@ -173,7 +178,10 @@ export class PyModule extends PySyntax {
       // A parameter hides the names outside: its default is its value when the caller leaves it out.
       const def = this.defs.get(scopes[i]!);
       const parameter = def?.parameters.find((p) => p.name === key);
-      if (def && parameter) return parameter.default ? { key, value: parameter.default, at: def.start, scope: scopes[i - 1] ?? 0 } : undefined;
+      if (def && parameter)
+        return parameter.default
+          ? { key, value: parameter.default, at: def.start, scope: scopes[i - 1] ?? 0 }
+          : undefined;
     }
     return undefined;
   }
@@ -197,7 +205,8 @@ export class PyModule extends PySyntax {
     const values: PyRange[] = [];
     this.lines.forEach((line, index) => {
       const scopes = this.lineScopes[index]!;
-      if (scopes[scopes.length - 1] === scope && isName(this.tokens[line.lo], "return")) values.push({ lo: line.lo + 1, hi: line.hi });
+      if (scopes[scopes.length - 1] === scope && isName(this.tokens[line.lo], "return"))
+        values.push({ lo: line.lo + 1, hi: line.hi });
     });
     return values;
   }

@@ -39,11 +39,57 @@ export interface PyCall {
 }
 
 const DELIMITER_OPS = new Set([
-  ",", "=", ":", ";", "->", ":=", "+=", "-=", "*=", "/=", "%=", "|=", "&=", "//=", "**=", "@=", ">>=", "<<=", "^=", "==", "!=", "<", ">", "<=", ">=",
+  ",",
+  "=",
+  ":",
+  ";",
+  "->",
+  ":=",
+  "+=",
+  "-=",
+  "*=",
+  "/=",
+  "%=",
+  "|=",
+  "&=",
+  "//=",
+  "**=",
+  "@=",
+  ">>=",
+  "<<=",
+  "^=",
+  "==",
+  "!=",
+  "<",
+  ">",
+  "<=",
+  ">=",
 ]);
 const DELIMITER_WORDS = new Set([
-  "return", "if", "elif", "else", "while", "or", "and", "not", "in", "is", "for", "lambda", "yield", "await", "assert", "del", "with", "as",
-  "from", "import", "raise", "async", "def", "class",
+  "return",
+  "if",
+  "elif",
+  "else",
+  "while",
+  "or",
+  "and",
+  "not",
+  "in",
+  "is",
+  "for",
+  "lambda",
+  "yield",
+  "await",
+  "assert",
+  "del",
+  "with",
+  "as",
+  "from",
+  "import",
+  "raise",
+  "async",
+  "def",
+  "class",
 ]);
 
 /** Keywords that can stand right before a `(` without calling anything. */
@@ -154,7 +200,9 @@ export class PySyntax {
     const close = this.partner(open);
     if (close < 0) return [];
     return this.splitTopLevel(open + 1, close).map((part) =>
-      this.tokens[part.lo]!.kind === "name" && isOp(this.tokens[part.lo + 1], "=") ? { ...part, keyword: part.lo } : part,
+      this.tokens[part.lo]!.kind === "name" && isOp(this.tokens[part.lo + 1], "=")
+        ? { ...part, keyword: part.lo }
+        : part,
     );
   }
 
@@ -176,7 +224,8 @@ export class PySyntax {
       const partner = this.partner(i);
       if (isOp(t[i], "(") && partner > index) {
         const before = t[i - 1];
-        if (before && (before.kind === "name" || isOp(before, ")") || isOp(before, "]"))) return { open: i, close: partner };
+        if (before && (before.kind === "name" || isOp(before, ")") || isOp(before, "]")))
+          return { open: i, close: partner };
       }
       // Skip over closed bracket pairs before the token.
       if ((isOp(t[i], ")") || isOp(t[i], "]") || isOp(t[i], "}")) && partner >= 0 && partner < i) i = partner;

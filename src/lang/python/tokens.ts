@@ -44,7 +44,27 @@ export interface PyTokens {
 
 const STRING_PREFIXES = new Set(["r", "u", "b", "br", "rb", "f", "fr", "rf", "t", "tr", "rt"]);
 const THREE_CHAR_OPERATORS = new Set(["**=", "//=", ">>=", "<<=", "..."]);
-const TWO_CHAR_OPERATORS = new Set(["->", ":=", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "**", "//", "<<", ">>"]);
+const TWO_CHAR_OPERATORS = new Set([
+  "->",
+  ":=",
+  "==",
+  "!=",
+  "<=",
+  ">=",
+  "+=",
+  "-=",
+  "*=",
+  "/=",
+  "%=",
+  "&=",
+  "|=",
+  "^=",
+  "@=",
+  "**",
+  "//",
+  "<<",
+  ">>",
+]);
 const OPENERS = "([{";
 const CLOSERS = ")]}";
 
@@ -86,11 +106,21 @@ export function tokenizePython(text: string, from = 0, to = text.length): PyToke
       }
     } else if (isDigit(text.charCodeAt(pos)) || (c === "." && isDigit(text.charCodeAt(pos + 1)))) {
       let end = pos + 1;
-      while (end < to && (isNamePart(text.charCodeAt(end)) || text[end] === "." || ((text[end] === "+" || text[end] === "-") && (text[end - 1] === "e" || text[end - 1] === "E")))) end++;
+      while (
+        end < to &&
+        (isNamePart(text.charCodeAt(end)) ||
+          text[end] === "." ||
+          ((text[end] === "+" || text[end] === "-") && (text[end - 1] === "e" || text[end - 1] === "E")))
+      )
+        end++;
       tokens.push({ kind: "number", start: pos, end, value: text.slice(pos, end) });
       pos = end;
     } else {
-      const op = THREE_CHAR_OPERATORS.has(text.substr(pos, 3)) ? text.substr(pos, 3) : TWO_CHAR_OPERATORS.has(text.substr(pos, 2)) ? text.substr(pos, 2) : c;
+      const op = THREE_CHAR_OPERATORS.has(text.substr(pos, 3))
+        ? text.substr(pos, 3)
+        : TWO_CHAR_OPERATORS.has(text.substr(pos, 2))
+          ? text.substr(pos, 2)
+          : c;
       if (OPENERS.includes(op)) depth++;
       else if (CLOSERS.includes(op)) depth = Math.max(0, depth - 1);
       tokens.push({ kind: "op", start: pos, end: pos + op.length, value: op });
@@ -101,7 +131,14 @@ export function tokenizePython(text: string, from = 0, to = text.length): PyToke
   return { text, tokens, comments, partner: pairBrackets(tokens) };
 }
 
-function pushString(text: string, start: number, quoteAt: number, prefix: string, to: number, tokens: PyToken[]): number {
+function pushString(
+  text: string,
+  start: number,
+  quoteAt: number,
+  prefix: string,
+  to: number,
+  tokens: PyToken[],
+): number {
   const q = text[quoteAt]!;
   const quote = text.startsWith(q.repeat(3), quoteAt) ? q.repeat(3) : q;
   const bodyStart = quoteAt + quote.length;
@@ -112,7 +149,13 @@ function pushString(text: string, start: number, quoteAt: number, prefix: string
 }
 
 /** Finds the closing quote; in f-strings, replacement fields may hold nested strings and brackets. */
-function scanStringBody(text: string, pos: number, quote: string, formatted: boolean, to: number): { bodyEnd: number; end: number } {
+function scanStringBody(
+  text: string,
+  pos: number,
+  quote: string,
+  formatted: boolean,
+  to: number,
+): { bodyEnd: number; end: number } {
   const singleLine = quote.length === 1;
   while (pos < to) {
     const c = text[pos]!;
@@ -249,7 +292,20 @@ export function stringValue(text: string, token: PyStringToken): string {
   return token.prefix.includes("r") ? body : decodeEscapes(body);
 }
 
-const SIMPLE_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'", '"': '"', "\n": "", a: "\x07", b: "\b", f: "\f", v: "\v", "0": "\0" };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "\n": "",
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  v: "\v",
+  "0": "\0",
+};
 
 function decodeEscapes(body: string): string {
   return body.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\s\S])/g, (all, e: string) => {

@@ -8,7 +8,16 @@ import { HOLE } from "../../core/urls.js";
 import { helperOf, memberValue, type PyLink } from "./members.js";
 import type { PyDef, PyModule } from "./module.js";
 import type { PyRange } from "./syntax.js";
-import { fStringParts, isName, isOp, isString, type PyToken, type PyTokens, stringValue, tokenizePython } from "./tokens.js";
+import {
+  fStringParts,
+  isName,
+  isOp,
+  isString,
+  type PyToken,
+  type PyTokens,
+  stringValue,
+  tokenizePython,
+} from "./tokens.js";
 
 const MAX_DEPTH = 10;
 const ENV_GETTERS = new Set(["os.getenv", "getenv", "os.environ.get", "environ.get", "os.environ.setdefault"]);
@@ -128,7 +137,12 @@ export class PyValues {
         continue;
       }
       const token = e.seq.tokens[i]!;
-      if ((token.kind === "name" && (token.value === "if" || token.value === "or")) || isOp(token, "+") || isOp(token, "%")) found.add(token.value);
+      if (
+        (token.kind === "name" && (token.value === "if" || token.value === "or")) ||
+        isOp(token, "+") ||
+        isOp(token, "%")
+      )
+        found.add(token.value);
     }
     return found;
   }
@@ -229,7 +243,10 @@ export class PyValues {
     if (!assignment) {
       // An imported name, a settings object's field, a dataclass default, another module's constant.
       if (depth > MAX_DEPTH) return HOLE;
-      const segments = t.slice(lo, hi).filter((tok) => tok.kind === "name").map((tok) => tok.value);
+      const segments = t
+        .slice(lo, hi)
+        .filter((tok) => tok.kind === "name")
+        .map((tok) => tok.value);
       return memberValue(this, segments, t[lo]!.start, depth + 1);
     }
     this.trail?.add(assignment.value.lo);
@@ -240,7 +257,8 @@ export class PyValues {
   /** "NAME" or "self.NAME" for a plain name or an attribute of self/cls. */
   private keyOf(t: readonly PyToken[], lo: number, hi: number): string | undefined {
     if (hi - lo === 1 && t[lo]?.kind === "name") return t[lo]!.value;
-    if (hi - lo === 3 && (isName(t[lo], "self") || isName(t[lo], "cls")) && t[lo + 2]?.kind === "name") return `self.${t[lo + 2]!.value}`;
+    if (hi - lo === 3 && (isName(t[lo], "self") || isName(t[lo], "cls")) && t[lo + 2]?.kind === "name")
+      return `self.${t[lo + 2]!.value}`;
     return undefined;
   }
 
@@ -291,9 +309,17 @@ export class PyValues {
       case "join": {
         const list = args.positional[0];
         const t = e.seq.tokens;
-        if (!list || !(isOp(t[list.lo], "[") || isOp(t[list.lo], "(")) || (e.seq.partner[list.lo] ?? -1) !== list.hi - 1) return HOLE;
+        if (
+          !list ||
+          !(isOp(t[list.lo], "[") || isOp(t[list.lo], "(")) ||
+          (e.seq.partner[list.lo] ?? -1) !== list.hi - 1
+        )
+          return HOLE;
         const items = this.splitOn({ ...e, lo: list.lo + 1, hi: list.hi - 1 }, (tok) => isOp(tok, ","));
-        return items.filter((x) => x.hi > x.lo).map((x) => this.evaluate(x, depth + 1)).join(value);
+        return items
+          .filter((x) => x.hi > x.lo)
+          .map((x) => this.evaluate(x, depth + 1))
+          .join(value);
       }
       default:
         return HOLE;
@@ -306,7 +332,12 @@ export class PyValues {
       if (all === "{{") return "{";
       if (all === "}}") return "}";
       const name = (field ?? "").trim();
-      const range = name === "" ? args.positional[auto++] : /^\d+$/.test(name) ? args.positional[Number(name)] : args.keyword.get(name);
+      const range =
+        name === ""
+          ? args.positional[auto++]
+          : /^\d+$/.test(name)
+            ? args.positional[Number(name)]
+            : args.keyword.get(name);
       return range ? this.evaluate(range, depth + 1) : HOLE;
     });
   }
@@ -314,7 +345,8 @@ export class PyValues {
   private percentFormat(left: Expr, right: Expr, depth: number): string {
     const template = this.evaluate(left, depth);
     const directives = template.match(/%(\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdrif]/g) ?? [];
-    const single = directives.length === 1 && !isOp(right.seq.tokens[right.lo], "(") && !isOp(right.seq.tokens[right.lo], "{");
+    const single =
+      directives.length === 1 && !isOp(right.seq.tokens[right.lo], "(") && !isOp(right.seq.tokens[right.lo], "{");
     return template.replace(/%%|%(\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdrif]/g, (all) => {
       if (all === "%%") return "%";
       return single ? this.evaluate(right, depth + 1) : HOLE;
@@ -339,7 +371,8 @@ export class PyValues {
     for (const part of this.splitOn({ ...e, lo: open + 1, hi: close }, (tok) => isOp(tok, ","))) {
       if (part.hi <= part.lo) continue;
       const first = e.seq.tokens[part.lo]!;
-      if (first.kind === "name" && isOp(e.seq.tokens[part.lo + 1], "=")) keyword.set(first.value, { ...e, lo: part.lo + 2, hi: part.hi });
+      if (first.kind === "name" && isOp(e.seq.tokens[part.lo + 1], "="))
+        keyword.set(first.value, { ...e, lo: part.lo + 2, hi: part.hi });
       else if (!isOp(first, "*") && !isOp(first, "**")) positional.push(part);
     }
     return { positional, keyword };
@@ -347,7 +380,11 @@ export class PyValues {
 }
 
 /** A helper's parameters (`self` aside for a method) by name, bound to a call's arguments. */
-function bindArguments(def: PyDef, method: boolean, args: { positional: Expr[]; keyword: Map<string, Expr> }): Map<string, Expr> {
+function bindArguments(
+  def: PyDef,
+  method: boolean,
+  args: { positional: Expr[]; keyword: Map<string, Expr> },
+): Map<string, Expr> {
   const parameters = method ? def.parameters.slice(1) : def.parameters;
   const env = new Map<string, Expr>();
   parameters.forEach((parameter, i) => {

@@ -34,7 +34,9 @@ export function defaultCloneDir(url: string): string {
 export function spanner(raw: string, base: number): (part?: string) => Span {
   return (part) => {
     const index = part ? raw.indexOf(part) : -1;
-    return index >= 0 ? { start: base + index, end: base + index + part!.length } : { start: base, end: base + raw.length };
+    return index >= 0
+      ? { start: base + index, end: base + index + part!.length }
+      : { start: base, end: base + raw.length };
   };
 }
 
@@ -82,5 +84,9 @@ export function lastOption(parsed: ParsedArgs, names: readonly string[]): ShellW
 export function subWord(word: ShellWord, text: string, value: string): ShellWord {
   const raw = text.slice(word.start, word.end);
   const index = raw.lastIndexOf(value);
-  return { value, start: index >= 0 ? word.start + index : word.start, end: index >= 0 ? word.start + index + value.length : word.end };
+  return {
+    value,
+    start: index >= 0 ? word.start + index : word.start,
+    end: index >= 0 ? word.start + index + value.length : word.end,
+  };
 }

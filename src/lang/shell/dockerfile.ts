@@ -29,7 +29,8 @@ export function readDockerfile(text: string): DockerInstruction[] {
   const blank = (from: number, to: number): void => {
     for (let k = from; k < to; k++) chars[k] = " ";
   };
-  const instructions: Array<{ keyword: string; start: number; end: number; heredocs: DockerInstruction["heredocs"] }> = [];
+  const instructions: Array<{ keyword: string; start: number; end: number; heredocs: DockerInstruction["heredocs"] }> =
+    [];
 
   let i = 0;
   while (i < lines.length) {
@@ -92,7 +93,11 @@ function physicalLines(text: string): PhysicalLine[] {
   while (start <= text.length) {
     const newline = text.indexOf("\n", start);
     const stop = newline < 0 ? text.length : newline;
-    out.push({ text: text.slice(start, stop).replace(/\r$/, ""), start, next: newline < 0 ? text.length : newline + 1 });
+    out.push({
+      text: text.slice(start, stop).replace(/\r$/, ""),
+      start,
+      next: newline < 0 ? text.length : newline + 1,
+    });
     if (newline < 0) break;
     start = newline + 1;
   }
@@ -104,7 +109,8 @@ function escapeCharacter(lines: PhysicalLine[]): string {
   for (const line of lines) {
     const directive = /^\s*#\s*([a-z]+)\s*=\s*(\S+)\s*$/i.exec(line.text);
     if (!directive) break;
-    if (directive[1]!.toLowerCase() === "escape" && (directive[2] === "`" || directive[2] === "\\")) return directive[2];
+    if (directive[1]!.toLowerCase() === "escape" && (directive[2] === "`" || directive[2] === "\\"))
+      return directive[2];
   }
   return "\\";
 }

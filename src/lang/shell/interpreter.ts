@@ -49,8 +49,10 @@ const RUN_FLAG = /^--(mount|network|security|device)=/;
 const DECLARATIONS = new Set(["export", "declare", "local", "readonly", "typeset"]);
 
 /** `$NAME`, `${NAME}`, `${NAME:-default}`, `${{ env.NAME }}` as a whole word. */
-const WHOLE_VARIABLE = /^\$(?:\{\{\s*([A-Za-z_]\w*)\.([A-Za-z_][\w-]*)\s*\}\}|\{([A-Za-z_]\w*)(?::?[-=]([^}]*))?\}|([A-Za-z_]\w*))$/;
-const ANY_VARIABLE = /\$(?:\{\{\s*([A-Za-z_]\w*)\.([A-Za-z_][\w-]*)\s*\}\}|\{([A-Za-z_]\w*)(?::?[-=]([^}]*))?\}|([A-Za-z_]\w*))/g;
+const WHOLE_VARIABLE =
+  /^\$(?:\{\{\s*([A-Za-z_]\w*)\.([A-Za-z_][\w-]*)\s*\}\}|\{([A-Za-z_]\w*)(?::?[-=]([^}]*))?\}|([A-Za-z_]\w*))$/;
+const ANY_VARIABLE =
+  /\$(?:\{\{\s*([A-Za-z_]\w*)\.([A-Za-z_][\w-]*)\s*\}\}|\{([A-Za-z_]\w*)(?::?[-=]([^}]*))?\}|([A-Za-z_]\w*))/g;
 
 export class ShellInterpreter {
   private readonly variables = new Map<string, VariableValue>();
@@ -152,14 +154,17 @@ export class ShellInterpreter {
 
   private substitute(text: string): { value: string; unresolved: boolean } {
     let unresolved = false;
-    const value = text.replace(ANY_VARIABLE, (match, scope?: string, scopedName?: string, braced?: string, fallback?: string, bare?: string) => {
-      const name = scope ? (scope === "env" ? scopedName : undefined) : (braced ?? bare);
-      const definition = name === undefined ? undefined : this.variables.get(name);
-      if (definition) return definition.value;
-      if (fallback) return fallback;
-      unresolved = true;
-      return match;
-    });
+    const value = text.replace(
+      ANY_VARIABLE,
+      (match, scope?: string, scopedName?: string, braced?: string, fallback?: string, bare?: string) => {
+        const name = scope ? (scope === "env" ? scopedName : undefined) : (braced ?? bare);
+        const definition = name === undefined ? undefined : this.variables.get(name);
+        if (definition) return definition.value;
+        if (fallback) return fallback;
+        unresolved = true;
+        return match;
+      },
+    );
     return { value, unresolved };
   }
 }

@@ -75,7 +75,10 @@ export class TextFile {
    */
   isLeftToAPerson(offset: number): boolean {
     if (this.isComment(offset)) return true;
-    return this.kind === "docs" && !(this.syntax === "markup" && /\.(md|mdx|markdown)$/i.test(this.file) && this.isInCodeBlock(offset));
+    return (
+      this.kind === "docs" &&
+      !(this.syntax === "markup" && /\.(md|mdx|markdown)$/i.test(this.file) && this.isInCodeBlock(offset))
+    );
   }
 }
 

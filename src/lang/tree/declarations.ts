@@ -9,7 +9,15 @@ import { posix } from "node:path";
 import type { Node, Tree } from "web-tree-sitter";
 import type { TreeLanguage } from "./languages.js";
 import { argumentsOf, type DeclarationScope } from "./values.js";
-import { DECLARATION_NODES, FUNCTION_NODES, lastName, MEMBER_NODES, NAME_NODES, nameText, VALUE_WRAPPERS } from "./syntax.js";
+import {
+  DECLARATION_NODES,
+  FUNCTION_NODES,
+  lastName,
+  MEMBER_NODES,
+  NAME_NODES,
+  nameText,
+  VALUE_WRAPPERS,
+} from "./syntax.js";
 
 export interface Binding {
   value: Node | string;
@@ -69,7 +77,9 @@ export class TreeSource {
   /** Ruby returns its last expression: `def base_url = @base_url || "https://…"`. */
   private collectRubyMethod(node: Node): void {
     const name = node.childForFieldName("name");
-    const body = node.namedChildren.filter((c): c is Node => c !== null && c.type !== "method_parameters" && c !== name && c.type !== "comment");
+    const body = node.namedChildren.filter(
+      (c): c is Node => c !== null && c.type !== "method_parameters" && c !== name && c.type !== "comment",
+    );
     const last = body.at(-1);
     const expression = last?.type === "body_statement" ? last.namedChildren.at(-1) : last;
     if (name && expression) this.bind(nameText(name), expression, node, "return");
@@ -100,9 +110,15 @@ function declaredName(node: Node): Node | undefined {
   for (const candidate of candidates) {
     if (NAME_NODES.has(candidate.type)) return candidate;
     // Map and hash keys: `base_url:` (Ruby), `'base_url' =>` (PHP), `"base_url":` (Python); a label (Dart).
-    if (/^(?:hash_key_symbol|simple_symbol|label|field_identifier)$/.test(candidate.type)) return findName(candidate) ?? candidate;
+    if (/^(?:hash_key_symbol|simple_symbol|label|field_identifier)$/.test(candidate.type))
+      return findName(candidate) ?? candidate;
     if (STRING_KEY.test(candidate.type) && /^["']\w+["']$/.test(candidate.text)) return candidate;
-    if (candidate.type === "variable_declaration" || candidate.type === "expression_list" || candidate.type === "pattern_list" || candidate.type === "literal_element") {
+    if (
+      candidate.type === "variable_declaration" ||
+      candidate.type === "expression_list" ||
+      candidate.type === "pattern_list" ||
+      candidate.type === "literal_element"
+    ) {
       return declaredName(candidate);
     }
     if (MEMBER_NODES.has(candidate.type)) return lastName(candidate);
@@ -118,7 +134,13 @@ function declaredValue(node: Node, name: Node | undefined): Node | undefined {
   let value = node.childForFieldName("value") ?? node.childForFieldName("right") ?? undefined;
   if (!value) {
     const last = node.namedChildren.at(-1);
-    if (!last || last === name || (name && last.endIndex <= name.endIndex) || /type|modifier|accessor|annotation/.test(last.type)) return undefined;
+    if (
+      !last ||
+      last === name ||
+      (name && last.endIndex <= name.endIndex) ||
+      /type|modifier|accessor|annotation/.test(last.type)
+    )
+      return undefined;
     value = last;
   }
   while (VALUE_WRAPPERS.has(value.type) && value.namedChildCount > 0) value = value.namedChild(0)!;
@@ -155,8 +177,13 @@ function findName(node: Node): Node | undefined {
 /** The class, object, interface or module a node is declared in. */
 export function ownerOf(node: Node): string | undefined {
   for (let at = node.parent; at; at = at.parent) {
-    if (/class|object_declaration|interface|module|struct|enum_declaration|trait/.test(at.type) && !/body|list/.test(at.type)) {
-      const name = at.childForFieldName("name") ?? at.namedChildren.find((c) => c !== null && (NAME_NODES.has(c.type) || c.type === "type_identifier"));
+    if (
+      /class|object_declaration|interface|module|struct|enum_declaration|trait/.test(at.type) &&
+      !/body|list/.test(at.type)
+    ) {
+      const name =
+        at.childForFieldName("name") ??
+        at.namedChildren.find((c) => c !== null && (NAME_NODES.has(c.type) || c.type === "type_identifier"));
       if (name) return nameText(name);
     }
   }
@@ -172,8 +199,14 @@ export function ownerOf(node: Node): string | undefined {
 export class PackageScope implements DeclarationScope {
   constructor(private readonly peers: (source: TreeSource) => readonly TreeSource[]) {}
 
-  lookup(name: string, from: TreeSource, qualifier: string | undefined): Array<{ source: TreeSource; value: Node | string }> {
-    const own = (from.bindings.get(name) ?? []).filter((b) => qualifier === undefined || b.owner === qualifier || !isTypeName(qualifier));
+  lookup(
+    name: string,
+    from: TreeSource,
+    qualifier: string | undefined,
+  ): Array<{ source: TreeSource; value: Node | string }> {
+    const own = (from.bindings.get(name) ?? []).filter(
+      (b) => qualifier === undefined || b.owner === qualifier || !isTypeName(qualifier),
+    );
     const out = own.map((b) => ({ source: from, value: b.value }));
     const others = this.peers(from)
       .filter((peer) => peer !== from && peer.bindings.has(name))
@@ -181,7 +214,14 @@ export class PackageScope implements DeclarationScope {
       .filter(({ rank }) => rank >= 0)
       .sort((a, b) => b.rank - a.rank);
     for (const { peer } of others) {
-      for (const b of peer.bindings.get(name)!) if (qualifier === undefined || !isTypeName(qualifier) || b.owner === qualifier || fileStem(peer.file) === qualifier) out.push({ source: peer, value: b.value });
+      for (const b of peer.bindings.get(name)!)
+        if (
+          qualifier === undefined ||
+          !isTypeName(qualifier) ||
+          b.owner === qualifier ||
+          fileStem(peer.file) === qualifier
+        )
+          out.push({ source: peer, value: b.value });
     }
     return out;
   }
@@ -199,7 +239,8 @@ function fileStem(file: string): string {
 /** How near a peer file is: the qualifier's own file first, then the same directory, then the same tree; -1 when a qualifier rules it out. */
 function rankOf(peer: TreeSource, from: TreeSource, qualifier: string | undefined, name: string): number {
   if (qualifier && isTypeName(qualifier)) {
-    const owns = fileStem(peer.file) === qualifier || (peer.bindings.get(name) ?? []).some((b) => b.owner === qualifier);
+    const owns =
+      fileStem(peer.file) === qualifier || (peer.bindings.get(name) ?? []).some((b) => b.owner === qualifier);
     return owns ? 1000 : -1;
   }
   const a = posix.dirname(peer.file).split("/");

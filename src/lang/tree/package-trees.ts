@@ -30,7 +30,8 @@ export class PackageTrees {
     if (known !== undefined) return known ?? undefined;
     const content = text ?? this.read(file);
     const parsed = content === undefined ? undefined : parseTree(file, content);
-    const source = parsed && content !== undefined ? new TreeSource(file, content, parsed.tree, parsed.language) : undefined;
+    const source =
+      parsed && content !== undefined ? new TreeSource(file, content, parsed.tree, parsed.language) : undefined;
     this.sources.set(file, source ?? null);
     return source;
   }
@@ -42,7 +43,8 @@ export class PackageTrees {
       names = new Set();
       for (const peer of this.peersOf(from)) {
         for (const [name, bindings] of peer.bindings) {
-          if (bindings.some((b) => b.kind === "value" && typeof b.value !== "string" && isPathConstant(b.value))) names.add(name);
+          if (bindings.some((b) => b.kind === "value" && typeof b.value !== "string" && isPathConstant(b.value)))
+            names.add(name);
         }
       }
       this.runNames.set(from.language, names);
@@ -75,5 +77,10 @@ export class PackageTrees {
 
 /** A literal that is the run path alone (`"/run"`, `'run'`, `"/api/run"`), not a URL built on a base. */
 function isPathConstant(node: Node): boolean {
-  return STRING_NODES.has(node.type) && node.namedChildren.every((c) => c === null || STRING_TEXT_NODES.has(c.type)) && isRunLiteral(node) && /^[A-Za-z]{0,2}["'`]\/?(?:api\/)?run\b/.test(node.text);
+  return (
+    STRING_NODES.has(node.type) &&
+    node.namedChildren.every((c) => c === null || STRING_TEXT_NODES.has(c.type)) &&
+    isRunLiteral(node) &&
+    /^[A-Za-z]{0,2}["'`]\/?(?:api\/)?run\b/.test(node.text)
+  );
 }

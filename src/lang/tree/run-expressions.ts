@@ -45,7 +45,8 @@ const RUN_LITERAL = /(?:^|[/}$)\]"'`])(?:api\/)?run\/?(?:\?[^"'`]*)?["'`]*$/;
 const CLIENT_ANNOTATIONS = /^(?:GET|POST|PUT|DELETE|PATCH|HTTP)$/;
 const ANNOTATION_NODES = new Set(["annotation", "marker_annotation", "attribute", "decorator", "attribute_list"]);
 /** Calls that declare the app's own routes. */
-const ROUTE_FUNCTIONS = /^(?:HandleFunc|Handle|HandlerFunc|Map(?:Get|Post|Put|Delete|Methods)?|add_url_rule|add_api_route|api_route|route|Route|match|resources?|register_rest_route|add_route|addRoute|on)$/;
+const ROUTE_FUNCTIONS =
+  /^(?:HandleFunc|Handle|HandlerFunc|Map(?:Get|Post|Put|Delete|Methods)?|add_url_rule|add_api_route|api_route|route|Route|match|resources?|register_rest_route|add_route|addRoute|on)$/;
 /** Receivers whose get/post calls declare routes: routers and app objects. */
 const ROUTER_RECEIVERS = /^(?:app|router|r|mux|e|g|group|engine|api|routes|Route|server|srv|v\d|rg|blueprint|bp)$/;
 
@@ -54,7 +55,11 @@ const ROUTER_RECEIVERS = /^(?:app|router|r|mux|e|g|group|engine|api|routes|Route
  * and around each read of a constant that holds it (`BASE_URL + RUN_PATH`,
  * with `RUN_PATH = "/run"` in a constants class); `runConstants` names those.
  */
-export function runExpressionsOf(source: TreeSource, values: TreeValues, runConstants: ReadonlySet<string>): RunExpression[] {
+export function runExpressionsOf(
+  source: TreeSource,
+  values: TreeValues,
+  runConstants: ReadonlySet<string>,
+): RunExpression[] {
   const out: RunExpression[] = [];
   const seen = new Set<number>();
   const add = (literal: Node): void => {
@@ -93,7 +98,11 @@ export function isRunLiteral(node: Node): boolean {
 function isDeclaredName(node: Node): boolean {
   const parent = node.parent;
   if (!parent || !DECLARATION_NODES.has(parent.type)) return false;
-  return parent.childForFieldName("value") !== node && parent.childForFieldName("right") !== node && parent.namedChildren.at(-1) !== node;
+  return (
+    parent.childForFieldName("value") !== node &&
+    parent.childForFieldName("right") !== node &&
+    parent.namedChildren.at(-1) !== node
+  );
 }
 
 function describe(node: Node, literal: Node, source: TreeSource, values: TreeValues): RunExpression {
@@ -104,7 +113,15 @@ function describe(node: Node, literal: Node, source: TreeSource, values: TreeVal
   if (annotation) {
     const name = annotationName(annotation);
     if (name && CLIENT_ANNOTATIONS.test(name)) {
-      return { node, literal, value, position: "request", annotatedMethod: name === "GET" ? "GET" : "POST", statement, owner: ownerNode };
+      return {
+        node,
+        literal,
+        value,
+        position: "request",
+        annotatedMethod: name === "GET" ? "GET" : "POST",
+        statement,
+        owner: ownerNode,
+      };
     }
     return { node, literal, value, position: "route", statement, owner: ownerNode };
   }
@@ -118,11 +135,19 @@ function outermostValue(literal: Node): Node {
   for (;;) {
     const parent = node.parent;
     if (!parent) return node;
-    if (INTERPOLATION_NODES.has(parent.type) || STRING_NODES.has(parent.type) || parent.type === "concatenated_string" || parent.type === "parenthesized_expression") {
+    if (
+      INTERPOLATION_NODES.has(parent.type) ||
+      STRING_NODES.has(parent.type) ||
+      parent.type === "concatenated_string" ||
+      parent.type === "parenthesized_expression"
+    ) {
       node = parent;
       continue;
     }
-    if (/binary|additive/.test(parent.type) && parent.children.some((c) => c && !c.isNamed && CONCAT_OPERATORS.has(c.type))) {
+    if (
+      /binary|additive/.test(parent.type) &&
+      parent.children.some((c) => c && !c.isNamed && CONCAT_OPERATORS.has(c.type))
+    ) {
       node = parent;
       continue;
     }
@@ -145,7 +170,8 @@ function isDeclaredValue(node: Node): boolean {
 }
 
 /** A route declared on a router in a builder chain or cascade (`Router()..post('/api/run', handler)`). */
-const ROUTER_CHAIN = /(?:\bRouter\s*\(\s*\)|\b(?:router|app|mux|routes)\b)[^;]*(?:\.\.|\.|->|::)\s*(?:get|post|put|delete|patch|all|any)\s*\(\s*$/i;
+const ROUTER_CHAIN =
+  /(?:\bRouter\s*\(\s*\)|\b(?:router|app|mux|routes)\b)[^;]*(?:\.\.|\.|->|::)\s*(?:get|post|put|delete|patch|all|any)\s*\(\s*$/i;
 
 function isRouteArgument(node: Node): boolean {
   const statement = statementOf(node);
@@ -154,10 +180,18 @@ function isRouteArgument(node: Node): boolean {
   for (let hops = 0; at && hops < 4 && !CALL_NODES.has(at.type); hops++) at = at.parent;
   if (!at || !CALL_NODES.has(at.type)) return false;
   // The callee in this order, and its last name: `callee === name` tells a bare verb from one on a receiver.
-  const callee = at.childForFieldName("function") ?? at.childForFieldName("method") ?? at.childForFieldName("name") ?? at.namedChild(0);
+  const callee =
+    at.childForFieldName("function") ??
+    at.childForFieldName("method") ??
+    at.childForFieldName("name") ??
+    at.namedChild(0);
   const name = callee && lastName(callee);
   if (name && ROUTE_FUNCTIONS.test(nameText(name))) return true;
-  const receiver = at.childForFieldName("object") ?? at.childForFieldName("receiver") ?? at.childForFieldName("scope") ?? (callee && callee !== name ? callee.namedChild(0) : null);
+  const receiver =
+    at.childForFieldName("object") ??
+    at.childForFieldName("receiver") ??
+    at.childForFieldName("scope") ??
+    (callee && callee !== name ? callee.namedChild(0) : null);
   const verb = HTTP_VERBS.test(name ? nameText(name) : "");
   // A verb called on nothing with a handler block declares a route (Sinatra's `post "/api/run" do`, Ktor's
   // `routing { post("/api/run") { … } }`); a client's request is called on the client.
@@ -167,14 +201,23 @@ function isRouteArgument(node: Node): boolean {
 
 const HTTP_VERBS = /^(?:get|post|put|delete|patch|any|GET|POST|PUT|DELETE|PATCH|Any|Get|Post)$/;
 /** Blocks, lambdas and closures passed to a call. */
-const HANDLER_NODES = /^(?:do_block|block|annotated_lambda|lambda_literal|lambda|arrow_function|func_literal|closure_expression|anonymous_function|function_expression)$/;
+const HANDLER_NODES =
+  /^(?:do_block|block|annotated_lambda|lambda_literal|lambda|arrow_function|func_literal|closure_expression|anonymous_function|function_expression)$/;
 
 function takesHandler(call: Node): boolean {
-  const parts = call.namedChildren.flatMap((c) => (c && (ARGUMENT_LIST_NODES.has(c.type) || c.type === "call_suffix") ? c.namedChildren : [c]));
+  const parts = call.namedChildren.flatMap((c) =>
+    c && (ARGUMENT_LIST_NODES.has(c.type) || c.type === "call_suffix") ? c.namedChildren : [c],
+  );
   if (parts.some((c) => c !== null && HANDLER_NODES.test(c.type))) return true;
   // Kotlin parses `post("/x") { … }` as a call of the call with its arguments.
   const outer = call.parent;
-  return outer !== null && CALL_NODES.has(outer.type) && outer.namedChild(0)?.startIndex === call.startIndex && outer.namedChild(0)?.endIndex === call.endIndex && takesHandler(outer);
+  return (
+    outer !== null &&
+    CALL_NODES.has(outer.type) &&
+    outer.namedChild(0)?.startIndex === call.startIndex &&
+    outer.namedChild(0)?.endIndex === call.endIndex &&
+    takesHandler(outer)
+  );
 }
 
 function annotationAround(node: Node): Node | undefined {
@@ -186,21 +229,34 @@ function annotationAround(node: Node): Node | undefined {
 }
 
 function annotationName(annotation: Node): string | undefined {
-  const name = annotation.childForFieldName("name") ?? annotation.namedChildren.find((c) => c !== null && /identifier|name|constructor_invocation|user_type/.test(c.type));
+  const name =
+    annotation.childForFieldName("name") ??
+    annotation.namedChildren.find((c) => c !== null && /identifier|name|constructor_invocation|user_type/.test(c.type));
   return name ? /[A-Za-z_]\w*$/.exec(name.text.split("(")[0]!)?.[0] : undefined;
 }
 
-const STATEMENT = /statement$|^return$|^local_declaration|^field_declaration|^property_declaration|^expression_statement|^assignment$|^short_var_declaration/;
+const STATEMENT =
+  /statement$|^return$|^local_declaration|^field_declaration|^property_declaration|^expression_statement|^assignment$|^short_var_declaration/;
 
 function statementOf(node: Node): Node {
   let at: Node = node;
-  while (at.parent && !STATEMENT.test(at.type) && !/block|body|program|source_file|module|compilation_unit/.test(at.parent.type)) at = at.parent;
+  while (
+    at.parent &&
+    !STATEMENT.test(at.type) &&
+    !/block|body|program|source_file|module|compilation_unit/.test(at.parent.type)
+  )
+    at = at.parent;
   return at;
 }
 
 function ownerNodeOf(node: Node): Node | undefined {
   for (let at = node.parent; at; at = at.parent) {
-    if (/^(?:class|class_declaration|class_definition|object_declaration|interface_declaration|module|struct_type|record_declaration)$/.test(at.type)) return at;
+    if (
+      /^(?:class|class_declaration|class_definition|object_declaration|interface_declaration|module|struct_type|record_declaration)$/.test(
+        at.type,
+      )
+    )
+      return at;
   }
   return undefined;
 }

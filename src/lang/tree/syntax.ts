@@ -170,11 +170,15 @@ export const STRING_KEEPING_METHODS = new Set([
 export const FORMAT_FUNCTIONS = new Set(["Sprintf", "sprintf", "format", "Format", "formatted", "printf"]);
 
 /** Reads of a setting with a default as their last argument (`os.getenv("X", "…")`, `ENV.fetch("X", "…")`, `config.get("x", "…")`). */
-export const SETTING_READS = /^(?:getenv|get_env|get|fetch|getOrDefault|GetValue|getProperty|getString|env|config|setting|option|getOrElse|GetEnvironmentVariable)$/;
+export const SETTING_READS =
+  /^(?:getenv|get_env|get|fetch|getOrDefault|GetValue|getProperty|getString|env|config|setting|option|getOrElse|GetEnvironmentVariable)$/;
 
 /** The text of a name node, without the sigil some grammars keep (`$x`, `@x`, `@@x`). */
 export function nameText(node: Node): string {
-  return node.text.replace(/^(?:\$|@@?|:)/, "").replace(/^(["'])(\w+)\1$/, "$2").replace(/:$/, "");
+  return node.text
+    .replace(/^(?:\$|@@?|:)/, "")
+    .replace(/^(["'])(\w+)\1$/, "$2")
+    .replace(/:$/, "");
 }
 
 /** The last name in a member read or callee (`a.b.c` → c, `$this->base` → base, `Consts::B` → B). */
@@ -184,7 +188,12 @@ export function lastName(node: Node): Node | undefined {
     const child = node.namedChild(i);
     if (!child) continue;
     if (NAME_NODES.has(child.type)) return child;
-    if (MEMBER_NODES.has(child.type) || child.type === "navigation_suffix" || child.type === "selector" || child.type === "unconditional_assignable_selector") {
+    if (
+      MEMBER_NODES.has(child.type) ||
+      child.type === "navigation_suffix" ||
+      child.type === "selector" ||
+      child.type === "unconditional_assignable_selector"
+    ) {
       return lastName(child);
     }
     if (ARGUMENT_LIST_NODES.has(child.type)) continue;

@@ -33,7 +33,11 @@ const MAX_DEPTH = 10;
 /** Where the resolver finds the declarations of a name it meets in a file: that file, then its package. */
 export interface DeclarationScope {
   /** Values bound to `name`, nearest first (this file, then its package); `qualifier` is the class or object named before it. */
-  lookup(name: string, from: TreeSource, qualifier: string | undefined): Array<{ source: TreeSource; value: Node | string }>;
+  lookup(
+    name: string,
+    from: TreeSource,
+    qualifier: string | undefined,
+  ): Array<{ source: TreeSource; value: Node | string }>;
 }
 
 const BINARY = /binary|additive|concat/;
@@ -51,19 +55,27 @@ export class TreeValues {
   valueOf(node: Node, source: TreeSource, depth = 0): string {
     if (depth > MAX_DEPTH) return HOLE;
     const type = node.type;
-    if (type === "concatenated_string") return node.namedChildren.map((c) => (c ? this.valueOf(c, source, depth + 1) : HOLE)).join("");
+    if (type === "concatenated_string")
+      return node.namedChildren.map((c) => (c ? this.valueOf(c, source, depth + 1) : HOLE)).join("");
     if (STRING_NODES.has(type)) return this.stringValue(node, source, depth);
     if (NAME_NODES.has(type)) return this.nameValue(nameText(node), node, source, undefined, depth);
     if (MEMBER_NODES.has(type)) return this.memberValue(node, source, depth);
     if (CALL_NODES.has(type)) return this.callValue(node, source, depth);
-    if (VALUE_WRAPPERS.has(type) || type === "arrow_expression_clause" || INTERPOLATION_NODES.has(type)) return this.innerValue(node, source, depth);
-    const operator = node.children.find((c) => c && !c.isNamed && (CONCAT_OPERATORS.has(c.type) || FALLBACK_OPERATORS.has(c.type)));
+    if (VALUE_WRAPPERS.has(type) || type === "arrow_expression_clause" || INTERPOLATION_NODES.has(type))
+      return this.innerValue(node, source, depth);
+    const operator = node.children.find(
+      (c) => c && !c.isNamed && (CONCAT_OPERATORS.has(c.type) || FALLBACK_OPERATORS.has(c.type)),
+    );
     if (operator && FALLBACK_OPERATORS.has(operator.type)) return this.fallbackValue(node, operator, source, depth);
     if (operator && BINARY.test(type)) {
-      return node.namedChildren.filter((c) => c && c.type !== "additive_operator").map((c) => this.valueOf(c!, source, depth + 1)).join("");
+      return node.namedChildren
+        .filter((c) => c && c.type !== "additive_operator")
+        .map((c) => this.valueOf(c!, source, depth + 1))
+        .join("");
     }
     // Dart writes member reads flat: `cfg.base` is an identifier followed by selectors.
-    if (node.namedChildCount > 1 && node.namedChild(1)?.type === "selector") return this.memberValue(node, source, depth);
+    if (node.namedChildCount > 1 && node.namedChild(1)?.type === "selector")
+      return this.memberValue(node, source, depth);
     return HOLE;
   }
 
@@ -71,7 +83,13 @@ export class TreeValues {
   nameValue(name: string, at: Node, source: TreeSource, qualifier: string | undefined, depth: number): string {
     const values = new Set<string>();
     for (const { source: where, value } of this.scope.lookup(name, source, qualifier)) {
-      if (typeof value !== "string" && value.startIndex <= at.startIndex && at.endIndex <= value.endIndex && where === source) continue;
+      if (
+        typeof value !== "string" &&
+        value.startIndex <= at.startIndex &&
+        at.endIndex <= value.endIndex &&
+        where === source
+      )
+        continue;
       if (this.active.has(value)) continue;
       this.active.add(value);
       try {
@@ -97,7 +115,13 @@ export class TreeValues {
       // `{$x}` in PHP, `${x}` elsewhere, Kotlin's `$x`: the braces and sigil belong to the interpolation, not to the text.
       if (!child.isNamed && INTERPOLATION_BRACES.has(child.type)) continue;
       // Kotlin's `$name`: the sigil is a token of its own before the name it interpolates.
-      if (!child.isNamed && child.type === "$" && child.nextSibling?.isNamed === true && !STRING_TEXT_NODES.has(child.nextSibling.type)) continue;
+      if (
+        !child.isNamed &&
+        child.type === "$" &&
+        child.nextSibling?.isNamed === true &&
+        !STRING_TEXT_NODES.has(child.nextSibling.type)
+      )
+        continue;
       if (!child.isNamed || STRING_TEXT_NODES.has(child.type)) out += child.text;
       else out += this.valueOf(child, source, depth + 1);
     }
@@ -137,16 +161,29 @@ export class TreeValues {
     const nameNode = calledName(node);
     if (!callee || !nameNode) return HOLE;
     const name = nameText(nameNode);
-    const receiver = node.childForFieldName("object") ?? node.childForFieldName("receiver") ?? (callee !== nameNode && MEMBER_NODES.has(callee.type) ? callee.namedChild(0) : null);
+    const receiver =
+      node.childForFieldName("object") ??
+      node.childForFieldName("receiver") ??
+      (callee !== nameNode && MEMBER_NODES.has(callee.type) ? callee.namedChild(0) : null);
     const args = argumentsOf(node);
     if (STRING_KEEPING_METHODS.has(name) && receiver) return this.valueOf(receiver, source, depth + 1);
     if (FORMAT_FUNCTIONS.has(name)) {
       const [template, ...rest] = receiver && STRING_NODES.has(receiver.type) ? [receiver, ...args] : args;
       if (!template) return HOLE;
-      return formatWith(this.valueOf(template, source, depth + 1), rest.map((a) => this.valueOf(a, source, depth + 1)));
+      return formatWith(
+        this.valueOf(template, source, depth + 1),
+        rest.map((a) => this.valueOf(a, source, depth + 1)),
+      );
     }
     if (SETTING_READS.test(name) && args.length >= 2) return this.valueOf(args.at(-1)!, source, depth + 1);
-    if (args.length === 0) return this.nameValue(name, node, source, receiver && NAME_NODES.has(receiver.type) ? nameText(receiver) : undefined, depth);
+    if (args.length === 0)
+      return this.nameValue(
+        name,
+        node,
+        source,
+        receiver && NAME_NODES.has(receiver.type) ? nameText(receiver) : undefined,
+        depth,
+      );
     return HOLE;
   }
 }
@@ -158,7 +195,12 @@ export function isUnknown(value: string): boolean {
 
 /** What a call calls: the function or member expression before its arguments. */
 export function calleeOf(call: Node): Node | null {
-  return call.childForFieldName("function") ?? call.childForFieldName("name") ?? call.childForFieldName("method") ?? call.namedChild(0);
+  return (
+    call.childForFieldName("function") ??
+    call.childForFieldName("name") ??
+    call.childForFieldName("method") ??
+    call.namedChild(0)
+  );
 }
 
 /** The name a call calls: `format` in `String.format(…)`, `get` in `router.get(…)`. */
@@ -169,15 +211,20 @@ export function calledName(call: Node): Node | undefined {
 
 /** A call's arguments, without their wrappers (`argument`, `value_argument`, `name=`). */
 export function argumentsOf(call: Node): Node[] {
-  const list = call.childForFieldName("arguments") ?? call.namedChildren.find((c) => c !== null && ARGUMENT_LIST_NODES.has(c.type)) ?? null;
+  const list =
+    call.childForFieldName("arguments") ??
+    call.namedChildren.find((c) => c !== null && ARGUMENT_LIST_NODES.has(c.type)) ??
+    null;
   if (!list) return [];
   const out: Node[] = [];
   const collect = (node: Node): void => {
     for (const child of node.namedChildren) {
       if (!child || child.type === "comment") continue;
       if (child.type === "value_arguments" || child.type === "annotated_lambda") collect(child);
-      else if (child.type === "keyword_argument" || child.type === "named_argument") out.push(child.childForFieldName("value") ?? child.namedChildren.at(-1) ?? child);
-      else if (child.type === "argument" || child.type === "value_argument") out.push(child.namedChildren.at(-1) ?? child);
+      else if (child.type === "keyword_argument" || child.type === "named_argument")
+        out.push(child.childForFieldName("value") ?? child.namedChildren.at(-1) ?? child);
+      else if (child.type === "argument" || child.type === "value_argument")
+        out.push(child.namedChildren.at(-1) ?? child);
       else out.push(child);
     }
   };
@@ -189,7 +236,13 @@ export function argumentsOf(call: Node): Node[] {
 export function stringCallAround(node: Node): Node | undefined {
   let at: Node | null = node.parent;
   for (let hops = 0; at && hops < 4 && !CALL_NODES.has(at.type); hops++) {
-    if (!ARGUMENT_LIST_NODES.has(at.type) && at.type !== "argument" && at.type !== "value_argument" && !/member_access|attribute|navigation|selector/.test(at.type)) return undefined;
+    if (
+      !ARGUMENT_LIST_NODES.has(at.type) &&
+      at.type !== "argument" &&
+      at.type !== "value_argument" &&
+      !/member_access|attribute|navigation|selector/.test(at.type)
+    )
+      return undefined;
     at = at.parent;
   }
   if (!at || !CALL_NODES.has(at.type)) return undefined;

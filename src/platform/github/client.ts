@@ -62,12 +62,14 @@ export class GitHubClient {
     const onWait = options.onWait ?? (() => undefined);
     const maxWaitMs = options.maxWaitMs ?? 300_000;
     // A rate limit is waited for when GitHub's wait fits what is left of the budget.
-    const onLimit = (kind: string) => (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): boolean => {
-      const ms = retryAfter * 1000;
-      if (retryCount >= this.maxRetries || ms > maxWaitMs || !this.budget.reserve(ms)) return false;
-      onWait(kind, ms);
-      return true;
-    };
+    const onLimit =
+      (kind: string) =>
+      (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): boolean => {
+        const ms = retryAfter * 1000;
+        if (retryCount >= this.maxRetries || ms > maxWaitMs || !this.budget.reserve(ms)) return false;
+        onWait(kind, ms);
+        return true;
+      };
     this.octokit = new RetryingOctokit({
       baseUrl: this.apiUrl,
       userAgent: `${TOOL.name}/${TOOL.version}`,
@@ -140,7 +142,13 @@ function budgetGuard(octokit: Pick<Octokit, "hook">, options: object): void {
     const retried = settings?.retryCount ?? 0;
     const allowed = settings?.retries ?? guard.maxRetries;
     const status = failed.status ?? 0;
-    if (failed.request !== undefined && status >= 400 && !DO_NOT_RETRY.includes(status) && retried < allowed && settings) {
+    if (
+      failed.request !== undefined &&
+      status >= 400 &&
+      !DO_NOT_RETRY.includes(status) &&
+      retried < allowed &&
+      settings
+    ) {
       const backoff = (retried + 1) ** 2 * 1000;
       if (guard.budget.reserve(backoff)) guard.onWait(failed.response ? `HTTP ${status}` : noAnswer(failed), backoff);
       else settings.retries = 0;

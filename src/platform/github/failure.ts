@@ -37,10 +37,17 @@ interface OctokitError {
   response?: { data?: unknown; headers?: Record<string, string | number | undefined> };
 }
 
-export function failureOf(error: unknown, context: { what: string; apiUrl: string; secrets: ReadonlyArray<string | undefined> }): GitHubFailure {
+export function failureOf(
+  error: unknown,
+  context: { what: string; apiUrl: string; secrets: ReadonlyArray<string | undefined> },
+): GitHubFailure {
   const mask = (text: string): string => maskKnownSecrets(text, context.secrets);
   const gaveUp = gaveUpOf(error);
-  if (gaveUp) return new GitHubFailure(gaveUp.reason === "budget" ? "budget" : "network", mask(`GitHub API at ${context.apiUrl}: gave up ${context.what}: ${gaveUp.message}`));
+  if (gaveUp)
+    return new GitHubFailure(
+      gaveUp.reason === "budget" ? "budget" : "network",
+      mask(`GitHub API at ${context.apiUrl}: gave up ${context.what}: ${gaveUp.message}`),
+    );
   const failure = error as OctokitError;
   const response = failure?.response;
   if (typeof failure?.status !== "number" || !response) {
@@ -57,7 +64,8 @@ export function failureOf(error: unknown, context: { what: string; apiUrl: strin
   const message = `GitHub API: ${context.what} failed (HTTP ${status}${said ? `: ${said}` : ""})`;
   const limit = rateLimitOf(status, response.headers ?? {}, said);
   if (limit) return new GitHubFailure("rate-limit", message, status, limit, said);
-  const kind: FailureKind = status === 401 ? "auth" : status === 403 ? "forbidden" : status === 404 ? "not-found" : "http";
+  const kind: FailureKind =
+    status === 401 ? "auth" : status === 403 ? "forbidden" : status === 404 ? "not-found" : "http";
   return new GitHubFailure(kind, message, status, undefined, said);
 }
 
@@ -72,7 +80,9 @@ export function rateLimitAdvice(limit: RateLimit, bounds: string, now: number = 
 /** GitHub's message plus the first detail of a validation error, on one line; a page that is not JSON, cut short. */
 function githubMessage(data: unknown): string {
   if (typeof data === "string") return data.replace(/\s+/g, " ").trim();
-  const body = data as { message?: unknown; errors?: Array<{ message?: unknown; code?: unknown; field?: unknown }> } | undefined;
+  const body = data as
+    | { message?: unknown; errors?: Array<{ message?: unknown; code?: unknown; field?: unknown }> }
+    | undefined;
   const message = typeof body?.message === "string" ? body.message : "";
   const first = Array.isArray(body?.errors) ? body.errors[0] : undefined;
   const detail =
@@ -81,7 +91,10 @@ function githubMessage(data: unknown): string {
       : first && typeof first.code === "string"
         ? `${typeof first.field === "string" ? `${first.field} ` : ""}${first.code}`
         : "";
-  return [message, detail].filter(Boolean).join(": ").replace(/\s*\n\s*/g, " ");
+  return [message, detail]
+    .filter(Boolean)
+    .join(": ")
+    .replace(/\s*\n\s*/g, " ");
 }
 
 /**
@@ -94,7 +107,9 @@ export function cliErrorOf(error: unknown, advice: Partial<Record<FailureKind, s
   if (!(error instanceof GitHubFailure)) return error instanceof Error ? error : new Error(String(error));
   const extra = advice[error.kind];
   const message = extra ? `${error.message}; ${extra}` : error.message;
-  return error.kind === "auth" || error.kind === "forbidden" || error.kind === "not-found" ? new UsageError(message) : new RuntimeFailure(message);
+  return error.kind === "auth" || error.kind === "forbidden" || error.kind === "not-found"
+    ? new UsageError(message)
+    : new RuntimeFailure(message);
 }
 
 /** GitHub answered, but not what the endpoint returns. */

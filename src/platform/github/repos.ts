@@ -15,17 +15,26 @@ export interface OrgRepository {
 const MAX_PAGES = 50;
 
 export async function defaultBranchOf(github: GitHubClient, repo: RepoRef): Promise<string> {
-  const answer = await github.call("reading the repository", (o) => o.rest.repos.get({ owner: repo.owner, repo: repo.name }));
+  const answer = await github.call("reading the repository", (o) =>
+    o.rest.repos.get({ owner: repo.owner, repo: repo.name }),
+  );
   const branch = (answer.data as { default_branch?: unknown }).default_branch;
   if (typeof branch !== "string") throw new UnexpectedAnswer("GitHub API: the repository answer has no default_branch");
   return branch;
 }
 
 /** The organisation's repositories, or those with `topic`, in the order GitHub lists them. */
-export async function orgRepositories(github: GitHubClient, org: string, topic: string | undefined): Promise<OrgRepository[]> {
+export async function orgRepositories(
+  github: GitHubClient,
+  org: string,
+  topic: string | undefined,
+): Promise<OrgRepository[]> {
   const what = topic ? `searching ${org}'s repositories with topic ${topic}` : `listing ${org}'s repositories`;
   const pages = topic
-    ? github.octokit.paginate.iterator(github.octokit.rest.search.repos, { q: `org:${org} topic:${topic}`, per_page: 100 })
+    ? github.octokit.paginate.iterator(github.octokit.rest.search.repos, {
+        q: `org:${org} topic:${topic}`,
+        per_page: 100,
+      })
     : github.octokit.paginate.iterator(github.octokit.rest.repos.listForOrg, { org, type: "all", per_page: 100 });
   const repos: OrgRepository[] = [];
   const iterator = pages[Symbol.asyncIterator]();
@@ -46,8 +55,11 @@ export async function orgRepositories(github: GitHubClient, org: string, topic: 
 }
 
 function repositoryOf(value: unknown): OrgRepository | undefined {
-  const repo = value as { name?: unknown; owner?: { login?: unknown }; clone_url?: unknown; default_branch?: unknown; archived?: unknown } | undefined;
-  if (typeof repo?.name !== "string" || typeof repo.owner?.login !== "string" || typeof repo.clone_url !== "string") return undefined;
+  const repo = value as
+    | { name?: unknown; owner?: { login?: unknown }; clone_url?: unknown; default_branch?: unknown; archived?: unknown }
+    | undefined;
+  if (typeof repo?.name !== "string" || typeof repo.owner?.login !== "string" || typeof repo.clone_url !== "string")
+    return undefined;
   return {
     owner: repo.owner.login,
     name: repo.name,

@@ -73,13 +73,20 @@ export function limitedFetch(options: TransportOptions): typeof globalThis.fetch
   const fetch = options.fetch ?? globalThis.fetch;
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    if (url.origin !== options.apiOrigin) throw new GaveUp("origin", `refused to send the token to ${url.origin}, which is not the API at ${options.apiOrigin}`);
+    if (url.origin !== options.apiOrigin)
+      throw new GaveUp(
+        "origin",
+        `refused to send the token to ${url.origin}, which is not the API at ${options.apiOrigin}`,
+      );
     const left = options.budget.remainingMs;
-    if (left <= 0) throw new GaveUp("budget", `the ${seconds(options.budget.totalMs)} budget for GitHub API calls is used up`);
+    if (left <= 0)
+      throw new GaveUp("budget", `the ${seconds(options.budget.totalMs)} budget for GitHub API calls is used up`);
     const limit = Math.min(options.attemptTimeoutMs, left);
     const byBudget = limit === left;
     const started = Date.now();
-    const signal = init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(limit)]) : AbortSignal.timeout(limit);
+    const signal = init?.signal
+      ? AbortSignal.any([init.signal, AbortSignal.timeout(limit)])
+      : AbortSignal.timeout(limit);
     try {
       const headers = new Headers(init?.headers);
       headers.set("x-github-api-version", "2022-11-28");
@@ -88,12 +95,20 @@ export function limitedFetch(options: TransportOptions): typeof globalThis.fetch
       // Read here, within the time-out: Octokit would otherwise wait on a stalled body for ever.
       const body = await response.arrayBuffer();
       const empty = response.status === 204 || response.status === 205 || response.status === 304;
-      const read = new Response(empty ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      const read = new Response(empty ? null : body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
       // Octokit's paging reads the answer's URL, which a constructed Response would not have.
       return Object.defineProperty(read, "url", { value: response.url });
     } catch (error) {
       if (!signal.aborted || init?.signal?.aborted) throw error;
-      if (byBudget) throw new GaveUp("budget", `no answer within the ${seconds(options.budget.totalMs)} budget for GitHub API calls`);
+      if (byBudget)
+        throw new GaveUp(
+          "budget",
+          `no answer within the ${seconds(options.budget.totalMs)} budget for GitHub API calls`,
+        );
       throw attemptTimedOut(limit);
     } finally {
       options.budget.spend(Date.now() - started);

@@ -84,7 +84,12 @@ export class JsAnalyzer {
     } catch (error) {
       this.forgetNodes();
       this.project.release(file);
-      return { findings: [], exportsClient: false, importsSdk: false, error: `the analysis gave up on it (${failureReason(error)})` };
+      return {
+        findings: [],
+        exportsClient: false,
+        importsSdk: false,
+        error: `the analysis gave up on it (${failureReason(error)})`,
+      };
     }
   }
 
@@ -123,8 +128,12 @@ export class JsAnalyzer {
       const signature = v1SignatureOnUnknownBase(request.url, request.method, request.bodyKeys);
       // On the V2 host the URL literal carries the finding (reported below), not every request that reads it.
       if (endpoint && info.hostKind === "current" && !isStringish(request.urlNode)) continue;
-      if (endpoint && isVendorHost(info)) report.endpoint(request.urlNode, endpoint, request.method !== undefined, endpointRequest(request));
-      else if (endpoint && (isOtherHostV1Shape(info) || (info.hostKind === "other" && this.inVendoredClass(call, context)))) {
+      if (endpoint && isVendorHost(info))
+        report.endpoint(request.urlNode, endpoint, request.method !== undefined, endpointRequest(request));
+      else if (
+        endpoint &&
+        (isOtherHostV1Shape(info) || (info.hostKind === "other" && this.inVendoredClass(call, context)))
+      ) {
         report.otherHost(request.urlNode, info.host!);
       } else if (signature) report.unknownBase(request.urlNode, signature);
       else continue;
@@ -140,7 +149,8 @@ export class JsAnalyzer {
       let url = this.values.stringValue(expr, context, null);
       const declaration = expr.parent;
       if (ts.isVariableDeclaration(declaration) && declaration.initializer === expr) {
-        for (const key of context.queryMutations.get(declaration) ?? []) url += `${url.includes("?") ? "&" : "?"}${key}=\u0000`;
+        for (const key of context.queryMutations.get(declaration) ?? [])
+          url += `${url.includes("?") ? "&" : "?"}${key}=\u0000`;
       }
       const info = parseUrlText(url, this.hosts);
       const endpoint = v1EndpointOf(info, undefined);
@@ -187,21 +197,27 @@ export class JsAnalyzer {
     for (const [decl, binding] of context.imports) {
       if (isSdkModule(binding.module) || binding.name === "*" || isTypeOnlyImport(decl)) continue;
       const local = importedName(decl);
-      const vendored = local && (this.vendored.classOf(local, context)?.cls ?? this.sdk.localClientFunction(local, context)?.fn);
-      if (local && vendored && appCode(vendored)) report.add(decl, { ruleId: "v1-sdk-import", message: vendoredImportMessage(local.text), fix: "review" });
+      const vendored =
+        local && (this.vendored.classOf(local, context)?.cls ?? this.sdk.localClientFunction(local, context)?.fn);
+      if (local && vendored && appCode(vendored))
+        report.add(decl, { ruleId: "v1-sdk-import", message: vendoredImportMessage(local.text), fix: "review" });
     }
     for (const expr of context.newExpressions) {
       const target = expr.expression;
       const vendored = ts.isIdentifier(target) ? this.vendored.classOf(target, context) : undefined;
       if (!vendored || !appCode(vendored.cls)) continue;
-      report.add(expr, { ruleId: "v1-sdk-client", message: vendoredConstructorMessage((target as ts.Identifier).text) });
+      report.add(expr, {
+        ruleId: "v1-sdk-client",
+        message: vendoredConstructorMessage((target as ts.Identifier).text),
+      });
     }
     // A factory's call creates the client (`createComfyClient({ apiKey })`); a function that sends V1 itself is a V1 call.
     for (const call of context.calls) {
       const callee = unwrap(call.expression);
       const local = ts.isIdentifier(callee) ? this.sdk.localClientFunction(callee, context) : undefined;
       if (!local || !appCode(local.fn)) continue;
-      if (local.role === "factory") report.add(call, { ruleId: "v1-sdk-client", message: vendoredConstructorMessage(callee.getText()) });
+      if (local.role === "factory")
+        report.add(call, { ruleId: "v1-sdk-client", message: vendoredConstructorMessage(callee.getText()) });
       else report.add(callee, { ruleId: "vendored-v1-client", message: vendoredCallMessage(callee.getText()) });
     }
   }
@@ -212,7 +228,9 @@ export class JsAnalyzer {
       const name = ref.typeName;
       const v1Name = ts.isIdentifier(name)
         ? this.sdk.v1ExportOf(name, context)
-        : V1_EXPORT_NAMES.has(name.right.text) && ts.isIdentifier(name.left) && this.sdk.isSdkNamespace(name.left, context)
+        : V1_EXPORT_NAMES.has(name.right.text) &&
+            ts.isIdentifier(name.left) &&
+            this.sdk.isSdkNamespace(name.left, context)
           ? name.right.text
           : undefined;
       if (v1Name) report.add(ref, { ruleId: "v1-sdk-type", message: sdkTypeMessage(v1Name) });
@@ -220,7 +238,8 @@ export class JsAnalyzer {
     for (const query of context.typeQueries) {
       const target = query.exprName;
       if (!ts.isIdentifier(target)) continue;
-      const v1Name = this.sdk.v1ExportOf(target, context) ?? (this.sdk.isClient(target, context) ? "ComfyDeployClient" : undefined);
+      const v1Name =
+        this.sdk.v1ExportOf(target, context) ?? (this.sdk.isClient(target, context) ? "ComfyDeployClient" : undefined);
       if (v1Name) report.add(query, { ruleId: "v1-sdk-type", message: sdkTypeMessage(v1Name) });
     }
   }
@@ -261,7 +280,10 @@ export class JsAnalyzer {
     for (const [decl, binding] of context.imports) {
       if (isSdkModule(binding.module) && V1_EXPORT_NAMES.has(binding.name)) {
         const ruleId = isTypeOnlyImport(decl) ? "v1-sdk-type" : "v1-sdk-import";
-        report.add(decl, { ruleId, message: ruleId === "v1-sdk-type" ? sdkTypeMessage(binding.name) : sdkImportMessage(binding.name) });
+        report.add(decl, {
+          ruleId,
+          message: ruleId === "v1-sdk-type" ? sdkTypeMessage(binding.name) : sdkImportMessage(binding.name),
+        });
       }
     }
     for (const statement of context.sourceFile.statements) {
@@ -277,7 +299,8 @@ export class JsAnalyzer {
     for (const type of context.importTypes) {
       const arg = type.argument;
       const module = ts.isLiteralTypeNode(arg) && ts.isStringLiteral(arg.literal) ? arg.literal.text : undefined;
-      const name = type.qualifier && (ts.isIdentifier(type.qualifier) ? type.qualifier.text : type.qualifier.right.text);
+      const name =
+        type.qualifier && (ts.isIdentifier(type.qualifier) ? type.qualifier.text : type.qualifier.right.text);
       if (module && isSdkModule(module) && name && V1_EXPORT_NAMES.has(name)) {
         report.add(type, { ruleId: "v1-sdk-import", message: sdkImportMessage(name) });
       }
@@ -294,7 +317,10 @@ export class JsAnalyzer {
       const kind = asked ? this.sdk.clientKind(access.expression, context) : undefined;
       if (kind === "sdk" && V1_METHOD_NAMES.has(name)) {
         report.add(access.name, { ruleId: "v1-sdk-call", message: sdkCallMessage(name) });
-      } else if (kind === "vendored" && (V1_METHOD_NAMES.has(name) || this.sdk.vendoredMemberSends(access.expression, name, context))) {
+      } else if (
+        kind === "vendored" &&
+        (V1_METHOD_NAMES.has(name) || this.sdk.vendoredMemberSends(access.expression, name, context))
+      ) {
         report.add(access.name, { ruleId: "vendored-v1-client", message: vendoredCallMessage(name) });
       } else if (!isCallee && CLIENT_PROPERTIES.has(name) && this.sdk.isClient(access.expression, context)) {
         report.add(access.name, { ruleId: "v1-sdk-client", message: sdkPropertyMessage(name) });
@@ -317,7 +343,8 @@ export class JsAnalyzer {
 function topLevelFunctions(file: ts.SourceFile): Array<{ name: ts.Identifier; fn: SenderFunction }> {
   const out: Array<{ name: ts.Identifier; fn: SenderFunction }> = [];
   for (const statement of file.statements) {
-    if (ts.isFunctionDeclaration(statement) && statement.name && isSenderFunction(statement)) out.push({ name: statement.name, fn: statement });
+    if (ts.isFunctionDeclaration(statement) && statement.name && isSenderFunction(statement))
+      out.push({ name: statement.name, fn: statement });
     if (!ts.isVariableStatement(statement)) continue;
     for (const decl of statement.declarationList.declarations) {
       const init = decl.initializer && unwrap(decl.initializer);
@@ -329,7 +356,8 @@ function topLevelFunctions(file: ts.SourceFile): Array<{ name: ts.Identifier; fn
 
 /** The local name an import binds: `{ X }`, `{ Y as X }`, a default import, `const { X } = require(…)`. */
 function importedName(decl: ts.Node): ts.Identifier | undefined {
-  if (ts.isImportSpecifier(decl) || ts.isImportClause(decl) || ts.isBindingElement(decl)) return decl.name && ts.isIdentifier(decl.name) ? decl.name : undefined;
+  if (ts.isImportSpecifier(decl) || ts.isImportClause(decl) || ts.isBindingElement(decl))
+    return decl.name && ts.isIdentifier(decl.name) ? decl.name : undefined;
   return undefined;
 }
 

@@ -174,7 +174,8 @@ export class FileContext {
         this.imports.set(node, { module: ref.expression.text, name: "*" });
       }
     } else if (ts.isExportDeclaration(node)) {
-      const module = node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) ? node.moduleSpecifier.text : undefined;
+      const module =
+        node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) ? node.moduleSpecifier.text : undefined;
       const clause = node.exportClause;
       if (!clause) {
         if (module) this.starExports.push(module);
@@ -182,7 +183,11 @@ export class FileContext {
         for (const spec of clause.elements) {
           const local = (spec.propertyName ?? spec.name).text;
           if (module) this.exports.set(spec.name.text, { kind: "reexport", module, name: local });
-          else this.exports.set(spec.name.text, { kind: "expression", node: identifierAt(spec.propertyName ?? spec.name) });
+          else
+            this.exports.set(spec.name.text, {
+              kind: "expression",
+              node: identifierAt(spec.propertyName ?? spec.name),
+            });
         }
       }
     } else if (ts.isExportAssignment(node)) {
@@ -218,7 +223,11 @@ export class FileContext {
     ) {
       this.stringParts.push(node);
     }
-    if ((isStringish(node) || isUrlConstruction(node)) && !isStringish(node.parent) && !ts.isTemplateSpan(node.parent)) {
+    if (
+      (isStringish(node) || isUrlConstruction(node)) &&
+      !isStringish(node.parent) &&
+      !ts.isTemplateSpan(node.parent)
+    ) {
       this.urlExpressions.push(node as ts.Expression);
     }
   }

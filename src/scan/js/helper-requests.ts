@@ -31,7 +31,11 @@ export class HelperRequests {
     return this.http.recognise(call, context, consumed) ?? this.throughHelper(call, context, consumed);
   }
 
-  private throughHelper(call: ts.CallExpression, context: FileContext, consumed: Set<ts.Node>): HttpRequest | undefined {
+  private throughHelper(
+    call: ts.CallExpression,
+    context: FileContext,
+    consumed: Set<ts.Node>,
+  ): HttpRequest | undefined {
     if (call.arguments.length === 0 || this.active.size >= MAX_HELPER_DEPTH) return undefined;
     const helper = this.helperOf(call.expression, context);
     if (!helper || this.active.has(helper.fn)) return undefined;
@@ -45,7 +49,9 @@ export class HelperRequests {
           // The path comes from the caller when the helper's URL reads one of its parameters and the argument writes
           // some of it: `fetchRun(base, id)` passes only unknowns on, and the helper's own request is the finding.
           const index = params.findIndex(
-            (param, i) => readsParameter(request.urlNode, param, helper.context) && writesText(this.values.stringValue(call.arguments[i]!, context, null)),
+            (param, i) =>
+              readsParameter(request.urlNode, param, helper.context) &&
+              writesText(this.values.stringValue(call.arguments[i]!, context, null)),
           );
           const urlNode = index >= 0 ? call.arguments[index] : undefined;
           if (!urlNode) continue;
@@ -60,7 +66,10 @@ export class HelperRequests {
   }
 
   /** The function a callee names: a function or arrow in scope or imported, or `this.method` of the enclosing class. */
-  private helperOf(callee: ts.Expression, context: FileContext): { fn: HelperFunction; context: FileContext } | undefined {
+  private helperOf(
+    callee: ts.Expression,
+    context: FileContext,
+  ): { fn: HelperFunction; context: FileContext } | undefined {
     const e = unwrap(callee);
     if (ts.isIdentifier(e)) {
       const def = this.values.definitionOf(e, context);
@@ -83,7 +92,10 @@ export class HelperRequests {
 
 function isHelperFunction(node: ts.Node): node is HelperFunction {
   return (
-    (ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isMethodDeclaration(node)) &&
+    (ts.isFunctionDeclaration(node) ||
+      ts.isFunctionExpression(node) ||
+      ts.isArrowFunction(node) ||
+      ts.isMethodDeclaration(node)) &&
     node.body !== undefined
   );
 }

@@ -79,14 +79,17 @@ export class HttpCalls {
         return this.withOptions(first, second, "GET", client.base, context, consumed, [QUERY_OPTION.fetch!]);
       case "axios": {
         const config = this.values.objectLiteral(first, context);
-        if (config && !ts.isStringLiteralLike(unwrap(first))) return this.fromConfig(config, client.base, context, consumed);
+        if (config && !ts.isStringLiteralLike(unwrap(first)))
+          return this.fromConfig(config, client.base, context, consumed);
         return this.withOptions(first, second, "GET", client.base, context, consumed, [QUERY_OPTION.axios!]);
       }
       case "got":
       case "ky":
         return this.withOptions(first, second, "GET", client.base, context, consumed, [QUERY_OPTION.got!]);
       case "node-http":
-        return client.verb ? this.nodeHttp(first, second, client.verb === "get" ? "GET" : undefined, context, consumed) : undefined;
+        return client.verb
+          ? this.nodeHttp(first, second, client.verb === "get" ? "GET" : undefined, context, consumed)
+          : undefined;
     }
   }
 
@@ -107,11 +110,30 @@ export class HttpCalls {
         }
         const options = BODY_VERBS.has(verb) ? args[2] : args[1];
         const data = BODY_VERBS.has(verb) && args[1] ? { context, expr: args[1] } : undefined;
-        return this.withOptions(first, options, verb.toUpperCase(), client.base, context, consumed, [QUERY_OPTION.axios!], true, data);
+        return this.withOptions(
+          first,
+          options,
+          verb.toUpperCase(),
+          client.base,
+          context,
+          consumed,
+          [QUERY_OPTION.axios!],
+          true,
+          data,
+        );
       }
       case "got":
       case "ky":
-        return this.withOptions(first, args[1], verb.toUpperCase(), client.base, context, consumed, [QUERY_OPTION.got!], true);
+        return this.withOptions(
+          first,
+          args[1],
+          verb.toUpperCase(),
+          client.base,
+          context,
+          consumed,
+          [QUERY_OPTION.got!],
+          true,
+        );
       case "undici":
         return this.withOptions(first, args[1], "GET", client.base, context, consumed, [QUERY_OPTION.fetch!]);
       case "node-http":
@@ -161,7 +183,15 @@ export class HttpCalls {
     const baseProp = this.values.property(config, "baseURL");
     const effectiveBase = baseProp ? this.values.stringValue(baseProp.expr, baseProp.context, consumed) : base;
     const body = this.values.property(config, "data");
-    return this.fromUrl(url.expr, method, effectiveBase, this.queryKeys(config, QUERY_OPTION.axios!), url.context ?? context, consumed, body);
+    return this.fromUrl(
+      url.expr,
+      method,
+      effectiveBase,
+      this.queryKeys(config, QUERY_OPTION.axios!),
+      url.context ?? context,
+      consumed,
+      body,
+    );
   }
 
   private nodeHttp(
@@ -179,11 +209,22 @@ export class HttpCalls {
       const methodProp = this.values.property(asOptions, "method");
       const hostText = this.values.stringValue(host.expr, host.context, consumed);
       const pathText = path ? this.values.stringValue(path.expr, path.context, consumed) : "/";
-      const method = fixedMethod ?? (methodProp ? this.values.staticString(methodProp.expr, methodProp.context)?.toUpperCase() : "GET");
+      const method =
+        fixedMethod ??
+        (methodProp ? this.values.staticString(methodProp.expr, methodProp.context)?.toUpperCase() : "GET");
       consumed.add(host.expr);
       return { urlNode: host.expr, url: `https://${hostText}${pathText}`, method, bodyKeys: new Set() };
     }
-    return this.withOptions(first, second, fixedMethod ?? "GET", undefined, context, consumed, [], fixedMethod !== undefined);
+    return this.withOptions(
+      first,
+      second,
+      fixedMethod ?? "GET",
+      undefined,
+      context,
+      consumed,
+      [],
+      fixedMethod !== undefined,
+    );
   }
 
   private fromUrl(
@@ -207,7 +248,11 @@ export class HttpCalls {
     const e = unwrap(expr);
     if (ts.isCallExpression(e) && e.arguments[0]) {
       const callee = unwrap(e.expression);
-      const isStringify = ts.isPropertyAccessExpression(callee) && callee.name.text === "stringify" && ts.isIdentifier(callee.expression) && callee.expression.text === "JSON";
+      const isStringify =
+        ts.isPropertyAccessExpression(callee) &&
+        callee.name.text === "stringify" &&
+        ts.isIdentifier(callee.expression) &&
+        callee.expression.text === "JSON";
       return isStringify ? this.bodyKeys(e.arguments[0], context, depth + 1) : [];
     }
     const object = this.values.objectLiteral(e, context);
@@ -219,7 +264,10 @@ export class HttpCalls {
     return [];
   }
 
-  private queryKeys(options: { context: FileContext; object: ts.ObjectLiteralExpression } | undefined, name: string): string[] {
+  private queryKeys(
+    options: { context: FileContext; object: ts.ObjectLiteralExpression } | undefined,
+    name: string,
+  ): string[] {
     const prop = this.values.property(options, name);
     if (!prop) return [];
     const object = this.values.objectLiteral(prop.expr, prop.context);
@@ -248,7 +296,8 @@ export class HttpCalls {
         return e.name.text === "fetch" ? { family: "fetch" } : owner;
       }
       if (e.expression.kind === ts.SyntaxKind.ThisKeyword) return this.classMemberClient(e, context, depth);
-      if (ts.isIdentifier(e.expression) && e.expression.text === "globalThis" && e.name.text === "fetch") return { family: "fetch" };
+      if (ts.isIdentifier(e.expression) && e.expression.text === "globalThis" && e.name.text === "fetch")
+        return { family: "fetch" };
       return undefined;
     }
     if (ts.isCallExpression(e)) {
@@ -274,7 +323,10 @@ export class HttpCalls {
       }
       if (family === "node-http" && (def.name === "request" || def.name === "get")) return { family, verb: def.name };
       if (family && (def.name === "default" || def.name === "*")) return { family };
-      if (FETCH_MODULES.has(def.module) && (def.name === "default" || def.name === "fetch" || def.name === "ofetch" || def.name === "$fetch")) {
+      if (
+        FETCH_MODULES.has(def.module) &&
+        (def.name === "default" || def.name === "fetch" || def.name === "ofetch" || def.name === "$fetch")
+      ) {
         return { family: "fetch" };
       }
       return undefined;
@@ -283,7 +335,11 @@ export class HttpCalls {
     return value ? this.clientOf(value.expr, value.context, depth + 1) : undefined;
   }
 
-  private classMemberClient(access: ts.PropertyAccessExpression, context: FileContext, depth: number): HttpClient | undefined {
+  private classMemberClient(
+    access: ts.PropertyAccessExpression,
+    context: FileContext,
+    depth: number,
+  ): HttpClient | undefined {
     const cls = enclosingClass(access);
     const evidence = cls && context.classMembers.get(cls)?.get(access.name.text);
     for (const node of evidence ?? []) {

@@ -148,15 +148,27 @@ export class JsProject {
     for (const file of this.files) {
       if (!file.endsWith("/package.json") || file.includes("node_modules/")) continue;
       if (!isMember(posix.dirname(file))) continue;
-      let manifest: { name?: unknown; exports?: unknown; module?: unknown; main?: unknown; types?: unknown; source?: unknown };
+      let manifest: {
+        name?: unknown;
+        exports?: unknown;
+        module?: unknown;
+        main?: unknown;
+        types?: unknown;
+        source?: unknown;
+      };
       try {
         manifest = JSON.parse(this.readText(file)) as typeof manifest;
       } catch {
         continue;
       }
       if (typeof manifest !== "object" || manifest === null || typeof manifest.name !== "string") continue;
-      const rootExport = typeof manifest.exports === "object" && manifest.exports !== null ? (manifest.exports as Record<string, unknown>)["."] : manifest.exports;
-      const entries = [manifest.source, rootExport, manifest.types, manifest.module, manifest.main].filter((e): e is string => typeof e === "string");
+      const rootExport =
+        typeof manifest.exports === "object" && manifest.exports !== null
+          ? (manifest.exports as Record<string, unknown>)["."]
+          : manifest.exports;
+      const entries = [manifest.source, rootExport, manifest.types, manifest.module, manifest.main].filter(
+        (e): e is string => typeof e === "string",
+      );
       this.workspace.set(manifest.name, { dir: posix.dirname(file), entries });
     }
     return this.workspace;
@@ -196,11 +208,14 @@ export class JsProject {
     try {
       if (this.files.has("pnpm-workspace.yaml")) {
         const parsed = parseYaml(this.readText("pnpm-workspace.yaml")) as { packages?: unknown } | null;
-        if (Array.isArray(parsed?.packages)) globs.push(...parsed.packages.filter((g): g is string => typeof g === "string"));
+        if (Array.isArray(parsed?.packages))
+          globs.push(...parsed.packages.filter((g): g is string => typeof g === "string"));
       }
       if (this.files.has("package.json")) {
         const root = JSON.parse(this.readText("package.json")) as { workspaces?: unknown };
-        const list = Array.isArray(root.workspaces) ? root.workspaces : (root.workspaces as { packages?: unknown } | undefined)?.packages;
+        const list = Array.isArray(root.workspaces)
+          ? root.workspaces
+          : (root.workspaces as { packages?: unknown } | undefined)?.packages;
         if (Array.isArray(list)) globs.push(...list.filter((g): g is string => typeof g === "string"));
       }
     } catch {
@@ -217,8 +232,9 @@ export class JsProject {
       return null;
     }
     const parsed = ts.parseConfigFileTextToJson(configFile, text);
-    const options = (parsed.config as { compilerOptions?: { baseUrl?: string; paths?: Record<string, string[]> } } | undefined)
-      ?.compilerOptions;
+    const options = (
+      parsed.config as { compilerOptions?: { baseUrl?: string; paths?: Record<string, string[]> } } | undefined
+    )?.compilerOptions;
     if (!options?.paths) return null;
     const baseDir = posix.normalize(posix.join(dir === "" ? "." : dir, options.baseUrl ?? "."));
     const paths = Object.entries(options.paths).map(([pattern, targets]) => {

@@ -33,7 +33,12 @@ export class Reporter {
     this.findings.push(finding);
   }
 
-  endpoint(node: ts.Node, endpoint: "create-run" | "get-run" | "run-ambiguous", methodKnown: boolean, request?: EndpointRequest): void {
+  endpoint(
+    node: ts.Node,
+    endpoint: "create-run" | "get-run" | "run-ambiguous",
+    methodKnown: boolean,
+    request?: EndpointRequest,
+  ): void {
     this.endpointNodes.add(node);
     const ruleId = endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
     const certain = methodKnown && endpoint !== "run-ambiguous";

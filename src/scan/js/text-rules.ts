@@ -23,6 +23,7 @@ export function jsTextRules(file: string, text: string, hosts: HostSet): { findi
   const v1Name = importsSdk ? V1_EXPORT.exec(text)?.[0] : undefined;
   if (v1Name === undefined) return { findings, importsSdk };
   const sink = new FindingSink(file, text);
-  for (const { start, end } of specifiers) sink.atOffset(start, end, { ruleId: "v1-sdk-import", message: sdkImportMessage(v1Name) });
+  for (const { start, end } of specifiers)
+    sink.atOffset(start, end, { ruleId: "v1-sdk-import", message: sdkImportMessage(v1Name) });
   return { findings: [...findings, ...sink.findings], importsSdk };
 }

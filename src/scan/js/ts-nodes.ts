@@ -39,7 +39,11 @@ export function isScopeNode(node: ts.Node): boolean {
 export function enclosingScope(node: ts.Node, functionScoped: boolean): ts.Node {
   let current: ts.Node | undefined = node;
   while (current) {
-    if (functionScoped ? isFunctionLike(current) || ts.isSourceFile(current) || ts.isModuleBlock(current) : isScopeNode(current)) {
+    if (
+      functionScoped
+        ? isFunctionLike(current) || ts.isSourceFile(current) || ts.isModuleBlock(current)
+        : isScopeNode(current)
+    ) {
       return current;
     }
     current = current.parent;

@@ -21,7 +21,6 @@ export const V1_METHOD_NAMES: ReadonlySet<string> = new Set(V1_CLIENT_METHODS.ma
 export const V1_CLIENT_CLASS = "ComfyDeployClient";
 const MAX_DEPTH = 16;
 
-
 export class V1Sdk {
   private readonly clientMemo = new Map<ts.Node, ClientKind | null>();
 
@@ -51,7 +50,11 @@ export class V1Sdk {
     if (depth > MAX_DEPTH) return undefined;
     const e = unwrap(expr);
     if (ts.isIdentifier(e)) return this.v1ExportOfDefinition(this.reach.definitionOf(e, context), depth);
-    if (ts.isPropertyAccessExpression(e) && V1_EXPORT_NAMES.has(e.name.text) && this.isSdkNamespace(e.expression, context)) {
+    if (
+      ts.isPropertyAccessExpression(e) &&
+      V1_EXPORT_NAMES.has(e.name.text) &&
+      this.isSdkNamespace(e.expression, context)
+    ) {
       return e.name.text;
     }
     return undefined;
@@ -72,7 +75,9 @@ export class V1Sdk {
     if (ts.isImportTypeNode(type)) {
       const arg = type.argument;
       const module = ts.isLiteralTypeNode(arg) && ts.isStringLiteral(arg.literal) ? arg.literal.text : undefined;
-      return module !== undefined && isSdkModule(module) && qualifiedRight(type.qualifier) === V1_CLIENT_CLASS ? "sdk" : undefined;
+      return module !== undefined && isSdkModule(module) && qualifiedRight(type.qualifier) === V1_CLIENT_CLASS
+        ? "sdk"
+        : undefined;
     }
     if (!ts.isTypeReferenceNode(type)) return undefined;
     const name = type.typeName;
@@ -80,7 +85,9 @@ export class V1Sdk {
       if (this.v1ExportOfDefinition(this.reach.definitionOf(name, context), 0) === V1_CLIENT_CLASS) return "sdk";
       return this.vendored.classOf(name, context) ? "vendored" : undefined;
     }
-    return name.right.text === V1_CLIENT_CLASS && ts.isIdentifier(name.left) && this.isSdkNamespace(name.left, context) ? "sdk" : undefined;
+    return name.right.text === V1_CLIENT_CLASS && ts.isIdentifier(name.left) && this.isSdkNamespace(name.left, context)
+      ? "sdk"
+      : undefined;
   }
 
   /** True when an expression evaluates to a V1 SDK client instance. */
@@ -128,7 +135,8 @@ export class V1Sdk {
       const owner = unwrap(e.expression);
       if (ts.isIdentifier(owner)) {
         const def = this.reach.definitionOf(owner, context);
-        if (def?.kind === "module") return this.definitionKind(this.reach.exportDefinition(def.file, e.name.text), depth);
+        if (def?.kind === "module")
+          return this.definitionKind(this.reach.exportDefinition(def.file, e.name.text), depth);
       }
       // `stickers.client` where `stickers = new StickerService()`: the member of that class.
       const instance = this.instanceClass(owner, context, depth + 1);
@@ -156,12 +164,19 @@ export class V1Sdk {
   }
 
   /** What `<instance>.<name>` holds in its class: fields, constructor assignments, parameter properties, getters. */
-  private memberKind(access: ts.PropertyAccessExpression, cls: ts.ClassLikeDeclaration | undefined, context: FileContext, depth: number): ClientKind | undefined {
+  private memberKind(
+    access: ts.PropertyAccessExpression,
+    cls: ts.ClassLikeDeclaration | undefined,
+    context: FileContext,
+    depth: number,
+  ): ClientKind | undefined {
     const evidence = cls ? context.classMembers.get(cls)?.get(access.name.text) : undefined;
     for (const node of evidence ?? []) {
       let kind: ClientKind | undefined;
       if (ts.isPropertyDeclaration(node) || ts.isParameter(node)) {
-        kind = this.clientTypeKind(node.type, context) ?? (node.initializer && this.clientKind(node.initializer, context, depth + 1));
+        kind =
+          this.clientTypeKind(node.type, context) ??
+          (node.initializer && this.clientKind(node.initializer, context, depth + 1));
       } else if (ts.isGetAccessorDeclaration(node)) {
         kind = this.clientTypeKind(node.type, context) ?? this.bodyKind(node.body, context, depth);
       } else if (ts.isExpression(node)) {
@@ -173,12 +188,17 @@ export class V1Sdk {
   }
 
   /** The class of `new LocalClass()` an expression holds, for member lookups. */
-  private instanceClass(expr: ts.Expression, context: FileContext, depth: number): { cls: ts.ClassLikeDeclaration; context: FileContext } | undefined {
+  private instanceClass(
+    expr: ts.Expression,
+    context: FileContext,
+    depth: number,
+  ): { cls: ts.ClassLikeDeclaration; context: FileContext } | undefined {
     if (depth > MAX_DEPTH) return undefined;
     const e = unwrap(expr);
     if (ts.isNewExpression(e) && ts.isIdentifier(e.expression)) {
       const def = this.reach.definitionOf(e.expression, context);
-      if (def?.kind === "node" && (ts.isClassDeclaration(def.node) || ts.isClassExpression(def.node))) return { cls: def.node, context: def.context };
+      if (def?.kind === "node" && (ts.isClassDeclaration(def.node) || ts.isClassExpression(def.node)))
+        return { cls: def.node, context: def.context };
       return undefined;
     }
     if (ts.isIdentifier(e)) {
@@ -218,7 +238,10 @@ export class V1Sdk {
   vendoredMemberSends(receiver: ts.Expression, name: string, context: FileContext): boolean {
     const shape = this.clientShape(receiver, context, 0);
     if (!shape) return false;
-    const sender = "cls" in shape ? this.senders.memberSends(shape.cls, name, shape.context) : this.senders.propertySends(shape.object, name, shape.context);
+    const sender =
+      "cls" in shape
+        ? this.senders.memberSends(shape.cls, name, shape.context)
+        : this.senders.propertySends(shape.object, name, shape.context);
     return sender !== undefined;
   }
 
@@ -227,13 +250,18 @@ export class V1Sdk {
     expr: ts.Expression,
     context: FileContext,
     depth: number,
-  ): { cls: ts.ClassLikeDeclaration; context: FileContext } | { object: ts.ObjectLiteralExpression; context: FileContext } | undefined {
+  ):
+    | { cls: ts.ClassLikeDeclaration; context: FileContext }
+    | { object: ts.ObjectLiteralExpression; context: FileContext }
+    | undefined {
     if (depth > MAX_DEPTH) return undefined;
     const e = unwrap(expr);
     if (ts.isAwaitExpression(e)) return this.clientShape(e.expression, context, depth + 1);
     if (ts.isObjectLiteralExpression(e)) return { object: e, context };
     if (ts.isCallExpression(e)) {
-      const factory = ts.isIdentifier(unwrap(e.expression)) ? this.localFunction(unwrap(e.expression) as ts.Identifier, context) : undefined;
+      const factory = ts.isIdentifier(unwrap(e.expression))
+        ? this.localFunction(unwrap(e.expression) as ts.Identifier, context)
+        : undefined;
       const object = factory && returnedObjects(factory.fn)[0];
       return object ? { object, context: factory.context } : undefined;
     }
@@ -253,11 +281,15 @@ export class V1Sdk {
   }
 
   /** What a repository function is to the app: a factory of a local V1 client, a function that sends V1 itself, or neither. */
-  localClientFunction(name: ts.Identifier, context: FileContext): { role: "factory" | "sender"; fn: SenderFunction; context: FileContext } | undefined {
+  localClientFunction(
+    name: ts.Identifier,
+    context: FileContext,
+  ): { role: "factory" | "sender"; fn: SenderFunction; context: FileContext } | undefined {
     const found = this.localFunction(name, context);
     if (!found) return undefined;
     if (this.senders.factorySends(found.fn, found.context)) return { role: "factory", ...found };
-    if (this.senders.sends(found.fn, found.context) && this.copiesClientFunctions(found.context)) return { role: "sender", ...found };
+    if (this.senders.sends(found.fn, found.context) && this.copiesClientFunctions(found.context))
+      return { role: "sender", ...found };
     return undefined;
   }
 
@@ -286,19 +318,24 @@ export class V1Sdk {
       if (this.definitionKind(def, 0)) return true;
       if (def?.kind === "node") {
         const node = def.node;
-        if ((ts.isClassDeclaration(node) || ts.isClassExpression(node)) && this.vendored.classInfo(node, def.context)) return true;
+        if ((ts.isClassDeclaration(node) || ts.isClassExpression(node)) && this.vendored.classInfo(node, def.context))
+          return true;
         const fnName = ts.isFunctionDeclaration(node) || ts.isVariableDeclaration(node) ? node.name : undefined;
         if (fnName && ts.isIdentifier(fnName) && this.returnKind(fnName, def.context, 0)) return true;
         // An exported function that sends V1 itself (`export async function getRun(id)`): its callers are the app's V1 calls.
         const fn = ts.isVariableDeclaration(node) && node.initializer ? unwrap(node.initializer) : node;
-        if (isSenderFunction(fn) && this.senders.sends(fn, def.context) && this.copiesClientFunctions(def.context)) return true;
+        if (isSenderFunction(fn) && this.senders.sends(fn, def.context) && this.copiesClientFunctions(def.context))
+          return true;
       }
     }
     return false;
   }
 
   private reexportsModule(context: FileContext, modules: ReadonlySet<string>): boolean {
-    const targets = [...context.starExports, ...[...context.exports.values()].flatMap((t) => (t.kind === "reexport" ? [t.module] : []))];
+    const targets = [
+      ...context.starExports,
+      ...[...context.exports.values()].flatMap((t) => (t.kind === "reexport" ? [t.module] : [])),
+    ];
     return targets.some((module) => {
       const file = this.values.project.resolveModule(context.file, module);
       return file !== undefined && modules.has(file);
@@ -332,7 +369,12 @@ function qualifiedRight(name: ts.EntityName | undefined): string | undefined {
 }
 
 function unwrapPromiseType(type: ts.TypeNode): ts.TypeNode {
-  if (ts.isTypeReferenceNode(type) && ts.isIdentifier(type.typeName) && type.typeName.text === "Promise" && type.typeArguments?.[0]) {
+  if (
+    ts.isTypeReferenceNode(type) &&
+    ts.isIdentifier(type.typeName) &&
+    type.typeName.text === "Promise" &&
+    type.typeArguments?.[0]
+  ) {
     return type.typeArguments[0];
   }
   return type;

@@ -45,7 +45,12 @@ export class Values {
   constructor(readonly project: JsProject) {}
 
   /** Reads `read()` with each parameter bound to the argument at its position; the bindings end with it. */
-  withArguments<T>(params: readonly ts.ParameterDeclaration[], args: readonly ts.Expression[], context: FileContext, read: () => T): T {
+  withArguments<T>(
+    params: readonly ts.ParameterDeclaration[],
+    args: readonly ts.Expression[],
+    context: FileContext,
+    read: () => T,
+  ): T {
     const bound: ts.Node[] = [];
     params.forEach((param, i) => {
       const arg = args[i];
@@ -61,13 +66,23 @@ export class Values {
   }
 
   /** `enters`: whether a name imported from this repository module is followed into it (undefined: always). */
-  definitionOf(identifier: ts.Identifier, context: FileContext, depth = 0, enters?: (file: string) => boolean): Definition | undefined {
+  definitionOf(
+    identifier: ts.Identifier,
+    context: FileContext,
+    depth = 0,
+    enters?: (file: string) => boolean,
+  ): Definition | undefined {
     const decl = context.resolve(identifier);
     if (!decl) return undefined;
     return this.definitionOfDeclaration(decl, context, depth, enters);
   }
 
-  definitionOfDeclaration(decl: ts.Node, context: FileContext, depth = 0, enters?: (file: string) => boolean): Definition | undefined {
+  definitionOfDeclaration(
+    decl: ts.Node,
+    context: FileContext,
+    depth = 0,
+    enters?: (file: string) => boolean,
+  ): Definition | undefined {
     if (depth > MAX_DEPTH) return undefined;
     const imported = context.imports.get(decl);
     if (!imported) return { kind: "node", context, node: decl };
@@ -100,7 +115,8 @@ export class Values {
       return node.initializer ? { context: def.context, expr: node.initializer } : undefined;
     }
     // `const { comfy } = config`: the property of the destructured object; else the default.
-    if (ts.isBindingElement(node)) return this.destructuredValue(node, def.context) ?? this.defaultValue(node, def.context);
+    if (ts.isBindingElement(node))
+      return this.destructuredValue(node, def.context) ?? this.defaultValue(node, def.context);
     // A parameter's default (`constructor(base = "https://…")`) is the value callers get when they pass none.
     if (ts.isParameter(node)) return this.bindings.get(node) ?? this.defaultValue(node, def.context);
     if (ts.isExpression(node)) return { context: def.context, expr: node };
@@ -111,12 +127,19 @@ export class Values {
     return node.initializer ? { context, expr: node.initializer } : undefined;
   }
 
-  private destructuredValue(node: ts.BindingElement, context: FileContext): { context: FileContext; expr: ts.Expression } | undefined {
+  private destructuredValue(
+    node: ts.BindingElement,
+    context: FileContext,
+  ): { context: FileContext; expr: ts.Expression } | undefined {
     const pattern = node.parent;
     if (node.dotDotDotToken || !ts.isObjectBindingPattern(pattern)) return undefined;
     const holder = pattern.parent;
     if (!ts.isVariableDeclaration(holder) || !holder.initializer) return undefined;
-    const key = node.propertyName ? propertyNameText(node.propertyName) : ts.isIdentifier(node.name) ? node.name.text : undefined;
+    const key = node.propertyName
+      ? propertyNameText(node.propertyName)
+      : ts.isIdentifier(node.name)
+        ? node.name.text
+        : undefined;
     return key === undefined ? undefined : this.property(this.objectLiteral(holder.initializer, context), key);
   }
 
@@ -125,12 +148,16 @@ export class Values {
    * assignments and parameter properties, in source order. The first whose
    * value is known wins (`apiBase = V1; if (x) this.apiBase = \`${x}/api\``).
    */
-  thisMemberValues(access: ts.PropertyAccessExpression, context: FileContext): Array<{ context: FileContext; expr: ts.Expression }> {
+  thisMemberValues(
+    access: ts.PropertyAccessExpression,
+    context: FileContext,
+  ): Array<{ context: FileContext; expr: ts.Expression }> {
     const cls = enclosingClass(access);
     const evidence = cls ? context.classMembers.get(cls)?.get(access.name.text) : undefined;
     const out: Array<{ context: FileContext; expr: ts.Expression }> = [];
     for (const node of evidence ?? []) {
-      if ((ts.isPropertyDeclaration(node) || ts.isParameter(node)) && node.initializer) out.push({ context, expr: node.initializer });
+      if ((ts.isPropertyDeclaration(node) || ts.isParameter(node)) && node.initializer)
+        out.push({ context, expr: node.initializer });
       else if (ts.isParameter(node)) continue;
       else if (ts.isExpression(node)) out.push({ context, expr: node });
     }
@@ -236,7 +263,9 @@ export class Values {
     if (ts.isBinaryExpression(e)) {
       const op = e.operatorToken.kind;
       if (op === ts.SyntaxKind.PlusToken) {
-        return this.stringValue(e.left, context, consume, depth + 1) + this.stringValue(e.right, context, consume, depth + 1);
+        return (
+          this.stringValue(e.left, context, consume, depth + 1) + this.stringValue(e.right, context, consume, depth + 1)
+        );
       }
       if (op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken) {
         // `process.env.X ?? "default"`: the default is the value we can know.
@@ -257,12 +286,18 @@ export class Values {
     if (ts.isCallExpression(e)) return this.callString(e, context, consume, depth);
     if (ts.isNewExpression(e) && ts.isIdentifier(e.expression)) {
       if (e.expression.text === "URL") return this.urlConstructorString(e, context, consume, depth);
-      if (e.expression.text === "URLSearchParams") return this.searchParamsString(e.arguments?.[0], context, consume, depth);
+      if (e.expression.text === "URLSearchParams")
+        return this.searchParamsString(e.arguments?.[0], context, consume, depth);
     }
     return HOLE;
   }
 
-  private thisMemberString(access: ts.PropertyAccessExpression, context: FileContext, consume: Set<ts.Node> | null, depth: number): string {
+  private thisMemberString(
+    access: ts.PropertyAccessExpression,
+    context: FileContext,
+    consume: Set<ts.Node> | null,
+    depth: number,
+  ): string {
     let fallback = HOLE;
     for (const value of this.thisMemberValues(access, context)) {
       if (value.expr.pos <= access.pos && value.expr.end >= access.end) continue; // `this.x = this.x + …`
@@ -273,7 +308,12 @@ export class Values {
     return fallback;
   }
 
-  private identifierString(id: ts.Identifier, context: FileContext, consume: Set<ts.Node> | null, depth: number): string {
+  private identifierString(
+    id: ts.Identifier,
+    context: FileContext,
+    consume: Set<ts.Node> | null,
+    depth: number,
+  ): string {
     if (id.text === "undefined") return HOLE;
     const def = this.definitionOf(id, context, depth);
     const value = this.valueOf(def);
@@ -287,7 +327,12 @@ export class Values {
     return text;
   }
 
-  private callString(call: ts.CallExpression, context: FileContext, consume: Set<ts.Node> | null, depth: number): string {
+  private callString(
+    call: ts.CallExpression,
+    context: FileContext,
+    consume: Set<ts.Node> | null,
+    depth: number,
+  ): string {
     const callee = unwrap(call.expression);
     if (ts.isPropertyAccessExpression(callee) && callee.name.text === "toString" && call.arguments.length === 0) {
       return this.stringValue(callee.expression, context, consume, depth + 1);
@@ -330,7 +375,10 @@ export class Values {
   ): string {
     if (!init) return "";
     const object = this.objectLiteral(init, context, depth + 1);
-    if (object) return this.propertyNames(object).map((key) => `${key}=${HOLE}`).join("&");
+    if (object)
+      return this.propertyNames(object)
+        .map((key) => `${key}=${HOLE}`)
+        .join("&");
     return this.stringValue(init, context, consume, depth + 1);
   }
 }

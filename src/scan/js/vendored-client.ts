@@ -13,7 +13,13 @@
 import { posix } from "node:path";
 import { ts } from "./typescript-api.cjs";
 import { ENDPOINTS } from "../../knowledge/migration.js";
-import { findLegacyHostMentions, type HostSet, parseUrlText, v1EndpointOf, v1SignatureOnUnknownBase } from "../../core/urls.js";
+import {
+  findLegacyHostMentions,
+  type HostSet,
+  parseUrlText,
+  v1EndpointOf,
+  v1SignatureOnUnknownBase,
+} from "../../core/urls.js";
 import type { FileContext } from "./file-context.js";
 import type { Values } from "./values.js";
 import type { ClientReach } from "./client-reach.js";
@@ -72,7 +78,8 @@ export class VendoredClients {
       if (info.hostKind === "legacy" && v1EndpointOf(info, "GET") === "get-run") return {};
       if (info.hostKind === "other" && v1EndpointOf(info, "GET") === "get-run") found = { otherHost: info.host! };
       else if (v1SignatureOnUnknownBase(url, "GET", new Set()) === "get-run") found ??= {};
-      else if (info.hostKind === "relative" && url.trim().startsWith(`${ENDPOINTS.getRun.v1.path}?`)) relativeStatusPath = true;
+      else if (info.hostKind === "relative" && url.trim().startsWith(`${ENDPOINTS.getRun.v1.path}?`))
+        relativeStatusPath = true;
     }
     // `this.send("/run?run_id=" + id)` on a base the class itself defaults to the V1 host.
     if (!found && relativeStatusPath && this.holdsLegacyHost(cls, context)) return {};
@@ -81,7 +88,10 @@ export class VendoredClients {
 
   private holdsLegacyHost(cls: ts.ClassLikeDeclaration, context: FileContext): boolean {
     return context.stringParts.some(
-      (part) => part.pos >= cls.pos && part.end <= cls.end && findLegacyHostMentions((part as ts.LiteralLikeNode).text, this.hosts).length > 0,
+      (part) =>
+        part.pos >= cls.pos &&
+        part.end <= cls.end &&
+        findLegacyHostMentions((part as ts.LiteralLikeNode).text, this.hosts).length > 0,
     );
   }
 
@@ -102,7 +112,12 @@ export class VendoredClients {
       if (project.files.has(manifest)) {
         try {
           const json = JSON.parse(project.textOf(manifest) ?? "") as Record<string, unknown>;
-          const library = json.private !== true && (json.files !== undefined || json.types !== undefined || json.typings !== undefined || json.exports !== undefined);
+          const library =
+            json.private !== true &&
+            (json.files !== undefined ||
+              json.types !== undefined ||
+              json.typings !== undefined ||
+              json.exports !== undefined);
           return library ? (at === "" ? "." : at) : undefined;
         } catch {
           return undefined;
@@ -113,7 +128,11 @@ export class VendoredClients {
   }
 
   /** The vendored class an expression names (`ComfyDeployClient` imported from `@/lib/comfy-deploy`), if any. */
-  classOf(expr: ts.Expression, context: FileContext, depth = 0): { cls: ts.ClassLikeDeclaration; info: VendoredClass } | undefined {
+  classOf(
+    expr: ts.Expression,
+    context: FileContext,
+    depth = 0,
+  ): { cls: ts.ClassLikeDeclaration; info: VendoredClass } | undefined {
     if (depth > 8 || !ts.isIdentifier(expr)) return undefined;
     const def = this.reach.definitionOf(expr, context);
     if (def?.kind !== "node") return undefined;

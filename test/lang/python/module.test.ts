@@ -62,12 +62,9 @@ describe("calls", () => {
 
   it("lists arguments as written, keyword names included, and splits them by kind", () => {
     const open = tokenOf(module, "(url");
-    expect(module.argumentList(open).map((a) => (a.keyword === undefined ? "positional" : module.tokens[a.keyword]!.value))).toEqual([
-      "positional",
-      "json",
-      "positional",
-      "positional",
-    ]);
+    expect(
+      module.argumentList(open).map((a) => (a.keyword === undefined ? "positional" : module.tokens[a.keyword]!.value)),
+    ).toEqual(["positional", "json", "positional", "positional"]);
     const args = module.callArguments(open);
     expect(args.positional).toHaveLength(1);
     expect([...args.keyword.keys()]).toEqual(["json"]);

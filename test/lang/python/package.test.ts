@@ -25,7 +25,8 @@ describe("Python values across a package", () => {
 
   it("reads a settings object's field default from the class body in another module, through a parameter default", () => {
     const files = {
-      "src/app/config.py": 'class Settings(BaseSettings):\n    base_url: str = "https://api.example.com"\n    token: str = ""\n\nsettings = Settings()\n',
+      "src/app/config.py":
+        'class Settings(BaseSettings):\n    base_url: str = "https://api.example.com"\n    token: str = ""\n\nsettings = Settings()\n',
       "src/app/client.py": [
         "from app.config import settings",
         "",
@@ -40,7 +41,8 @@ describe("Python values across a package", () => {
 
   it("prefers the constructor's keyword over the class default", () => {
     const files = {
-      "cfg.py": 'class Config:\n    base: str = "https://a.example.com"\n\nconfig = Config(base="https://b.example.com")\nurl = config.base + "/x"\n',
+      "cfg.py":
+        'class Config:\n    base: str = "https://a.example.com"\n\nconfig = Config(base="https://b.example.com")\nurl = config.base + "/x"\n',
     };
     expect(urlIn(files, "cfg.py")).toBe("https://b.example.com/x");
   });

@@ -4,7 +4,9 @@ import { ScriptContext, ShellInterpreter } from "../../../src/lang/shell/interpr
 
 function commands(script: string): Array<{ program: string; args: string[]; cwd: string }> {
   const seen: Array<{ program: string; args: string[]; cwd: string }> = [];
-  const shell = new ShellInterpreter((program, args, context) => seen.push({ program, args: args.map((w) => w.value), cwd: context.cwd }));
+  const shell = new ShellInterpreter((program, args, context) =>
+    seen.push({ program, args: args.map((w) => w.value), cwd: context.cwd }),
+  );
   shell.run(new ScriptContext(script, (offset) => offset, "/app"));
   return seen;
 }
@@ -36,7 +38,9 @@ describe("ShellInterpreter", () => {
 
   it("keeps an undefined variable as written and says it is unresolved", () => {
     let unresolved: string | undefined;
-    const shell = new ShellInterpreter((_program, args, context) => (unresolved = shell.expand(args[0]!, context).unresolved));
+    const shell = new ShellInterpreter(
+      (_program, args, context) => (unresolved = shell.expand(args[0]!, context).unresolved),
+    );
     shell.run(new ScriptContext("git ${NODE_REF}", (offset) => offset, "."));
     expect(unresolved).toBe("${NODE_REF}");
   });

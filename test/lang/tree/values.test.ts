@@ -13,7 +13,10 @@ import { runExpressionsOf } from "../../../src/lang/tree/run-expressions.js";
 const V1 = "https://www.comfydeploy.com/api";
 
 /** The values and positions of the `/run` expressions of `file`, with `files` as its package. */
-function runValues(files: Record<string, string>, file: string): Array<{ value: string; position: string; line: number }> {
+function runValues(
+  files: Record<string, string>,
+  file: string,
+): Array<{ value: string; position: string; line: number }> {
   const trees = new PackageTrees(Object.keys(files), (f) => files[f]);
   const source = trees.source(file)!;
   expect(source).toBeDefined();
@@ -80,7 +83,9 @@ describe("tree values", () => {
       "lib/comfy/config.rb": `module Comfy\n  BASE_URL = "${V1}".freeze\nend\n`,
       "lib/comfy/runs.rb": `module Comfy\n  def self.get(id)\n    Net::HTTP.get(URI("#{BASE_URL}/run?run_id=#{id}"))\n  end\nend\n`,
     };
-    expect(runValues(files, "lib/comfy/runs.rb")).toEqual([{ value: `${V1}/run?run_id=${HOLE}`, position: "request", line: 3 }]);
+    expect(runValues(files, "lib/comfy/runs.rb")).toEqual([
+      { value: `${V1}/run?run_id=${HOLE}`, position: "request", line: 3 },
+    ]);
   });
 
   it("Java: Spring @Value defaults and a constants class read through its name", () => {
@@ -103,14 +108,22 @@ describe("tree values", () => {
   });
 
   it("Kotlin: a bare $NAME template reads the name without its sigil", () => {
-    const files = { "net/Probe.kt": `object Probe {\n  private const val BASE = "${V1}"\n  fun u(id: String) = "$BASE/run?run_id=$id"\n}\n` };
-    expect(runValues(files, "net/Probe.kt")).toEqual([{ value: `${V1}/run?run_id=${HOLE}`, position: "request", line: 3 }]);
+    const files = {
+      "net/Probe.kt": `object Probe {\n  private const val BASE = "${V1}"\n  fun u(id: String) = "$BASE/run?run_id=$id"\n}\n`,
+    };
+    expect(runValues(files, "net/Probe.kt")).toEqual([
+      { value: `${V1}/run?run_id=${HOLE}`, position: "request", line: 3 },
+    ]);
   });
 
   it("a verb called on nothing with a handler block is a route; on a client, with a request block, a request", () => {
-    const ruby = { "app.rb": `post "/api/run" do\n  json ok: true\nend\nconn.post("/run") do |req|\n  req.body = "{}"\nend\n` };
+    const ruby = {
+      "app.rb": `post "/api/run" do\n  json ok: true\nend\nconn.post("/run") do |req|\n  req.body = "{}"\nend\n`,
+    };
     expect(runValues(ruby, "app.rb").map((e) => e.position)).toEqual(["route", "request"]);
-    const kotlin = { "R.kt": `fun Application.m() { routing { post("/api/run") { call.respond("ok") } } }\nsuspend fun q() = http.post("run") { setBody("{}") }\n` };
+    const kotlin = {
+      "R.kt": `fun Application.m() { routing { post("/api/run") { call.respond("ok") } } }\nsuspend fun q() = http.post("run") { setBody("{}") }\n`,
+    };
     expect(runValues(kotlin, "R.kt").map((e) => e.position)).toEqual(["route", "request"]);
   });
 

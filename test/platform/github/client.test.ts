@@ -23,7 +23,9 @@ afterEach(async () => {
   }
 });
 
-async function serve(handler: (req: IncomingMessage, res: ServerResponse, count: number) => void): Promise<{ url: string; requests: IncomingMessage[] }> {
+async function serve(
+  handler: (req: IncomingMessage, res: ServerResponse, count: number) => void,
+): Promise<{ url: string; requests: IncomingMessage[] }> {
   const requests: IncomingMessage[] = [];
   const server = createServer((req, res) => {
     requests.push(req);
@@ -50,7 +52,13 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 describe("time", () => {
   it("a server that never answers is given up on when the budget runs out, not later", async () => {
     const api = await serve(() => undefined);
-    const client = new GitHubClient({ apiUrl: api.url, token: TOKEN, budgetMs: 1500, attemptTimeoutMs: 30_000, timeUnitMs: 1 });
+    const client = new GitHubClient({
+      apiUrl: api.url,
+      token: TOKEN,
+      budgetMs: 1500,
+      attemptTimeoutMs: 30_000,
+      timeUnitMs: 1,
+    });
     const started = Date.now();
     const failure = await failureOf(defaultBranchOf(client, REPO));
     expect(Date.now() - started).toBeLessThan(3000);
@@ -68,9 +76,17 @@ describe("time", () => {
   });
 
   it("an attempt that times out is retried within the budget, and said before the wait", async () => {
-    const api = await serve((_req, res, count) => (count === 1 ? undefined : json(res, 200, { default_branch: "trunk" })));
+    const api = await serve((_req, res, count) =>
+      count === 1 ? undefined : json(res, 200, { default_branch: "trunk" }),
+    );
     const waits: string[] = [];
-    const client = new GitHubClient({ apiUrl: api.url, token: TOKEN, attemptTimeoutMs: 300, timeUnitMs: 1, onWait: (reason) => waits.push(reason) });
+    const client = new GitHubClient({
+      apiUrl: api.url,
+      token: TOKEN,
+      attemptTimeoutMs: 300,
+      timeUnitMs: 1,
+      onWait: (reason) => waits.push(reason),
+    });
     expect(await defaultBranchOf(client, REPO)).toBe("trunk");
     expect(api.requests).toHaveLength(2);
     expect(waits).toEqual(["nothing in time"]);
@@ -99,7 +115,9 @@ describe("the token", () => {
   it("never follows a Link header to another origin", async () => {
     const elsewhere = await serve((_req, res) => json(res, 200, []));
     const api = await serve((_req, res) =>
-      json(res, 200, [{ name: "a", owner: { login: "acme" }, clone_url: "https://example.test/a.git" }], { link: `<${elsewhere.url}/orgs/acme/repos?page=2>; rel="next"` }),
+      json(res, 200, [{ name: "a", owner: { login: "acme" }, clone_url: "https://example.test/a.git" }], {
+        link: `<${elsewhere.url}/orgs/acme/repos?page=2>; rel="next"`,
+      }),
     );
     const client = new GitHubClient({ apiUrl: api.url, token: TOKEN });
     const failure = await failureOf(orgRepositories(client, "acme", undefined));
@@ -116,13 +134,20 @@ describe("rate limits", () => {
         : json(res, 200, { default_branch: "main" }),
     );
     const waits: Array<[string, number]> = [];
-    const client = new GitHubClient({ apiUrl: api.url, token: TOKEN, timeUnitMs: 1, onWait: (reason, ms) => waits.push([reason, ms]) });
+    const client = new GitHubClient({
+      apiUrl: api.url,
+      token: TOKEN,
+      timeUnitMs: 1,
+      onWait: (reason, ms) => waits.push([reason, ms]),
+    });
     expect(await defaultBranchOf(client, REPO)).toBe("main");
     expect(waits).toEqual([["with its secondary rate limit", 5000]]);
   });
 
   it("a limit that outlasts the retries is a rate-limit failure, never 'forbidden'", async () => {
-    const api = await serve((_req, res) => json(res, 403, { message: "You have exceeded a secondary rate limit." }, { "retry-after": "1" }));
+    const api = await serve((_req, res) =>
+      json(res, 403, { message: "You have exceeded a secondary rate limit." }, { "retry-after": "1" }),
+    );
     const client = new GitHubClient({ apiUrl: api.url, token: TOKEN, timeUnitMs: 1, maxRetries: 2 });
     const failure = await failureOf(defaultBranchOf(client, REPO));
     expect(failure.kind).toBe("rate-limit");
@@ -136,7 +161,10 @@ describe("paging", () => {
     const item = (name: string) => ({ name, owner: { login: "acme" }, clone_url: `https://example.test/${name}.git` });
     const api = await serve((req, res) => {
       const page = new URL(req.url!, "http://x").searchParams.get("page") ?? "1";
-      const next = page === "1" ? { link: `<http://${req.headers.host}/search/repositories?q=org%3Aacme&per_page=1&page=2>; rel="next"` } : undefined;
+      const next =
+        page === "1"
+          ? { link: `<http://${req.headers.host}/search/repositories?q=org%3Aacme&per_page=1&page=2>; rel="next"` }
+          : undefined;
       json(res, 200, { total_count: 2, incomplete_results: false, items: [item(page === "1" ? "one" : "two")] }, next);
     });
     const repos = await orgRepositories(new GitHubClient({ apiUrl: api.url, token: TOKEN }), "acme", "comfy");

@@ -16,17 +16,55 @@ beforeEach(() => github.reset());
 const client = (): GitHubClient => new GitHubClient({ apiUrl: github.url, token: TOKEN, timeUnitMs: 1 });
 
 function pull(reviews: FakePull["reviews"]): void {
-  github.pulls.push({ repo: "acme/app", number: 1, head: "fix", base: "main", title: "t", body: "", draft: false, state: "open", merged: false, labels: [], reviewers: [], assignees: [], reviews });
+  github.pulls.push({
+    repo: "acme/app",
+    number: 1,
+    head: "fix",
+    base: "main",
+    title: "t",
+    body: "",
+    draft: false,
+    state: "open",
+    merged: false,
+    labels: [],
+    reviewers: [],
+    assignees: [],
+    reviews,
+  });
 }
 
 describe("checksOf", () => {
   const cases: Array<[string, Partial<FakeChecks>, string]> = [
     ["nothing reported", {}, "none"],
-    ["all statuses and runs green", { statuses: [{ context: "ci", state: "success" }], runs: [{ name: "test", status: "completed", conclusion: "success" }] }, "passed"],
-    ["skipped and neutral runs do not fail", { runs: [{ name: "a", status: "completed", conclusion: "skipped" }, { name: "b", status: "completed", conclusion: "neutral" }] }, "passed"],
-    ["a run still going", { statuses: [{ context: "ci", state: "success" }], runs: [{ name: "test", status: "in_progress" }] }, "pending"],
+    [
+      "all statuses and runs green",
+      {
+        statuses: [{ context: "ci", state: "success" }],
+        runs: [{ name: "test", status: "completed", conclusion: "success" }],
+      },
+      "passed",
+    ],
+    [
+      "skipped and neutral runs do not fail",
+      {
+        runs: [
+          { name: "a", status: "completed", conclusion: "skipped" },
+          { name: "b", status: "completed", conclusion: "neutral" },
+        ],
+      },
+      "passed",
+    ],
+    [
+      "a run still going",
+      { statuses: [{ context: "ci", state: "success" }], runs: [{ name: "test", status: "in_progress" }] },
+      "pending",
+    ],
     ["a pending status", { statuses: [{ context: "ci", state: "pending" }] }, "pending"],
-    ["a failed status outranks a pending run", { statuses: [{ context: "ci", state: "error" }], runs: [{ name: "test", status: "queued" }] }, "failed"],
+    [
+      "a failed status outranks a pending run",
+      { statuses: [{ context: "ci", state: "error" }], runs: [{ name: "test", status: "queued" }] },
+      "failed",
+    ],
     ["a timed-out run", { runs: [{ name: "test", status: "completed", conclusion: "timed_out" }] }, "failed"],
   ];
   for (const [what, checks, expected] of cases) {
@@ -44,15 +82,26 @@ describe("reviewStateOf", () => {
   });
 
   it("approved when every reviewer's latest decision is an approval", async () => {
-    pull([{ user: "ann", state: "CHANGES_REQUESTED" }, { user: "bob", state: "APPROVED" }, { user: "ann", state: "APPROVED" }, { user: "ann", state: "COMMENTED" }]);
+    pull([
+      { user: "ann", state: "CHANGES_REQUESTED" },
+      { user: "bob", state: "APPROVED" },
+      { user: "ann", state: "APPROVED" },
+      { user: "ann", state: "COMMENTED" },
+    ]);
     expect(await reviewStateOf(client(), REPO, 1)).toBe("approved");
   });
 
   it("one reviewer still asking for changes outranks approvals; a dismissal withdraws a decision", async () => {
-    pull([{ user: "ann", state: "APPROVED" }, { user: "bob", state: "CHANGES_REQUESTED" }]);
+    pull([
+      { user: "ann", state: "APPROVED" },
+      { user: "bob", state: "CHANGES_REQUESTED" },
+    ]);
     expect(await reviewStateOf(client(), REPO, 1)).toBe("changes-requested");
     github.reset();
-    pull([{ user: "bob", state: "CHANGES_REQUESTED" }, { user: "bob", state: "DISMISSED" }]);
+    pull([
+      { user: "bob", state: "CHANGES_REQUESTED" },
+      { user: "bob", state: "DISMISSED" },
+    ]);
     expect(await reviewStateOf(client(), REPO, 1)).toBe("review-required");
   });
 

@@ -8,7 +8,10 @@ import { DEFAULT_HOSTS } from "../../../src/core/urls.js";
 
 function rulesByLine(file: string, text: string): string[] {
   const analyzer = new JsAnalyzer("/nonexistent", new Set([file]), DEFAULT_HOSTS);
-  return analyzer.analyze(file, text).findings.map((f) => `${f.line}:${f.ruleId}`).sort();
+  return analyzer
+    .analyze(file, text)
+    .findings.map((f) => `${f.line}:${f.ruleId}`)
+    .sort();
 }
 
 describe("requests through helpers", () => {

@@ -23,9 +23,13 @@ function tsFiles(dir: string): string[] {
 
 describe("typescript-api bridge", () => {
   it("is how every scanner module gets the TypeScript namespace", () => {
-    const direct = tsFiles("src/scan").filter((file) => /^import\s+(?!type\b)[^;]*from\s+"ts-morph";/m.test(readFileSync(join(ROOT, file), "utf8")));
+    const direct = tsFiles("src/scan").filter((file) =>
+      /^import\s+(?!type\b)[^;]*from\s+"ts-morph";/m.test(readFileSync(join(ROOT, file), "utf8")),
+    );
     expect(direct).toEqual([]);
-    const bridged = tsFiles("src/scan").filter((file) => readFileSync(join(ROOT, file), "utf8").includes('from "./typescript-api.cjs"'));
+    const bridged = tsFiles("src/scan").filter((file) =>
+      readFileSync(join(ROOT, file), "utf8").includes('from "./typescript-api.cjs"'),
+    );
     expect(bridged.length).toBeGreaterThan(0);
   });
 

@@ -81,7 +81,10 @@ describe("local V1 clients by what they send", () => {
         '  return fetch("https://www.comfydeploy.com/api/run", { method: "POST", body: JSON.stringify({ deployment_id: id }) });',
         "}",
       ].join("\n"),
-      "src/main.ts": ['import { createThumb } from "./thumbs";', "export const go = (id: string) => createThumb(id);"].join("\n"),
+      "src/main.ts": [
+        'import { createThumb } from "./thumbs";',
+        "export const go = (id: string) => createThumb(id);",
+      ].join("\n"),
     });
     expect(keys).toEqual(["src/thumbs.ts:2:legacy-base-url", "src/thumbs.ts:2:legacy-create-run"]);
   });

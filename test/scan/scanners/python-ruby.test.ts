@@ -153,7 +153,8 @@ describe("requirement strings and requirements files", () => {
   });
 
   it("reads versions from wheel and sdist names and egg fragments", () => {
-    const text = "https://x.example/comfydeploy-0.4.1-py3-none-any.whl\n-e git+https://x.example/repo.git#egg=comfydeploy\n./comfydeploy_tools-0.1.0.tar.gz\n";
+    const text =
+      "https://x.example/comfydeploy-0.4.1-py3-none-any.whl\n-e git+https://x.example/repo.git#egg=comfydeploy\n./comfydeploy_tools-0.1.0.tar.gz\n";
     const result = readRequirementsFile("requirements.txt", text, "requirements");
     expect(result.declarations.map((d) => [d.kind, d.spec])).toEqual([
       ["specifier", "==0.4.1"],
@@ -187,18 +188,28 @@ describe("TOML, JSON and setuptools manifests", () => {
   });
 
   it("treats Pipfile git entries as references and skips the source table", () => {
-    const { declarations } = readPipfile('[[source]]\nname = "comfydeploy"\n[packages]\ncomfydeploy = {git = "https://x.example/r.git", ref = "v0.4.1"}\n');
+    const { declarations } = readPipfile(
+      '[[source]]\nname = "comfydeploy"\n[packages]\ncomfydeploy = {git = "https://x.example/r.git", ref = "v0.4.1"}\n',
+    );
     expect(declarations).toHaveLength(1);
-    expect(declarations[0]).toMatchObject({ kind: "reference", reference: "https://x.example/r.git@v0.4.1", section: "packages" });
+    expect(declarations[0]).toMatchObject({
+      kind: "reference",
+      reference: "https://x.example/r.git@v0.4.1",
+      section: "packages",
+    });
   });
 
   it("skips the project's own entry in uv.lock", () => {
-    const { declarations } = readTomlLock('[[package]]\nname = "comfydeploy"\nversion = "0.4.1"\nsource = { editable = "." }\n', "uv-lock");
+    const { declarations } = readTomlLock(
+      '[[package]]\nname = "comfydeploy"\nversion = "0.4.1"\nsource = { editable = "." }\n',
+      "uv-lock",
+    );
     expect(declarations).toEqual([]);
   });
 
   it("reads setup.cfg continuation lines and setup.py lists held in names", () => {
-    const cfg = "[options]\ninstall_requires =\n    requests\n    comfydeploy<0.5\n[options.extras_require]\nx = comfydeploy==0.4.1\n";
+    const cfg =
+      "[options]\ninstall_requires =\n    requests\n    comfydeploy<0.5\n[options.extras_require]\nx = comfydeploy==0.4.1\n";
     expect(readSetupCfg(cfg).declarations.map((d) => [lineOf(cfg, d.start), d.section])).toEqual([
       [4, "options.install_requires"],
       [6, "options.extras_require.x"],
@@ -225,7 +236,11 @@ describe("the dependency scanner", () => {
   });
 
   it("reads a file pulled in by -r under any name, and ignores other text files", () => {
-    const files = { "requirements.txt": "-r deps/common.txt\n", "deps/common.txt": "comfydeploy==0.4.1\n", "notes.txt": "comfydeploy==0.4.1\n" };
+    const files = {
+      "requirements.txt": "-r deps/common.txt\n",
+      "deps/common.txt": "comfydeploy==0.4.1\n",
+      "notes.txt": "comfydeploy==0.4.1\n",
+    };
     const repo = repoOf(files);
     expect(scanPythonManifest(input("deps/common.txt", files, repo))).toHaveLength(1);
     expect(scanPythonManifest(input("notes.txt", files, repo))).toEqual([]);
@@ -255,7 +270,9 @@ describe("Python tokens and values", () => {
 
   it("evaluates constants, f-strings, concatenation and formatting", () => {
     const head = 'import os\nBASE = os.getenv("API", "https://h.example/api")\n';
-    expect(stringValueOf(`${head}U = f"{BASE}/run?run_id={rid}"\n`, "U")).toBe(`https://h.example/api/run?run_id=${HOLE}`);
+    expect(stringValueOf(`${head}U = f"{BASE}/run?run_id={rid}"\n`, "U")).toBe(
+      `https://h.example/api/run?run_id=${HOLE}`,
+    );
     expect(stringValueOf(`${head}U = BASE.rstrip("/") + "/run"\n`, "U")).toBe("https://h.example/api/run");
     expect(stringValueOf(`${head}U = "{}/run".format(BASE)\n`, "U")).toBe("https://h.example/api/run");
     expect(stringValueOf(`${head}U = "%s/run" % BASE\n`, "U")).toBe("https://h.example/api/run");
@@ -265,7 +282,8 @@ describe("Python tokens and values", () => {
   });
 
   it("resolves a name to the assignment in force in the function that reads it", () => {
-    const source = 'URL = "https://a.example"\ndef f():\n    URL = "https://b.example"\n    u = URL + "/x"\ndef g():\n    v = URL + "/y"\n';
+    const source =
+      'URL = "https://a.example"\ndef f():\n    URL = "https://b.example"\n    u = URL + "/x"\ndef g():\n    v = URL + "/y"\n';
     expect(stringValueOf(source, "u")).toBe("https://b.example/x");
     expect(stringValueOf(source, "v")).toBe("https://a.example/y");
   });
@@ -291,7 +309,11 @@ describe("the Python code scanner", () => {
       [5, "error"],
       [5, "warning"],
     ]);
-    expect(findings.find((f) => f.ruleId === "legacy-create-run")).toMatchObject({ line: 8, fix: "auto", facts: { kind: "endpoint", endpoint: "create-run", methodSeen: true } });
+    expect(findings.find((f) => f.ruleId === "legacy-create-run")).toMatchObject({
+      line: 8,
+      fix: "auto",
+      facts: { kind: "endpoint", endpoint: "create-run", methodSeen: true },
+    });
   });
 
   it("leaves run.get alone under a V2 pin and reports it under a V1 pin", () => {
@@ -302,12 +324,19 @@ describe("the Python code scanner", () => {
       [3, "v1-sdk-import"],
       [7, "v1-sdk-call"],
     ]);
-    expect(v1.find((f) => f.ruleId === "v1-sdk-call")!.facts).toMatchObject({ kind: "python-sdk", v1: "run.get", pin: "requirements.txt:1" });
+    expect(v1.find((f) => f.ruleId === "v1-sdk-call")!.facts).toMatchObject({
+      kind: "python-sdk",
+      v1: "run.get",
+      pin: "requirements.txt:1",
+    });
   });
 
   it("always reports bearer_auth, which makes the file's calls V1 too", () => {
-    const code = "from comfydeploy import ComfyDeploy\ns = ComfyDeploy(bearer_auth=k)\nr = s.run.create(request={})\nprint(r.object.run_id)\n";
-    const findings = scanPythonCode(input("a.py", { "a.py": code, "pyproject.toml": '[project]\ndependencies = ["comfydeploy>=0.7"]\n' }));
+    const code =
+      "from comfydeploy import ComfyDeploy\ns = ComfyDeploy(bearer_auth=k)\nr = s.run.create(request={})\nprint(r.object.run_id)\n";
+    const findings = scanPythonCode(
+      input("a.py", { "a.py": code, "pyproject.toml": '[project]\ndependencies = ["comfydeploy>=0.7"]\n' }),
+    );
     expect(findings.map((f) => [f.line, f.ruleId])).toEqual([
       [2, "v1-sdk-client"],
       [3, "v1-sdk-call"],
@@ -338,7 +367,9 @@ describe("the Python code scanner", () => {
   ].join("\n");
 
   it("reports awaitable run calls with their V2 twins, and every .object read of their results", () => {
-    const findings = scanPythonCode(input("jobs.py", { "jobs.py": awaited, "requirements.txt": "comfydeploy==0.4.1\n" }));
+    const findings = scanPythonCode(
+      input("jobs.py", { "jobs.py": awaited, "requirements.txt": "comfydeploy==0.4.1\n" }),
+    );
     const calls = findings.filter((f) => f.ruleId === "v1-sdk-call");
     expect(calls.map((f) => [f.line, factsOf(f, "python-sdk")?.v1])).toEqual([
       [4, "run.create_async"],
@@ -349,17 +380,26 @@ describe("the Python code scanner", () => {
       [10, "object"],
       [19, "outputs[].data.images"],
     ]);
-    expect(factsOf(calls[0]!, "python-sdk")).toMatchObject({ v2: "run.deployment.queue_async", v2Result: "create_run_response" });
+    expect(factsOf(calls[0]!, "python-sdk")).toMatchObject({
+      v2: "run.deployment.queue_async",
+      v2Result: "create_run_response",
+    });
     expect(factsOf(calls[4]!, "python-sdk")).toMatchObject({ call: "run.create_async" });
-    expect(calls[0]!.message).toMatch(/^run\.create_async\(\) on the V1 Python SDK \(comfydeploy ==0\.4\.1 in requirements\.txt:1 is V1\): it becomes run\.deployment\.queue_async/);
+    expect(calls[0]!.message).toMatch(
+      /^run\.create_async\(\) on the V1 Python SDK \(comfydeploy ==0\.4\.1 in requirements\.txt:1 is V1\): it becomes run\.deployment\.queue_async/,
+    );
     // A V1 method name counts on any client; another method of the namespace only on a client built in the file.
     expect(calls.find((f) => f.line === 13)).toMatchObject({ fix: "manual" });
-    expect(calls.find((f) => f.line === 13)!.message).toMatch(/exists only in the V1 Python SDK .*: there is no client.comfyui namespace in V2 .*input_types/);
+    expect(calls.find((f) => f.line === 13)!.message).toMatch(
+      /exists only in the V1 Python SDK .*: there is no client.comfyui namespace in V2 .*input_types/,
+    );
     expect(calls.some((f) => f.line === 16)).toBe(false);
   });
 
   it("in a project pinned to V2, reports only the shapes V2 lacks, and says so", () => {
-    const findings = scanPythonCode(input("jobs.py", { "jobs.py": awaited, "requirements.txt": "comfydeploy>=0.7.0\n" }));
+    const findings = scanPythonCode(
+      input("jobs.py", { "jobs.py": awaited, "requirements.txt": "comfydeploy>=0.7.0\n" }),
+    );
     expect(findings.map((f) => [f.line, factsOf(f, "python-sdk")?.v1])).toEqual([
       [4, "run.create_async"],
       [13, "comfyui.get_deployment_id_inputs"],
@@ -368,8 +408,12 @@ describe("the Python code scanner", () => {
       [10, "object"],
       [19, "outputs[].data.images"],
     ]);
-    expect(findings[0]!.message).toMatch(/^run\.create_async\(\) exists only in the V1 Python SDK and fails on the V2 SDK this project pins \(comfydeploy >=0\.7\.0 in requirements\.txt:1\): call run\.deployment\.queue_async/);
-    expect(findings.find((f) => f.line === 10)!.message).toMatch(/V2 responses .* have no \.object; read res\.workflow_run_model/);
+    expect(findings[0]!.message).toMatch(
+      /^run\.create_async\(\) exists only in the V1 Python SDK and fails on the V2 SDK this project pins \(comfydeploy >=0\.7\.0 in requirements\.txt:1\): call run\.deployment\.queue_async/,
+    );
+    expect(findings.find((f) => f.line === 10)!.message).toMatch(
+      /V2 responses .* have no \.object; read res\.workflow_run_model/,
+    );
   });
 
   it("leaves look-alike calls alone in a project that does not use the SDK", () => {
@@ -400,7 +444,8 @@ describe("the Ruby scanner", () => {
   });
 
   it("reports locked specs and top-level dependencies, not dependencies of other gems", () => {
-    const lock = "GEM\n  specs:\n    comfydeploy (0.0.10)\n    other (1.0)\n      comfydeploy (>= 0)\n\nDEPENDENCIES\n  comfydeploy!\n";
+    const lock =
+      "GEM\n  specs:\n    comfydeploy (0.0.10)\n    other (1.0)\n      comfydeploy (>= 0)\n\nDEPENDENCIES\n  comfydeploy!\n";
     const findings = scanRuby(input("Gemfile.lock", { "Gemfile.lock": lock }));
     expect(findings.map((f) => [f.line, factsOf(f, "gem-dependency")?.where, f.fix])).toEqual([
       [3, "specs", "manual"],
@@ -409,7 +454,8 @@ describe("the Ruby scanner", () => {
   });
 
   it("reports require and the client constant in code, not in comments or other namespaces", () => {
-    const code = "require 'comfydeploy/models'\n# OpenApiSDK::ComfyDeploy.new\nc = ::OpenApiSDK::ComfyDeploy.new\nMy::OpenApiSDK::ComfyDeploy.new\n";
+    const code =
+      "require 'comfydeploy/models'\n# OpenApiSDK::ComfyDeploy.new\nc = ::OpenApiSDK::ComfyDeploy.new\nMy::OpenApiSDK::ComfyDeploy.new\n";
     const findings = scanRuby(input("a.rb", { "a.rb": code }));
     expect(findings.map((f) => [f.line, f.ruleId])).toEqual([
       [1, "v1-sdk-import"],

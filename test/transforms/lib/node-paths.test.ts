@@ -35,10 +35,15 @@ const SEARCHES: Array<[string, object | undefined]> = [
 
 function expectSameAsFind(j: JSCodeshift, collection: Collection): void {
   for (const [type, filter] of SEARCHES) {
-    const expected = collection.find((j as unknown as Record<string, Parameters<Collection["find"]>[0]>)[type]!, filter).paths();
+    const expected = collection
+      .find((j as unknown as Record<string, Parameters<Collection["find"]>[0]>)[type]!, filter)
+      .paths();
     const actual = findPaths(j, collection, type, filter);
     expect(actual.length, `${type} ${JSON.stringify(filter ?? {})}`).toBe(expected.length);
-    expect(actual.every((path, i) => path === expected[i]), `${type} ${JSON.stringify(filter ?? {})}`).toBe(true);
+    expect(
+      actual.every((path, i) => path === expected[i]),
+      `${type} ${JSON.stringify(filter ?? {})}`,
+    ).toBe(true);
   }
 }
 
@@ -57,7 +62,8 @@ describe("findPaths", () => {
     expectSameAsFind(j, root);
     // Edited: a statement replaced by new code, the new nodes not yet walked by anyone.
     const first = root.find(j.Program).paths()[0]!.get("body", 0) as ASTPath;
-    if (first.value) first.replace(j("const added = call(client, { key: [value] });").find(j.Program).paths()[0]!.node.body[0]);
+    if (first.value)
+      first.replace(j("const added = call(client, { key: [value] });").find(j.Program).paths()[0]!.node.body[0]);
     expectSameAsFind(j, root);
     // Searches below nodes other than the root: every import declaration at once.
     expectSameAsFind(j, root.find(j.ImportDeclaration));

@@ -19,7 +19,10 @@ async function fixTwice(file: string, input: string): Promise<{ text: string; me
   expect(first.skipped).toEqual([]);
   const again = await fixSingleFile(file, first.text, ["v2-endpoints"]);
   expect(again.text, "a second run changes nothing").toBe(first.text);
-  return { text: first.text, messages: first.events.filter((e) => e.ruleId === "legacy-get-run").map((e) => e.message) };
+  return {
+    text: first.text,
+    messages: first.events.filter((e) => e.ruleId === "legacy-get-run").map((e) => e.message),
+  };
 }
 
 /** One read per language, the id interpolated into the URL or concatenated after it, and the escaped path fix writes. */
@@ -49,7 +52,9 @@ const CASES: Array<{ file: string; input: string; escaped: string[]; adds?: stri
   {
     file: "Runs.java",
     input: `class Runs {\n  static final String BASE = "${V1}";\n  static java.net.URI get(String id) { return java.net.URI.create(BASE + "/run?run_id=" + id); }\n}\n`,
-    escaped: [`BASE + "/run/" + java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20")`],
+    escaped: [
+      `BASE + "/run/" + java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20")`,
+    ],
   },
   {
     file: "Runs.kt",
@@ -64,7 +69,10 @@ const CASES: Array<{ file: string; input: string; escaped: string[]; adds?: stri
   {
     file: "runs.py",
     input: `import requests\n\nBASE = "${V1}"\n\n\ndef a(run_id):\n    return requests.get(f"{BASE}/run?run_id={run_id}")\n\n\ndef b(run_id):\n    return requests.get(BASE + "/run?run_id=" + run_id)\n`,
-    escaped: [`f"{BASE}/run/{urllib.parse.quote(run_id, safe='')}"`, `BASE + "/run/" + urllib.parse.quote(run_id, safe="")`],
+    escaped: [
+      `f"{BASE}/run/{urllib.parse.quote(run_id, safe='')}"`,
+      `BASE + "/run/" + urllib.parse.quote(run_id, safe="")`,
+    ],
     adds: "import requests\nimport urllib.parse\n",
   },
 ];
@@ -92,11 +100,17 @@ describe("the run id moved into the path is escaped as a path segment", () => {
     expect(messages).toEqual([expect.stringMatching(/unescaped/)]);
   });
 
-  it.skipIf(spawnSync("python3", ["--version"]).status !== 0)("the Python output parses (python3's own parser)", async () => {
-    const { text } = await fixTwice("runs.py", CASES.find((c) => c.file === "runs.py")!.input);
-    const parsed = spawnSync("python3", ["-c", "import ast, sys; ast.parse(sys.stdin.read())"], { input: text, encoding: "utf8" });
-    expect(parsed.stderr).toBe("");
-  });
+  it.skipIf(spawnSync("python3", ["--version"]).status !== 0)(
+    "the Python output parses (python3's own parser)",
+    async () => {
+      const { text } = await fixTwice("runs.py", CASES.find((c) => c.file === "runs.py")!.input);
+      const parsed = spawnSync("python3", ["-c", "import ast, sys; ast.parse(sys.stdin.read())"], {
+        input: text,
+        encoding: "utf8",
+      });
+      expect(parsed.stderr).toBe("");
+    },
+  );
 
   it.skipIf(spawnSync("javac", ["-version"]).status !== 0)("the Java output compiles (javac)", async () => {
     const { text } = await fixTwice("Runs.java", CASES.find((c) => c.file === "Runs.java")!.input);

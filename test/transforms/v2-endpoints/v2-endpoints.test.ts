@@ -17,7 +17,10 @@ import { tempDir } from "../../helpers/temp-repo.js";
 const CORP_HOST = "comfy.corp.example";
 const WITH_CORP: HostSet = { ...DEFAULT_HOSTS, legacy: [...DEFAULT_HOSTS.legacy, CORP_HOST] };
 
-async function fixWithHosts(files: Record<string, string>, hosts: HostSet): Promise<Record<string, { text: string; kinds: string[] }>> {
+async function fixWithHosts(
+  files: Record<string, string>,
+  hosts: HostSet,
+): Promise<Record<string, { text: string; kinds: string[] }>> {
   const root = tempDir("cdm-endpoints-");
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
@@ -38,7 +41,11 @@ async function fixWithHosts(files: Record<string, string>, hosts: HostSet): Prom
 
 describe("URL text helpers", () => {
   it("finds the run path before a query, a trailing slash or the end", () => {
-    expect(findRunSegment("https://www.comfydeploy.com/api/run")).toMatchObject({ start: 32, end: 35, trailingSlash: false });
+    expect(findRunSegment("https://www.comfydeploy.com/api/run")).toMatchObject({
+      start: 32,
+      end: 35,
+      trailingSlash: false,
+    });
     expect(findRunSegment("/run/?run_id=1")).toMatchObject({ trailingSlash: true, queryStart: 5 });
     expect(findRunSegment("run")).toMatchObject({ start: 0, end: 3 });
     expect(findRunSegment("/run/deployment/queue")).toBeUndefined();
@@ -58,7 +65,13 @@ describe("URL text helpers", () => {
   });
 
   it("reads the run_id parameter among others", () => {
-    expect(findRunIdParam("/run?a=1&run_id=7&b=2", 4)).toEqual({ queryStart: 4, valueStart: 16, valueEnd: 17, before: "a=1", after: "&b=2" });
+    expect(findRunIdParam("/run?a=1&run_id=7&b=2", 4)).toEqual({
+      queryStart: 4,
+      valueStart: 16,
+      valueEnd: 17,
+      before: "a=1",
+      after: "&b=2",
+    });
   });
 
   it("rewrites API bases and whole bare hosts, never vendor web pages", () => {
@@ -72,7 +85,10 @@ describe("URL text helpers", () => {
   });
 
   it("names the V1-only create fields of a body", () => {
-    expect(v1OnlyFields(["deployment_id", "inputs", "workflow_api", "machine_id"])).toEqual(["workflow_api", "machine_id"]);
+    expect(v1OnlyFields(["deployment_id", "inputs", "workflow_api", "machine_id"])).toEqual([
+      "workflow_api",
+      "machine_id",
+    ]);
     expect(v1OnlyFields(["deployment_id", "inputs", "webhook", "gpu"])).toEqual([]);
   });
 });
@@ -83,7 +99,7 @@ describe("hosts configured as legacy that are not the vendor's", () => {
       `const BASE = "https://${CORP_HOST}/api";`,
       "",
       "export async function create(deployment_id: string) {",
-      "  return fetch(`${BASE}/run`, { method: \"POST\", body: JSON.stringify({ deployment_id }) });",
+      '  return fetch(`${BASE}/run`, { method: "POST", body: JSON.stringify({ deployment_id }) });',
       "}",
       "",
     ].join("\n");
@@ -93,16 +109,21 @@ describe("hosts configured as legacy that are not the vendor's", () => {
     expect(result!.text).toContain(`const BASE = "https://${CORP_HOST}/api";`);
     expect(result!.text).toContain("`${BASE}/run`");
     expect(result!.kinds).toEqual(["marker:legacy-create-run", "marker:legacy-base-url"]);
-    expect(result!.text).toMatch(/TODO\(comfydeploy-migrate\): legacy-create-run: comfy\.corp\.example is configured as a V1 host/);
+    expect(result!.text).toMatch(
+      /TODO\(comfydeploy-migrate\): legacy-create-run: comfy\.corp\.example is configured as a V1 host/,
+    );
   });
 
   it("marks a base the file cannot see when other legacy hosts are configured", async () => {
     const files = {
       "src/config.ts": `export const BASE = process.env.BASE ?? "https://${CORP_HOST}/api";\n`,
-      "src/client.ts": 'import { BASE } from "./config";\n\nexport const create = () => fetch(`${BASE}/run`, { method: "POST" });\n',
+      "src/client.ts":
+        'import { BASE } from "./config";\n\nexport const create = () => fetch(`${BASE}/run`, { method: "POST" });\n',
     };
     const result = await fixWithHosts(files, WITH_CORP);
-    expect(result["src/client.ts"]!.text).toContain("TODO(comfydeploy-migrate): legacy-create-run: the base URL of this V1 /run request is not provably");
+    expect(result["src/client.ts"]!.text).toContain(
+      "TODO(comfydeploy-migrate): legacy-create-run: the base URL of this V1 /run request is not provably",
+    );
     expect(result["src/client.ts"]!.text).toContain("`${BASE}/run`");
   });
 
@@ -139,7 +160,9 @@ describe("URLs built in another module", () => {
       ["v2-endpoints"],
       { "src/config.ts": 'export const RUN_URL = "https://www.comfydeploy.com/api/run";\n' },
     );
-    expect(result.text).toContain("  // TODO(comfydeploy-migrate): legacy-create-run: this request's V1 /run path is written where its URL is built");
+    expect(result.text).toContain(
+      "  // TODO(comfydeploy-migrate): legacy-create-run: this request's V1 /run path is written where its URL is built",
+    );
     expect(result.events.map((e) => `${e.line} ${e.kind} ${e.ruleId}`)).toEqual(["4 marker legacy-create-run"]);
   });
 
@@ -148,14 +171,16 @@ describe("URLs built in another module", () => {
       "src/client.ts",
       [
         'const RUN = "https://www.comfydeploy.com/api/run";',
-        "export const create = (deployment_id: string) => fetch(RUN, { method: \"POST\", body: JSON.stringify({ deployment_id }) });",
+        'export const create = (deployment_id: string) => fetch(RUN, { method: "POST", body: JSON.stringify({ deployment_id }) });',
         "export const read = (id: string) => fetch(`${RUN}?run_id=${id}`);",
         "",
       ].join("\n"),
       ["v2-endpoints"],
     );
     // Above the constant, where the path is written (and where the scan reports it once the host is V2).
-    expect(result.text).toMatch(/TODO\(comfydeploy-migrate\): legacy-create-run: this V1 \/run path builds a URL that other code uses too[^\n]*\nconst RUN = /);
+    expect(result.text).toMatch(
+      /TODO\(comfydeploy-migrate\): legacy-create-run: this V1 \/run path builds a URL that other code uses too[^\n]*\nconst RUN = /,
+    );
     expect(result.text).toContain("fetch(`${RUN}/${id}`)");
     expect(result.text).toContain('const RUN = "https://api.comfydeploy.com/api/run";');
   });
@@ -163,7 +188,10 @@ describe("URLs built in another module", () => {
 
 describe("events", () => {
   it("reports each rewrite and marker on the line of its finding", async () => {
-    const source = readFileSync(join(import.meta.dirname, "..", "..", "..", "fixtures", "transforms", "v2-endpoints", "unknown-method.input.ts"), "utf8");
+    const source = readFileSync(
+      join(import.meta.dirname, "..", "..", "..", "fixtures", "transforms", "v2-endpoints", "unknown-method.input.ts"),
+      "utf8",
+    );
     const result = await fixSingleFile("unknown-method.ts", source, ["v2-endpoints"]);
     expect(result.events.map((e) => `${e.line} ${e.kind} ${e.ruleId}`).sort()).toEqual([
       "1 rewrite legacy-base-url",

@@ -56,7 +56,8 @@ describe("v2-sdk on Python under a V1 pin", () => {
   it("rewrites calls and accessors whose every use is in the same function, and marks the rest", async () => {
     const result = await fixSingleFile("app.py", APP, ["v2-sdk"], CONTEXT);
     expect(result.skipped).toEqual([]);
-    const marker = "    # TODO(comfydeploy-migrate): v1-sdk-call: run.get(): its result's .object becomes .workflow_run_model in V2;";
+    const marker =
+      "    # TODO(comfydeploy-migrate): v1-sdk-call: run.get(): its result's .object becomes .workflow_run_model in V2;";
     const [head, tail] = MIGRATED.split("    return s.run.get(run_id=run_id)\n");
     expect(result.text.startsWith(`${head}${marker}`)).toBe(true);
     expect(result.text.endsWith(`    return s.run.get(run_id=run_id)\n${tail}`)).toBe(true);
@@ -112,20 +113,30 @@ describe("v2-sdk on awaitable Python calls under a V1 pin", () => {
   it("rewrites create_async and get_async through a client factory, and marks what V2 lacks", async () => {
     const result = await fixSingleFile("app.py", ASYNC_APP, ["v2-sdk"], context);
     const lines = result.text.split("\n");
-    expect(lines).toContain("    res = await client().run.deployment.queue_async(request=request_for(deployment_id, prompt))");
+    expect(lines).toContain(
+      "    res = await client().run.deployment.queue_async(request=request_for(deployment_id, prompt))",
+    );
     expect(lines).toContain("    if res.create_run_response is None:");
     expect(lines).toContain("        raise RuntimeError(res.http_meta.response.status_code)");
     expect(lines).toContain("    return res.create_run_response.run_id");
     expect(lines).toContain("    return (await client().run.get_async(run_id=run_id)).workflow_run_model.status");
     const markers = lines.filter((l) => l.includes("TODO(comfydeploy-migrate)"));
     expect(markers).toHaveLength(2);
-    expect(lines[lines.indexOf("from comfydeploy.models import operations") - 1]).toMatch(/v1-sdk-import: comfydeploy\.models holds the V1 SDK's request and response types/);
-    const upload = lines.indexOf("    return client().files.get_upload_url(type_=operations.Type.IMAGE_PNG, file_size=str(size))");
-    expect(lines[upload - 1]).toMatch(/v1-sdk-call: client\.files\.get_upload_url\(\) exists only in the V1 Python SDK: .*file\.upload\(request=/);
+    expect(lines[lines.indexOf("from comfydeploy.models import operations") - 1]).toMatch(
+      /v1-sdk-import: comfydeploy\.models holds the V1 SDK's request and response types/,
+    );
+    const upload = lines.indexOf(
+      "    return client().files.get_upload_url(type_=operations.Type.IMAGE_PNG, file_size=str(size))",
+    );
+    expect(lines[upload - 1]).toMatch(
+      /v1-sdk-call: client\.files\.get_upload_url\(\) exists only in the V1 Python SDK: .*file\.upload\(request=/,
+    );
   });
 
   it("renames bearer_auth in the client module and keeps the options V2 shares", async () => {
-    const result = await fixSingleFile("sdk.py", FACTORY_MODULE, ["v2-sdk"], { "requirements.txt": "comfydeploy==0.4.1\n" });
+    const result = await fixSingleFile("sdk.py", FACTORY_MODULE, ["v2-sdk"], {
+      "requirements.txt": "comfydeploy==0.4.1\n",
+    });
     expect(result.text).toBe(FACTORY_MODULE.replace("bearer_auth=", "bearer="));
   });
 });
@@ -141,7 +152,11 @@ describe("fix on a V1 Python project, end to end", () => {
 
   it("converges in one run, and the scan afterwards still reports what V2 lacks, each under its marker", async () => {
     source = mkdtempSync(join(tmpdir(), "cdm-py-project-"));
-    for (const [file, text] of Object.entries({ "requirements.txt": "comfydeploy==0.4.1\n", "sdk.py": FACTORY_MODULE, "app.py": ASYNC_APP })) {
+    for (const [file, text] of Object.entries({
+      "requirements.txt": "comfydeploy==0.4.1\n",
+      "sdk.py": FACTORY_MODULE,
+      "app.py": ASYNC_APP,
+    })) {
       writeFileSync(join(source, file), text);
     }
     fixed = await fixRepository(source);

@@ -41,7 +41,13 @@ const FIXTURE_OPTIONS: ts.CompilerOptions = {
  * on it.
  */
 function markedStatements(file: string, text: string): Array<[number, number]> {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line + 1;
   const markers = text.split(/\r?\n/).flatMap((line, index) => (line.includes(MARKER_TAG) ? [index + 1] : []));
   return markers.map((marker) => {

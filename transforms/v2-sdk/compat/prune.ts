@@ -16,7 +16,8 @@ export function pruneTemplate(source: string, used: ReadonlySet<string> | undefi
   const ts = loadTypeScript();
   const file = ts.createSourceFile("compat.ts", source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const declared = new Map<string, Statement>();
-  for (const statement of file.statements) for (const name of declaredNames(ts, statement)) declared.set(name, statement);
+  for (const statement of file.statements)
+    for (const name of declaredNames(ts, statement)) declared.set(name, statement);
   // Declarations reachable from the used exports, through the names each one mentions.
   const kept = new Set<Statement>();
   const pending = [...used].filter((name) => declared.has(name));
@@ -24,7 +25,8 @@ export function pruneTemplate(source: string, used: ReadonlySet<string> | undefi
     const statement = declared.get(pending.pop()!)!;
     if (kept.has(statement)) continue;
     kept.add(statement);
-    for (const name of mentionedNames(ts, statement)) if (declared.has(name) && !kept.has(declared.get(name)!)) pending.push(name);
+    for (const name of mentionedNames(ts, statement))
+      if (declared.has(name) && !kept.has(declared.get(name)!)) pending.push(name);
   }
   const mentioned = new Set([...kept].flatMap((statement) => [...mentionedNames(ts, statement)]));
   const keptNames = new Set([...kept].flatMap((statement) => declaredNames(ts, statement)));
@@ -42,7 +44,8 @@ export function pruneTemplate(source: string, used: ReadonlySet<string> | undefi
     }
   }
   let out = source;
-  for (const edit of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  for (const edit of edits.sort((a, b) => b.start - a.start))
+    out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
   return pruneHeader(out.replace(/\n{3,}/g, "\n\n"), keptNames);
 }
 
@@ -61,7 +64,10 @@ function pruneHeader(source: string, kept: ReadonlySet<string>): string {
     const block = [lines[i]!];
     while (i + 1 < lines.length && /^ \* {3}\S/.test(lines[i + 1]!)) block.push(lines[++i]!);
     // The item names only what is kept: `- getUploadUrl, getWebsocketUrl:` becomes `- getWebsocketUrl:`.
-    const names = item[1]!.split(",").map((name) => name.trim()).filter((name) => kept.has(name));
+    const names = item[1]!
+      .split(",")
+      .map((name) => name.trim())
+      .filter((name) => kept.has(name));
     if (names.length > 0) out.push(block[0]!.replace(item[1]!, names.join(", ")), ...block.slice(1));
   }
   return source.replace(header, out.join("\n"));
@@ -71,7 +77,13 @@ function declaredNames(ts: Ts, statement: Statement): string[] {
   if (ts.isVariableStatement(statement)) {
     return statement.declarationList.declarations.flatMap((d) => (ts.isIdentifier(d.name) ? [d.name.text] : []));
   }
-  if ((ts.isFunctionDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isClassDeclaration(statement)) && statement.name) {
+  if (
+    (ts.isFunctionDeclaration(statement) ||
+      ts.isInterfaceDeclaration(statement) ||
+      ts.isTypeAliasDeclaration(statement) ||
+      ts.isClassDeclaration(statement)) &&
+    statement.name
+  ) {
     return [statement.name.text];
   }
   return [];
@@ -91,7 +103,12 @@ function importedNames(ts: Ts, statement: import("ts-morph").ts.ImportDeclaratio
 function isMemberName(ts: Ts, node: import("ts-morph").ts.Identifier): boolean {
   const parent = node.parent;
   if (ts.isPropertyAccessExpression(parent)) return parent.name === node;
-  const named = ts.isPropertySignature(parent) || ts.isMethodSignature(parent) || ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent);
+  const named =
+    ts.isPropertySignature(parent) ||
+    ts.isMethodSignature(parent) ||
+    ts.isPropertyAssignment(parent) ||
+    ts.isMethodDeclaration(parent) ||
+    ts.isPropertyDeclaration(parent);
   return named && parent.name === node;
 }
 

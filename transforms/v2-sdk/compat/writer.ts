@@ -12,9 +12,13 @@ import { COMPAT_TEMPLATE } from "./template.js";
 
 import type { ModuleFlavor } from "../../types.js";
 
-
 /** The module's source for a file at `absolutePath` (where it goes; its style comes from the importing file), holding what `used` needs. */
-export async function compatModuleSource(flavor: ModuleFlavor, _absolutePath: string, style: SourceStyle, used?: ReadonlySet<string>): Promise<string> {
+export async function compatModuleSource(
+  flavor: ModuleFlavor,
+  _absolutePath: string,
+  style: SourceStyle,
+  used?: ReadonlySet<string>,
+): Promise<string> {
   const template = pruneTemplate(COMPAT_TEMPLATE, used);
   if (flavor === "ts") return restyle(template, 2, style);
   // The compiler prints JavaScript with four-space indents.
@@ -60,7 +64,12 @@ function withoutTypes(source: string): string {
   const ts = loadTypeScript();
   const header = /^\/\*\*[\s\S]*?\*\/\n/.exec(source)?.[0] ?? "";
   const code = ts.transpileModule(source.slice(header.length), {
-    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, removeComments: false, verbatimModuleSyntax: true },
+    compilerOptions: {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      removeComments: false,
+      verbatimModuleSyntax: true,
+    },
   }).outputText;
   const lines = code.split("\n");
   const spaced = lines.flatMap((line, i) => {
@@ -76,7 +85,10 @@ function withoutTypes(source: string): string {
 function toCommonJs(source: string): string {
   const exported: string[] = [];
   const body = source
-    .replace(/^import \{ ([^}]+) \} from (["'][^"']+["']);?$/gm, (_, names: string, from: string) => `const { ${names.trim()} } = require(${from});`)
+    .replace(
+      /^import \{ ([^}]+) \} from (["'][^"']+["']);?$/gm,
+      (_, names: string, from: string) => `const { ${names.trim()} } = require(${from});`,
+    )
     .replace(/^export (async function|function|const|let|class) (\w+)/gm, (_, kind: string, name: string) => {
       exported.push(name);
       return `${kind} ${name}`;

@@ -25,7 +25,9 @@ export function rewriteClientCall(context: SdkContext, namePath: ASTPath): void 
   }
   if (method === "getRun") {
     const plain = call.args.length === 1 && call.args[0]!.type !== "SpreadElement";
-    return plain ? rewriteGetRun(call) : routeThroughCompat(call, "getRun", `client.getRun() with ${call.args.length} argument(s)`);
+    return plain
+      ? rewriteGetRun(call)
+      : routeThroughCompat(call, "getRun", `client.getRun() with ${call.args.length} argument(s)`);
   }
   routeThroughCompat(call, method);
 }
@@ -46,7 +48,11 @@ class ClientCall {
     const member = (namePath.parent as ASTPath).node as AnyNode;
     this.args = call.arguments as AnyNode[];
     this.line = lineOf(call);
-    this.optional = member.type === "OptionalMemberExpression" || member.optional === true || call.type === "OptionalCallExpression" || call.optional === true;
+    this.optional =
+      member.type === "OptionalMemberExpression" ||
+      member.optional === true ||
+      call.type === "OptionalCallExpression" ||
+      call.optional === true;
   }
 
   client(): string {
@@ -77,7 +83,8 @@ function runArgumentProblem(args: readonly AnyNode[]): string | undefined {
   const arg = args[0];
   const keys = arg && args.length === 1 && arg.type === "ObjectExpression" ? plainKeys(arg) : undefined;
   const allowed = Object.keys(RUN_KEYS);
-  if (!keys) return "client.run() without a plain object literal argument: check that it holds only deployment_id, inputs and webhook";
+  if (!keys)
+    return "client.run() without a plain object literal argument: check that it holds only deployment_id, inputs and webhook";
   if (!keys.includes("deployment_id")) return "client.run() with no deployment_id: V2 queues a deployment by its id";
   const extra = keys.filter((k) => !allowed.includes(k));
   if (extra.length === 0) return undefined;
@@ -96,7 +103,9 @@ function rewriteRun(call: ClientCall): void {
     prop.key = j.identifier(v2);
   }
   const client = `${call.client()}${call.optional ? "?." : "."}`;
-  call.replace(thenAdapter(`${client}run.deployment.queue(${call.argument(0)})`, queueResult(), failureToNull(style), style));
+  call.replace(
+    thenAdapter(`${client}run.deployment.queue(${call.argument(0)})`, queueResult(), failureToNull(style), style),
+  );
   call.context.rewrite(
     "v1-sdk-call",
     call.line,
@@ -122,7 +131,11 @@ function rewriteGetRun(call: ClientCall): void {
 function routeThroughCompat(call: ClientCall, method: string, problem?: string): void {
   const { context } = call;
   if (call.optional && !call.clientIsPlain()) {
-    return context.mark(call.namePath, "v1-sdk-call", `${problem ?? `client.${method}() is V1 only`}: rewrite this optional call by hand (${methodAdvice(method)})`);
+    return context.mark(
+      call.namePath,
+      "v1-sdk-call",
+      `${problem ?? `client.${method}() is V1 only`}: rewrite this optional call by hand (${methodAdvice(method)})`,
+    );
   }
   const compat = context.compat("value");
   const client = call.client();
@@ -130,5 +143,9 @@ function routeThroughCompat(call: ClientCall, method: string, problem?: string):
   const routed = `${compat}.${method}(${args})`;
   context.mark(call.namePath, "v1-sdk-call", compatCallAdvice(method, compat, problem), false);
   call.replace(call.optional ? `(${client} ? ${routed} : undefined)` : routed);
-  context.rewrite("v1-sdk-call", call.line, `client.${method}() → ${compat}.${method}(client, …): V1's contract kept on V2 by the compat module`);
+  context.rewrite(
+    "v1-sdk-call",
+    call.line,
+    `client.${method}() → ${compat}.${method}(client, …): V1's contract kept on V2 by the compat module`,
+  );
 }

@@ -4,7 +4,15 @@
  * properties it reads back from a V2 client.
  */
 import type { ASTPath } from "jscodeshift";
-import { type AnyNode, lineOf, OUTPUT_FILE_SCHEMA, type SdkContext, V2_CLASS, WEBHOOK_PARSER, WEBHOOK_SCHEMA } from "../context.js";
+import {
+  type AnyNode,
+  lineOf,
+  OUTPUT_FILE_SCHEMA,
+  type SdkContext,
+  V2_CLASS,
+  WEBHOOK_PARSER,
+  WEBHOOK_SCHEMA,
+} from "../context.js";
 import { expressionFrom, printedNode } from "../snippets.js";
 
 /** Imported from the compat module instead of the SDK, unchanged in name and behaviour. */
@@ -26,11 +34,14 @@ export function routePropertyRead(context: SdkContext, namePath: ASTPath): void 
   const memberPath = namePath.parent as ASTPath;
   const member = memberPath.node as AnyNode;
   const reader = PROPERTY_READERS[name];
-  const isAssigned = (memberPath.parent?.node as AnyNode | undefined)?.type === "AssignmentExpression" && memberPath.name === "left";
+  const isAssigned =
+    (memberPath.parent?.node as AnyNode | undefined)?.type === "AssignmentExpression" && memberPath.name === "left";
   const advice = `client.${name} is internal in the V2 SDK: keep the value in your own configuration (V2 takes it as new ${V2_CLASS}({ bearer, serverURL }), and serverURL has no /api appended)`;
   if (!reader || isAssigned || member.optional) return context.mark(namePath, "v1-sdk-client", advice);
   const compat = context.compat("value");
   context.mark(namePath, "v1-sdk-client", `${advice}. Until then ${compat}.${reader} reads it back`, false);
-  memberPath.replace(expressionFrom(context.j, `${compat}.${reader}(${printedNode(context.j, member.object, context.print)})`));
+  memberPath.replace(
+    expressionFrom(context.j, `${compat}.${reader}(${printedNode(context.j, member.object, context.print)})`),
+  );
   context.rewrite("v1-sdk-client", lineOf(member), `client.${name} → ${compat}.${reader}(client)`);
 }

@@ -14,10 +14,18 @@ import { checkClassTypeUse } from "./type-positions.js";
 
 export function renameImports(context: SdkContext): void {
   for (const [spec, local] of context.renamedClassSpecifiers) migrateClassSpecifier(context, spec, local);
-  moveToCompat(context, flaggedSpecifiers(context).filter((spec) => COMPAT_NAMES.has(spec.imported)));
+  moveToCompat(
+    context,
+    flaggedSpecifiers(context).filter((spec) => COMPAT_NAMES.has(spec.imported)),
+  );
   for (const spec of flaggedSpecifiers(context)) {
     const written = spec.source.value;
-    if (reRootSource(spec)) context.rewrite("v1-sdk-import", lineOf(spec.declaration.node), `"${String(written)}" → "${JS_SDK.packageName}": V2 has no such file, its package root exports the V2 names`);
+    if (reRootSource(spec))
+      context.rewrite(
+        "v1-sdk-import",
+        lineOf(spec.declaration.node),
+        `"${String(written)}" → "${JS_SDK.packageName}": V2 has no such file, its package root exports the V2 names`,
+      );
   }
 }
 
@@ -35,20 +43,28 @@ function migrateClassSpecifier(context: SdkContext, spec: SdkSpecifier, local: s
   }
   if (replaced > 0 && replaced === references.length) {
     removeSpecifier(spec);
-    context.rewrite("v1-sdk-import", lineOf(spec.path.node), `${V1_CLASS} import removed: it named only V1 member types, which now come from the compat module`);
+    context.rewrite(
+      "v1-sdk-import",
+      lineOf(spec.path.node),
+      `${V1_CLASS} import removed: it named only V1 member types, which now come from the compat module`,
+    );
     return;
   }
   if (existing) removeSpecifier(spec);
   else setImported(context, spec, V2_CLASS, local);
-  context.rewrite("v1-sdk-import", lineOf(spec.path.node), `${V1_CLASS} → ${V2_CLASS}${local !== V2_CLASS ? ` (as ${local})` : ""}`);
+  context.rewrite(
+    "v1-sdk-import",
+    lineOf(spec.path.node),
+    `${V1_CLASS} → ${V2_CLASS}${local !== V2_CLASS ? ` (as ${local})` : ""}`,
+  );
 }
-
 
 // ---------------------------------------------------- specifier plumbing
 
 function renameReference(context: SdkContext, ref: ASTPath, name: string): void {
   const parent = ref.parent?.node as AnyNode | undefined;
-  if (parent && (parent.type === "ObjectProperty" || parent.type === "Property") && parent.shorthand) parent.shorthand = false;
+  if (parent && (parent.type === "ObjectProperty" || parent.type === "Property") && parent.shorthand)
+    parent.shorthand = false;
   ref.replace(context.j.identifier(name));
 }
 
@@ -101,14 +117,23 @@ function moveToCompat(context: SdkContext, specs: readonly SdkSpecifier[]): void
   for (const spec of specs) byDeclaration.set(spec.declaration, [...(byDeclaration.get(spec.declaration) ?? []), spec]);
   for (const [declaration, moved] of byDeclaration) {
     const node = declaration.node as AnyNode;
-    const listed = moved[0]!.kind === "import" ? (node.specifiers as unknown[]) : ((moved[0]!.path.parent!.node as AnyNode).properties as unknown[]);
+    const listed =
+      moved[0]!.kind === "import"
+        ? (node.specifiers as unknown[])
+        : ((moved[0]!.path.parent!.node as AnyNode).properties as unknown[]);
     const onlyThese = listed.length === moved.length;
     if (onlyThese) {
       moved[0]!.source.value = module.specifier;
       delete (moved[0]!.source as { extra?: unknown }).extra;
     } else {
       for (const spec of moved) removeSpecifier(spec);
-      const names = moved.map((s) => (s.local === s.imported ? s.imported : s.kind === "import" ? `${s.imported} as ${s.local}` : `${s.imported}: ${s.local}`));
+      const names = moved.map((s) =>
+        s.local === s.imported
+          ? s.imported
+          : s.kind === "import"
+            ? `${s.imported} as ${s.local}`
+            : `${s.imported}: ${s.local}`,
+      );
       const q = context.style.quote;
       const typeOnly = moved.every((s) => s.typeOnly);
       const code =
@@ -118,7 +143,11 @@ function moveToCompat(context: SdkContext, specs: readonly SdkSpecifier[]): void
       context.importLines.push(code);
     }
     for (const spec of moved) {
-      context.rewrite("v1-sdk-import", lineOf(declaration.node), `${spec.imported} now comes from the compat module, which keeps V1's behaviour (V2 has no such export)`);
+      context.rewrite(
+        "v1-sdk-import",
+        lineOf(declaration.node),
+        `${spec.imported} now comes from the compat module, which keeps V1's behaviour (V2 has no such export)`,
+      );
     }
   }
 }

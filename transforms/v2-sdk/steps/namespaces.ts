@@ -44,7 +44,11 @@ export function renameNamespaceTypes(context: SdkContext): void {
     const right = node.right as AnyNode;
     if (left.type !== "Identifier" || !bindings.namespaces.has(left.name as string) || right.name !== V1_CLASS) return;
     node.right = j.identifier(V2_CLASS);
-    context.rewrite("v1-sdk-import", lineOf(node), `${left.name as string}.${V1_CLASS} → ${left.name as string}.${V2_CLASS} (type)`);
+    context.rewrite(
+      "v1-sdk-import",
+      lineOf(node),
+      `${left.name as string}.${V1_CLASS} → ${left.name as string}.${V2_CLASS} (type)`,
+    );
     replaceIndexedAccess(context, path.parent as ASTPath);
   });
 }

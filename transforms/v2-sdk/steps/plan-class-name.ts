@@ -11,7 +11,14 @@ export function planClassName(context: SdkContext): void {
   const existing = bindings.specifiers.find((s) => s.imported === V2_CLASS && !s.typeOnly);
   for (const spec of flaggedSpecifiers(context)) {
     if (spec.imported !== V1_CLASS) continue;
-    const local = spec.local !== spec.imported ? spec.local : existing ? existing.local : isNameTaken(j, root, V2_CLASS) ? spec.local : V2_CLASS;
+    const local =
+      spec.local !== spec.imported
+        ? spec.local
+        : existing
+          ? existing.local
+          : isNameTaken(j, root, V2_CLASS)
+            ? spec.local
+            : V2_CLASS;
     context.renamedClassSpecifiers.set(spec, local);
     if (!spec.typeOnly) context.v2ClassName ??= local;
   }

@@ -5,7 +5,16 @@
  */
 import type { ASTPath } from "jscodeshift";
 import type { Finding } from "../../../src/core/finding.js";
-import { type AnyNode, CLIENT_PROPERTIES, isCall, isMember, isSdkNamespace, type SdkContext, V2_CLASS, WEBHOOK_PARSER } from "../context.js";
+import {
+  type AnyNode,
+  CLIENT_PROPERTIES,
+  isCall,
+  isMember,
+  isSdkNamespace,
+  type SdkContext,
+  V2_CLASS,
+  WEBHOOK_PARSER,
+} from "../context.js";
 import { rewriteClientCall } from "./client-calls.js";
 import { convertConstructor } from "./constructor.js";
 import { renameImportType, renameNamespaceMember } from "./namespaces.js";
@@ -37,15 +46,25 @@ function rewriteSite(context: SdkContext, finding: Finding): void {
   }
   const exported = paths.find((p) => (p.node as AnyNode).type === "ExportSpecifier");
   if (exported) {
-    return context.mark(exported, "v1-sdk-import", "re-export of a V1 SDK name: migrate the modules that import it from here, then export the V2 names (ComfyDeploy, validateWebhook, WorkflowRunWebhookBody, MediaItem)");
+    return context.mark(
+      exported,
+      "v1-sdk-import",
+      "re-export of a V1 SDK name: migrate the modules that import it from here, then export the V2 names (ComfyDeploy, validateWebhook, WorkflowRunWebhookBody, MediaItem)",
+    );
   }
-  const member = paths.find((p) => isMember(p.node as AnyNode) && isSdkNamespace(context, (p.node as AnyNode).object as AnyNode));
+  const member = paths.find(
+    (p) => isMember(p.node as AnyNode) && isSdkNamespace(context, (p.node as AnyNode).object as AnyNode),
+  );
   if (member) return renameNamespaceMember(context, member);
   const importType = paths.find((p) => (p.node as AnyNode).type === "TSImportType");
   if (importType) return renameImportType(context, importType);
   const local = paths.find((p) => isLocalModuleImport(p));
   if (local) {
-    return context.mark(local, "v1-sdk-import", `this imports a local copy of the V1 client: import { ${V2_CLASS} } from "${JS_SDK.packageName}" (${JS_SDK.v2Pin}) here instead, or migrate that copy`);
+    return context.mark(
+      local,
+      "v1-sdk-import",
+      `this imports a local copy of the V1 client: import { ${V2_CLASS} } from "${JS_SDK.packageName}" (${JS_SDK.v2Pin}) here instead, or migrate that copy`,
+    );
   }
 }
 
@@ -54,7 +73,11 @@ function isLocalModuleImport(path: ASTPath): boolean {
   const node = path.node as AnyNode;
   const parent = path.parent?.node as AnyNode | undefined;
   let source: AnyNode | undefined;
-  if ((node.type === "ImportSpecifier" || node.type === "ImportDefaultSpecifier") && parent?.type === "ImportDeclaration") source = parent.source as AnyNode;
+  if (
+    (node.type === "ImportSpecifier" || node.type === "ImportDefaultSpecifier") &&
+    parent?.type === "ImportDeclaration"
+  )
+    source = parent.source as AnyNode;
   else if ((node.type === "ObjectProperty" || node.type === "Property") && parent?.type === "ObjectPattern") {
     const init = path.parent?.parent?.node as AnyNode | undefined;
     const call = init?.type === "VariableDeclarator" ? (init.init as AnyNode | undefined) : undefined;
@@ -70,13 +93,24 @@ function isMethodName(path: ASTPath): boolean {
   const node = path.node as AnyNode;
   const parent = path.parent?.node as AnyNode | undefined;
   const grand = path.parent?.parent?.node as AnyNode | undefined;
-  return node.type === "Identifier" && isMember(parent) && parent!.property === node && isCall(grand) && grand!.callee === parent;
+  return (
+    node.type === "Identifier" &&
+    isMember(parent) &&
+    parent!.property === node &&
+    isCall(grand) &&
+    grand!.callee === parent
+  );
 }
 
 function isPropertyRead(path: ASTPath): boolean {
   const node = path.node as AnyNode;
   const parent = path.parent?.node as AnyNode | undefined;
-  return node.type === "Identifier" && CLIENT_PROPERTIES.has(node.name as string) && isMember(parent) && parent!.property === node;
+  return (
+    node.type === "Identifier" &&
+    CLIENT_PROPERTIES.has(node.name as string) &&
+    isMember(parent) &&
+    parent!.property === node
+  );
 }
 
 /** The callee of a parseWebhookDataSafe call: its imported name, or `ns.parseWebhookDataSafe`. */
@@ -84,7 +118,8 @@ export function isWebhookParserCallee(context: SdkContext, path: ASTPath): boole
   const node = path.node as AnyNode;
   const parent = path.parent?.node as AnyNode | undefined;
   if (!isCall(parent) || parent!.callee !== node) return false;
-  if (node.type === "Identifier") return context.bindings.specifiers.some((s) => s.imported === WEBHOOK_PARSER && s.local === node.name);
+  if (node.type === "Identifier")
+    return context.bindings.specifiers.some((s) => s.imported === WEBHOOK_PARSER && s.local === node.name);
   if (isMember(node)) {
     const property = node.property as AnyNode;
     return !node.computed && property.name === WEBHOOK_PARSER && isSdkNamespace(context, node.object as AnyNode);

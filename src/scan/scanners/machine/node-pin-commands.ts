@@ -14,7 +14,12 @@ import type { NodePinFormat, NodePinSite } from "./node-pin-finding.js";
 import { isNodeRepositoryUrl, nodeSourceOf } from "./node-source-url.js";
 import type { ShellWord } from "../../../lang/shell/words.js";
 import { defaultCloneDir, lastOption, parseArgs, resolveDir, type Span, subWord } from "../../../lang/shell/args.js";
-import { type Expanded, type ScriptContext, ShellInterpreter, type VariableValue } from "../../../lang/shell/interpreter.js";
+import {
+  type Expanded,
+  type ScriptContext,
+  ShellInterpreter,
+  type VariableValue,
+} from "../../../lang/shell/interpreter.js";
 
 interface PinRef extends Span {
   text: string;
@@ -55,7 +60,20 @@ const CLONE_WITH_ARG = new Set([
 ]);
 const CHECKOUT_WITH_ARG = new Set(["-b", "-B", "--orphan", "--conflict", "--pathspec-from-file"]);
 const SWITCH_WITH_ARG = new Set(["-c", "-C", "--create", "--force-create", "--orphan", "--conflict"]);
-const FETCH_WITH_ARG = new Set(["--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--upload-pack", "--refmap", "-o", "--server-option", "--negotiation-tip", "--filter"]);
+const FETCH_WITH_ARG = new Set([
+  "--depth",
+  "--deepen",
+  "--shallow-since",
+  "--shallow-exclude",
+  "-j",
+  "--jobs",
+  "--upload-pack",
+  "--refmap",
+  "-o",
+  "--server-option",
+  "--negotiation-tip",
+  "--filter",
+]);
 const SUBMODULE_ADD_WITH_ARG = new Set(["-b", "--branch", "--name", "--reference", "--depth"]);
 const COMFY_GLOBAL_WITH_ARG = new Set(["--workspace"]);
 const COMFY_INSTALL_WITH_ARG = new Set(["--mode", "--channel"]);
@@ -155,7 +173,8 @@ export class NodeCommandTracker {
         return;
     }
     const installer = PIP_PROGRAMS.has(program) || args.some((w) => w.value === "pip");
-    for (const word of args) this.addSourceUrl(this.expand(word, context), { installer: installer && /^git\+/i.test(word.value) });
+    for (const word of args)
+      this.addSourceUrl(this.expand(word, context), { installer: installer && /^git\+/i.test(word.value) });
   }
 
   private git(args: ShellWord[], context: ScriptContext): void {
@@ -222,7 +241,11 @@ export class NodeCommandTracker {
       return;
     }
     const branch = lastOption(parsed, ["-b", "--branch"]);
-    this.startCheckout(target, { origin: url.span(), format: this.format, ...(branch ? { pin: this.pinRef(branch, context) } : {}) });
+    this.startCheckout(target, {
+      origin: url.span(),
+      format: this.format,
+      ...(branch ? { pin: this.pinRef(branch, context) } : {}),
+    });
   }
 
   /** `git init && git remote add origin <node url> && git fetch origin <sha> && git checkout FETCH_HEAD`. */
@@ -245,8 +268,14 @@ export class NodeCommandTracker {
     this.fetched.set(dir, this.pinRef(subWord(refspec, context.text, source), context));
   }
 
-  private gitPin(subcommand: "reset" | "checkout" | "switch", args: ShellWord[], dir: string, context: ScriptContext): void {
-    const withArg = subcommand === "checkout" ? CHECKOUT_WITH_ARG : subcommand === "switch" ? SWITCH_WITH_ARG : new Set<string>();
+  private gitPin(
+    subcommand: "reset" | "checkout" | "switch",
+    args: ShellWord[],
+    dir: string,
+    context: ScriptContext,
+  ): void {
+    const withArg =
+      subcommand === "checkout" ? CHECKOUT_WITH_ARG : subcommand === "switch" ? SWITCH_WITH_ARG : new Set<string>();
     const parsed = parseArgs(args, context.text, withArg);
     // `git checkout <ref> -- <paths>` and `git reset <ref> <paths>` restore files; they move no HEAD.
     if (parsed.afterDashDash.length > 0 || parsed.positional.length !== 1) return;
@@ -264,7 +293,10 @@ export class NodeCommandTracker {
     if (posix.basename(dir).toLowerCase() !== NODE_DIR_NAME) return;
     const unpinned = [...this.repos.entries()]
       .reverse()
-      .find(([path, entry]) => entry.checkout && !entry.checkout.pin && posix.basename(path).toLowerCase() === NODE_DIR_NAME);
+      .find(
+        ([path, entry]) =>
+          entry.checkout && !entry.checkout.pin && posix.basename(path).toLowerCase() === NODE_DIR_NAME,
+      );
     if (unpinned) unpinned[1].checkout!.pin = pin;
     else this.repos.set(dir, { checkout: { format: this.format, pin } });
   }
@@ -287,14 +319,21 @@ export class NodeCommandTracker {
         continue;
       }
       const version = match[1];
-      this.direct.push(this.site(decideRegistryVersion(version), version ? expanded.span(version) : expanded.span(), "cli"));
+      this.direct.push(
+        this.site(decideRegistryVersion(version), version ? expanded.span(version) : expanded.span(), "cli"),
+      );
     }
   }
 
   private pinRef(word: ShellWord, context: ScriptContext): PinRef {
     const expanded = this.expand(word, context);
     const span = expanded.unresolved ? expanded.span() : expanded.span(expanded.value);
-    return { text: expanded.value, ...span, format: this.format, ...(expanded.unresolved ? { unresolved: expanded.unresolved } : {}) };
+    return {
+      text: expanded.value,
+      ...span,
+      format: this.format,
+      ...(expanded.unresolved ? { unresolved: expanded.unresolved } : {}),
+    };
   }
 
   private startCheckout(dir: string, checkout: NodeCheckout): void {

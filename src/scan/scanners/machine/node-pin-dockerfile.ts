@@ -24,7 +24,11 @@ export function dockerfilePins(text: string): NodePinSite[] {
 }
 
 /** Feeds a Dockerfile's instructions to the tracker; `toSource` maps offsets in `text` to the file's (for Dockerfiles written by code). */
-export function readDockerfileCommands(text: string, tracker: NodeCommandTracker, toSource: (offset: number) => number = (offset) => offset): void {
+export function readDockerfileCommands(
+  text: string,
+  tracker: NodeCommandTracker,
+  toSource: (offset: number) => number = (offset) => offset,
+): void {
   let workdir = "/";
   for (const instruction of readDockerfile(text)) {
     const context = new ScriptContext(instruction.args, (offset) => toSource(instruction.argsStart + offset), workdir);
@@ -73,7 +77,10 @@ function dockerVariables(keyword: string, context: ScriptContext, tracker: NodeC
     const last = words[words.length - 1]!;
     const start = context.toSource(first.start);
     tracker.setVariable(name.value, {
-      value: words.slice(1).map((w) => w.value).join(" "),
+      value: words
+        .slice(1)
+        .map((w) => w.value)
+        .join(" "),
       start,
       raw: context.text.slice(first.start, last.end),
     });

@@ -12,7 +12,15 @@
  */
 import { NODE_COMPONENT } from "../../../knowledge/migration.js";
 import { decideGitRef, decideRegistryVersion } from "../../../knowledge/node-ref.js";
-import { member, spanIn, stringOf, type TreeNode, type TreeObject, type TreeScalar, walk } from "../../../lang/data/doc-tree.js";
+import {
+  member,
+  spanIn,
+  stringOf,
+  type TreeNode,
+  type TreeObject,
+  type TreeScalar,
+  walk,
+} from "../../../lang/data/doc-tree.js";
 import type { NodePinSite } from "./node-pin-finding.js";
 import { isNodeRepositoryUrl, nodeSourceOf } from "./node-source-url.js";
 
@@ -74,7 +82,11 @@ function snapshotRegistryPins(nodes: TreeObject, source: string): NodePinSite[] 
     .filter((entry) => entry.key.toLowerCase() === NODE_COMPONENT.registryName)
     .map((entry) => {
       const version = stringOf(entry.value);
-      return { decision: decideRegistryVersion(version), format: "snapshot" as const, ...spanIn(source, entry.value, version) };
+      return {
+        decision: decideRegistryVersion(version),
+        format: "snapshot" as const,
+        ...spanIn(source, entry.value, version),
+      };
     });
 }
 
@@ -87,10 +99,15 @@ function workflowStepPin(node: TreeObject, source: string): { site: NodePinSite;
     if (!isNodeRepositoryUrl(stringOf(urlNode) ?? "")) return undefined;
     const hashNode = member(data, "hash");
     const hash = stringOf(hashNode);
-    if (hashNode && hash) return { data, site: { decision: decideGitRef(hash), format: "workflow", ...spanIn(source, hashNode, hash) } };
+    if (hashNode && hash)
+      return { data, site: { decision: decideGitRef(hash), format: "workflow", ...spanIn(source, hashNode, hash) } };
     const commitUrlNode = member(member(data, "meta"), "commit_url");
     const commit = /\/commit\/([0-9a-f]{7,40})\b/i.exec(stringOf(commitUrlNode) ?? "")?.[1];
-    if (commitUrlNode && commit) return { data, site: { decision: decideGitRef(commit), format: "workflow", ...spanIn(source, commitUrlNode, commit) } };
+    if (commitUrlNode && commit)
+      return {
+        data,
+        site: { decision: decideGitRef(commit), format: "workflow", ...spanIn(source, commitUrlNode, commit) },
+      };
     return { data, site: { decision: decideGitRef(undefined), format: "workflow", ...spanIn(source, urlNode!) } };
   }
   if (type === "custom-node-manager") {
@@ -110,7 +127,11 @@ function installListPins(node: TreeObject, source: string): NodePinSite[] {
   if (files?.kind !== "array" || member(node, "hash")) return [];
   return files.items
     .filter((item) => isNodeRepositoryUrl(stringOf(item) ?? ""))
-    .map((item) => ({ decision: decideGitRef(undefined), format: "install-list" as const, ...spanIn(source, item, stringOf(item)) }));
+    .map((item) => ({
+      decision: decideGitRef(undefined),
+      format: "install-list" as const,
+      ...spanIn(source, item, stringOf(item)),
+    }));
 }
 
 /** A list entry or value such as `"bennykok/comfyui-deploy@7e640a0"`: only a commit, tag or version counts. */

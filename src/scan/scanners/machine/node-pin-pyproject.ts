@@ -15,7 +15,9 @@ export function pyprojectPins(text: string): NodePinSite[] {
   const version = project.version;
   const line = new RegExp(`^\\s*version\\s*=\\s*["']${escapeRegExp(version)}["']`, "m").exec(text);
   const start = line ? line.index + line[0].lastIndexOf(version) : (/^\s*name\s*=/m.exec(text)?.index ?? 0);
-  return [{ decision: decideRegistryVersion(version), format: "pyproject", start, end: start + Math.max(1, version.length) }];
+  return [
+    { decision: decideRegistryVersion(version), format: "pyproject", start, end: start + Math.max(1, version.length) },
+  ];
 }
 
 function escapeRegExp(text: string): string {

@@ -47,13 +47,19 @@ export function pythonCodePins(text: string): NodePinSite[] {
   for (let i = 0; i < t.length; i++) {
     if (!isName(t[i]) || isOp(t[i - 1], ".") || !isOp(t[i + 1], ".") || !isOp(t[i + 3], "(")) continue;
     const method = t[i + 2]!.value;
-    const fill = method === "format" ? "format" : method === "substitute" || method === "safe_substitute" ? "substitute" : undefined;
+    const fill =
+      method === "format"
+        ? "format"
+        : method === "substitute" || method === "safe_substitute"
+          ? "substitute"
+          : undefined;
     const value = fill && module.resolve(t[i]!.value, t[i]!.start)?.value;
     if (!fill || !value) continue;
     if (fill === "format" && isString(t[value.lo])) templates.set(i + 3, { body: value.lo, fill });
     const open = fill === "substitute" ? module.callSpanning(value) : undefined;
     const callee = open === undefined ? undefined : module.calleeOf(open);
-    if (callee && callee.segments[callee.segments.length - 1] === "Template" && isString(t[open! + 1])) templates.set(i + 3, { body: open! + 1, fill });
+    if (callee && callee.segments[callee.segments.length - 1] === "Template" && isString(t[open! + 1]))
+      templates.set(i + 3, { body: open! + 1, fill });
   }
   const templateTokens = new Set([...templates.values()].map((template) => template.body));
   for (let i = 0; i < t.length; i++) {
@@ -107,7 +113,8 @@ function append(built: Built, part: Built): void {
 
 /** A literal's value; an f-string's fields filled in from the file's constants. */
 function literal(module: PyModule, token: PyStringToken, depth: number): Built {
-  if (!token.prefix.includes("f")) return decoded(module.text, token.bodyStart, token.bodyEnd, token.prefix.includes("r"));
+  if (!token.prefix.includes("f"))
+    return decoded(module.text, token.bodyStart, token.bodyEnd, token.prefix.includes("r"));
   const out: Built = { text: "", offsets: [] };
   let cursor = token.bodyStart;
   for (const part of fStringParts(module.text, token)) {
@@ -149,7 +156,8 @@ function expressionValue(module: PyModule, start: number, end: number, depth: nu
   const source = written.trim();
   const t = module.tokens;
   const first = module.tokenStartingAt(start + written.length - written.trimStart().length);
-  if (first >= 0 && isString(t[first]) && t[first]!.end >= start + written.trimEnd().length) return literal(module, t[first] as PyStringToken, depth + 1);
+  if (first >= 0 && isString(t[first]) && t[first]!.end >= start + written.trimEnd().length)
+    return literal(module, t[first] as PyStringToken, depth + 1);
   if (/^(self\.)?[A-Za-z_]\w*$/.test(source)) {
     const value = constantValue(module, source, start, depth);
     if (value) return value;
@@ -205,7 +213,12 @@ function dictEntry(module: PyModule, name: string, key: string, at: number, dept
   for (const item of module.splitTopLevel(value.lo + 1, value.hi - 1)) {
     const colon = module.findTopLevel(item.lo, item.hi, (token) => isOp(token, ":"));
     const keyToken = t[item.lo];
-    if (colon !== item.lo + 1 || !isString(keyToken) || keyToken.value.slice(keyToken.bodyStart - keyToken.start, keyToken.bodyEnd - keyToken.start) !== key) continue;
+    if (
+      colon !== item.lo + 1 ||
+      !isString(keyToken) ||
+      keyToken.value.slice(keyToken.bodyStart - keyToken.start, keyToken.bodyEnd - keyToken.start) !== key
+    )
+      continue;
     return rangeValue(module, { lo: colon + 1, hi: item.hi }, depth);
   }
   return undefined;
@@ -230,7 +243,9 @@ function substituteCall(module: PyModule, body: Built, open: number, depth: numb
 /** `"... %s" % SHA` and `"... %s %s" % (A, B)`. */
 function percentFormat(module: PyModule, token: PyStringToken, operand: number, depth: number): Built {
   const t = module.tokens;
-  const args = isOp(t[operand], "(") ? module.splitTopLevel(operand + 1, module.partner(operand)) : [{ lo: operand, hi: operand + 1 }];
+  const args = isOp(t[operand], "(")
+    ? module.splitTopLevel(operand + 1, module.partner(operand))
+    : [{ lo: operand, hi: operand + 1 }];
   const body = decoded(module.text, token.bodyStart, token.bodyEnd, token.prefix.includes("r"));
   const out: Built = { text: "", offsets: [] };
   let index = 0;
@@ -246,7 +261,13 @@ function percentFormat(module: PyModule, token: PyStringToken, operand: number, 
 }
 
 /** Replaces each field `pattern` matches (its name in group 1 or 2) by the argument `argFor` gives; other fields stay as written. */
-function fill(module: PyModule, body: Built, pattern: RegExp, depth: number, argFor: (name: string) => Range | undefined): Built {
+function fill(
+  module: PyModule,
+  body: Built,
+  pattern: RegExp,
+  depth: number,
+  argFor: (name: string) => Range | undefined,
+): Built {
   const out: Built = { text: "", offsets: [] };
   let last = 0;
   for (const match of body.text.matchAll(pattern)) {
@@ -274,7 +295,10 @@ function slice(built: Built, from: number, to: number): Built {
 function placeholder(source: string, start: number): Built {
   const text = `\${${source.replace(/[^\w]/g, "_")}}`;
   // `${` and `}` stand for nothing written: the name's characters map onto the expression.
-  return { text, offsets: Array.from(text, (_c, k) => start + Math.min(Math.max(k - 2, 0), Math.max(source.length - 1, 0))) };
+  return {
+    text,
+    offsets: Array.from(text, (_c, k) => start + Math.min(Math.max(k - 2, 0), Math.max(source.length - 1, 0))),
+  };
 }
 
 /** A literal body with its escapes decoded; each character keeps the offset of what wrote it. */

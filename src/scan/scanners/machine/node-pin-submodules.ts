@@ -22,7 +22,12 @@ interface Submodule {
 /** Reads the gitlink SHA of `path` in the repository at `repoDir`; undefined when there is none. */
 export type GitlinkReader = (repoDir: string, path: string) => string | undefined;
 
-export function submodulePins(text: string, file: string, root: string, readGitlink: GitlinkReader = gitlinkFromIndex): NodePinSite[] {
+export function submodulePins(
+  text: string,
+  file: string,
+  root: string,
+  readGitlink: GitlinkReader = gitlinkFromIndex,
+): NodePinSite[] {
   const sites: NodePinSite[] = [];
   // `.gitmodules` sits at the top of its repository; paths in it are relative to that.
   const repoDir = posix.join(root.split("\\").join("/"), posix.dirname(file));
@@ -59,7 +64,14 @@ export function readGitmodules(text: string): Submodule[] {
     else if (current) {
       const setting = /^(\s*)(path|url)(\s*=\s*)("?)([^"#;\n]*?)\4\s*(?:[#;].*)?$/i.exec(line);
       if (setting) {
-        const [, indent, key, equals, quote, value] = setting as unknown as [string, string, string, string, string, string];
+        const [, indent, key, equals, quote, value] = setting as unknown as [
+          string,
+          string,
+          string,
+          string,
+          string,
+          string,
+        ];
         const start = offset + indent.length + key.length + equals.length + quote.length;
         current[key.toLowerCase() as "path" | "url"] = { value: value.trim(), start, end: start + value.trim().length };
       }

@@ -10,7 +10,16 @@ import { ScriptContext } from "../../../lang/shell/interpreter.js";
 import { resolveDir } from "../../../lang/shell/args.js";
 import { nodeSourceOf } from "./node-source-url.js";
 
-const SCRIPT_KEYS = new Set(["run", "script", "before_script", "after_script", "command", "commands", "args", "entrypoint"]);
+const SCRIPT_KEYS = new Set([
+  "run",
+  "script",
+  "before_script",
+  "after_script",
+  "command",
+  "commands",
+  "args",
+  "entrypoint",
+]);
 const VARIABLE_KEYS = new Set(["env", "variables", "environment"]);
 
 /** Feeds every command block of one YAML document to the tracker. */
@@ -85,7 +94,8 @@ export function scalarOffsets(source: string, scalar: TreeScalar): (offset: numb
     lineStarts.push({ valueStart, fileStart });
     valueStart += line.length + 1;
   }
-  const fallback = scalar.start + (scalar.block ? 0 : /^["']/.test(source.slice(scalar.start, scalar.start + 1)) ? 1 : 0);
+  const fallback =
+    scalar.start + (scalar.block ? 0 : /^["']/.test(source.slice(scalar.start, scalar.start + 1)) ? 1 : 0);
   return (offset) => {
     let line = lineStarts[0];
     for (const candidate of lineStarts) {

@@ -48,7 +48,11 @@ export function scanNodePins(input: Pick<FileScanInput, "file" | "text" | "repo"
   return sink.findings;
 }
 
-function sitesOf(kind: PinFileKind, { file, text, repo }: Pick<FileScanInput, "file" | "text" | "repo">, sink: FindingSink): NodePinSite[] {
+function sitesOf(
+  kind: PinFileKind,
+  { file, text, repo }: Pick<FileScanInput, "file" | "text" | "repo">,
+  sink: FindingSink,
+): NodePinSite[] {
   switch (kind) {
     // `owner/repo@ref` may stand in any word of a script (an array of nodes to install), not only in a list file.
     case "dockerfile":

@@ -23,10 +23,19 @@ const [OWNER, NAME] = NODE_COMPONENT.repository.split("/") as [string, string];
 const REPO = `${escapeRegExp(OWNER)}\\/${escapeRegExp(NAME)}`;
 
 /** `github.com/Owner/name` after any scheme or `git@`; the rest of the URL is captured. */
-const REPOSITORY_URL = new RegExp(`^(?:git\\+)?(?:(?:https?|git|ssh)://)?(?:[^@/\\s]+@)?(?:www\\.)?github\\.com[/:]${REPO}(?:\\.git)?(?=$|[/#@?])(.*)$`, "i");
+const REPOSITORY_URL = new RegExp(
+  `^(?:git\\+)?(?:(?:https?|git|ssh)://)?(?:[^@/\\s]+@)?(?:www\\.)?github\\.com[/:]${REPO}(?:\\.git)?(?=$|[/#@?])(.*)$`,
+  "i",
+);
 const ARCHIVE_PATH = /^\/archive\/((?:refs\/(?:tags|heads)\/)?[^?#]+?)\.(?:tar\.gz|tgz|zip)(?:[?#].*)?$/i;
-const CODELOAD_URL = new RegExp(`^(?:https?://)?codeload\\.github\\.com/${REPO}/(?:legacy\\.)?(?:tar\\.gz|zip)/([^?#\\s]+)`, "i");
-const API_TARBALL_URL = new RegExp(`^(?:https?://)?api\\.github\\.com/repos/${REPO}/(?:tarball|zipball)/([^?#\\s]+)`, "i");
+const CODELOAD_URL = new RegExp(
+  `^(?:https?://)?codeload\\.github\\.com/${REPO}/(?:legacy\\.)?(?:tar\\.gz|zip)/([^?#\\s]+)`,
+  "i",
+);
+const API_TARBALL_URL = new RegExp(
+  `^(?:https?://)?api\\.github\\.com/repos/${REPO}/(?:tarball|zipball)/([^?#\\s]+)`,
+  "i",
+);
 
 /** `owner/repo@ref`, the shorthand of comfy-cli and install lists (`bennykok/comfyui-deploy@7e640a0`). */
 const SHORTHAND = new RegExp(`^${REPO}(?:\\.git)?@([^\\s@/:#?]+)$`, "i");

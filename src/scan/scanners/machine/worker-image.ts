@@ -35,7 +35,8 @@ const MENTION = new RegExp(
   "gi",
 );
 /** Text before an untagged name that makes it an image selection. */
-const SELECTS_IMAGE = /(^\s*FROM\s+(--platform=\S+\s+)?|\bimage\s*:\s*["']?|"image"\s*:\s*"|\bcontainer\s*:\s*["']?|\b(docker|podman)\s+(pull|run|create)\b.*\s)$/i;
+const SELECTS_IMAGE =
+  /(^\s*FROM\s+(--platform=\S+\s+)?|\bimage\s*:\s*["']?|"image"\s*:\s*"|\bcontainer\s*:\s*["']?|\b(docker|podman)\s+(pull|run|create)\b.*\s)$/i;
 
 export function scanWorkerImages(file: string, text: string): Finding[] {
   if (!text.toLowerCase().includes(IMAGE)) return [];
@@ -52,8 +53,18 @@ export function scanWorkerImages(file: string, text: string): Finding[] {
     }
     const verdict = decideWorkerTag(tag, digest);
     if (verdict === "ok") continue;
-    const facts = { kind: "worker-image", image: IMAGE, tag: tag ?? "", verdict, ...(digest ? { digest } : {}) } as const;
-    sink.atOffset(start, end, { ruleId: "worker-image", message: workerImageMessage(verdict, tag ?? "", digest), facts });
+    const facts = {
+      kind: "worker-image",
+      image: IMAGE,
+      tag: tag ?? "",
+      verdict,
+      ...(digest ? { digest } : {}),
+    } as const;
+    sink.atOffset(start, end, {
+      ruleId: "worker-image",
+      message: workerImageMessage(verdict, tag ?? "", digest),
+      facts,
+    });
   }
   return sink.findings;
 }
@@ -99,7 +110,10 @@ function resolveTag(tag: string, text: string): string {
   const variable = /^\$\{?([A-Za-z_]\w*)(?::?-([^}]*))?\}?$/.exec(tag);
   if (!variable) return tag;
   const [, name, fallback] = variable;
-  const assigned = new RegExp(String.raw`^\s*(?:ARG\s+|ENV\s+|export\s+|-\s+)?${name}\s*[=:]\s*["']?([\w][\w.-]*)`, "m").exec(text)?.[1];
+  const assigned = new RegExp(
+    String.raw`^\s*(?:ARG\s+|ENV\s+|export\s+|-\s+)?${name}\s*[=:]\s*["']?([\w][\w.-]*)`,
+    "m",
+  ).exec(text)?.[1];
   return assigned ?? fallback ?? tag;
 }
 

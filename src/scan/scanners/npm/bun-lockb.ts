@@ -24,14 +24,12 @@ const VERSION = String.raw`\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]*[0-9A-Za-z])?`;
 /** Registry tarball of the unscoped package (`@scope/comfydeploy` has `/@scope/` before it). */
 const TARBALL = new RegExp(String.raw`(?<!/@[^/\s]+)/${NAME}/-/${NAME}-(${VERSION})\.tgz`, "g");
 /** The name as a whole word, then a few separator bytes (NULs, `@`, lengths) and a version. */
-const NAME_THEN_VERSION = new RegExp(
-  String.raw`(?<![\w@/.-])${NAME}(?![\w-])[^0-9A-Za-z]{1,16}?(${VERSION})`,
-  "g",
-);
+const NAME_THEN_VERSION = new RegExp(String.raw`(?<![\w@/.-])${NAME}(?![\w-])[^0-9A-Za-z]{1,16}?(${VERSION})`, "g");
 /** The bare name; names like `comfydeploy-utils` or `@acme/comfydeploy` are other packages. */
 const NAME_ONLY = new RegExp(`(?<![@/.-])${NAME}(?![-_.])`);
 
-const UNREADABLE_VERSION = "has a version that could not be read from the binary file, so its SDK generation cannot be told";
+const UNREADABLE_VERSION =
+  "has a version that could not be read from the binary file, so its SDK generation cannot be told";
 
 const TEXT_LOCKFILE_ADVICE =
   "bun.lockb is binary and cannot be reviewed: prefer `bun install --save-text-lockfile`, " +

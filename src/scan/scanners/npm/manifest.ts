@@ -7,7 +7,13 @@ import { posix } from "node:path";
 import type { Node } from "jsonc-parser";
 import type { Finding } from "../../../core/finding.js";
 import { JS_SDK } from "../../../knowledge/migration.js";
-import { judgeNpmSpec, mentionsSdk, sdkSpecOf, splitDescriptor, splitPackagePath } from "../../../knowledge/npm-versions.js";
+import {
+  judgeNpmSpec,
+  mentionsSdk,
+  sdkSpecOf,
+  splitDescriptor,
+  splitPackagePath,
+} from "../../../knowledge/npm-versions.js";
 import type { FileScanInput, FileScanner, RepoFacts } from "../../scanner.js";
 import { FindingSink } from "../../scanner-helpers.js";
 import { DEPENDENCY_FIELDS } from "../../../lang/js/npm-package.js";
@@ -27,7 +33,6 @@ export const npmManifestScanner: FileScanner = {
   matches: (file) => posix.basename(file) === "package.json",
   scan: scanPackageJson,
 };
-
 
 export function scanPackageJson(input: FileScanInput): Finding[] {
   if (!mentionsSdk(input.text)) return [];
@@ -110,14 +115,28 @@ export function scanPackageJson(input: FileScanInput): Finding[] {
       const spec = stringOf(property.value);
       if (spec === undefined) continue;
       const path = [...prefix, "catalog", property.key];
-      report(property, { name: property.key, spec, field: path.slice(0, -1).join("."), role: "catalog", manager: "bun", path });
+      report(property, {
+        name: property.key,
+        spec,
+        field: path.slice(0, -1).join("."),
+        role: "catalog",
+        manager: "bun",
+        path,
+      });
     }
     for (const group of propertiesOf(propertyOf(holder, "catalogs"))) {
       for (const property of propertiesOf(group.value)) {
         const spec = stringOf(property.value);
         if (spec === undefined) continue;
         const path = [...prefix, "catalogs", group.key, property.key];
-        report(property, { name: property.key, spec, field: path.slice(0, -1).join("."), role: "catalog", manager: "bun", path });
+        report(property, {
+          name: property.key,
+          spec,
+          field: path.slice(0, -1).join("."),
+          role: "catalog",
+          manager: "bun",
+          path,
+        });
       }
     }
   }
@@ -167,7 +186,14 @@ function walkNpmOverrides(
     const own = propertiesOf(property.value).find((p) => p.key === ".");
     const ownSpec = stringOf(own?.value);
     if (own && ownSpec !== undefined) {
-      report(property, { name, spec: ownSpec, field, role, path: [...path, property.key, "."], ...(parent ? { parent } : {}) });
+      report(property, {
+        name,
+        spec: ownSpec,
+        field,
+        role,
+        path: [...path, property.key, "."],
+        ...(parent ? { parent } : {}),
+      });
     }
     walkNpmOverrides(property.value, [...path, property.key], name, report);
   }

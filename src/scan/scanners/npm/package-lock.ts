@@ -85,7 +85,8 @@ function scanPackagesMap(packages: Node, lockfile: string, context: LockContext)
     if (name !== JS_SDK.packageName) continue;
     // A workspace package named like the SDK is linked, not installed from the registry.
     if (propertyOf(property.value, "link")?.value === true) continue;
-    const version = stringOf(propertyOf(property.value, "version")) ?? stringOf(propertyOf(property.value, "resolved")) ?? "";
+    const version =
+      stringOf(propertyOf(property.value, "version")) ?? stringOf(propertyOf(property.value, "resolved")) ?? "";
     reportLockedSdk(context, {
       span: spanOf(property),
       version,

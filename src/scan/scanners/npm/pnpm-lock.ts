@@ -33,7 +33,9 @@ export function scanPnpmLock(input: FileScanInput): Finding[] {
   const context: LockContext = { sink, manager: "pnpm", declarations: [], requirers: [] };
 
   const importers = entryOf(root, "importers");
-  const projects = importers ? entriesOf(importers).map((e) => ({ path: e.key, node: e.value })) : [{ path: ".", node: root as unknown }];
+  const projects = importers
+    ? entriesOf(importers).map((e) => ({ path: e.key, node: e.value }))
+    : [{ path: ".", node: root as unknown }];
   const importerPins: LockedSdk[] = [];
   // Importers record the exact version they resolved to.
   const declaredBy = new Map<string, Declaration[]>();
@@ -46,12 +48,22 @@ export function scanPnpmLock(input: FileScanInput): Finding[] {
         const rawVersion = scalarText(nested ? entryOf(dep.value, "version") : dep.value) ?? "";
         if (/^(link|file|workspace):/.test(rawVersion)) continue;
         const resolved = resolvedReference(dep.key, rawVersion);
-        const isSdk = (specifier !== undefined && sdkSpecOf(dep.key, specifier) !== undefined) || resolved.name === JS_SDK.packageName;
+        const isSdk =
+          (specifier !== undefined && sdkSpecOf(dep.key, specifier) !== undefined) ||
+          resolved.name === JS_SDK.packageName;
         if (!isSdk) continue;
-        const declaration = { manifest: manifestOf(input.file, path === "." ? "" : path), spec: specifier ?? resolved.version };
+        const declaration = {
+          manifest: manifestOf(input.file, path === "." ? "" : path),
+          spec: specifier ?? resolved.version,
+        };
         context.declarations.push(declaration);
         declaredBy.set(resolved.version, [...(declaredBy.get(resolved.version) ?? []), declaration]);
-        importerPins.push({ span: dep.span, version: resolved.version, field: `importers.${field}`, key: `${path} > ${dep.key}` });
+        importerPins.push({
+          span: dep.span,
+          version: resolved.version,
+          field: `importers.${field}`,
+          key: `${path} > ${dep.key}`,
+        });
       }
     }
   }

@@ -25,7 +25,13 @@ export function scanPnpmWorkspace(input: FileScanInput): Finding[] {
   if (!doc) return sink.findings;
   const root = doc.contents;
 
-  const report = (entry: YamlEntry, name: string, field: string, role: ManifestEntry["role"], parent?: string): void => {
+  const report = (
+    entry: YamlEntry,
+    name: string,
+    field: string,
+    role: ManifestEntry["role"],
+    parent?: string,
+  ): void => {
     const spec = scalarText(entry.value);
     if (spec === undefined) return;
     const sdkSpec = sdkSpecOf(name, spec);

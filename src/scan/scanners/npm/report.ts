@@ -98,7 +98,8 @@ export function lockMessage(entry: LockEntry): string {
   const origin = originOf(entry);
   const regenerate = `then run \`${INSTALL_COMMANDS[entry.manager]}\` to regenerate ${entry.lockfile}; do not edit the lockfile by hand`;
   const subject = `${entry.lockfile} locks ${JS_SDK.packageName}${entry.version ? ` ${entry.version}` : ""}`;
-  if (verdict === "review") return `${subject}, which ${reason}${origin}. For V2, ${pinAdvice()} in the manifest, ${regenerate}.`;
+  if (verdict === "review")
+    return `${subject}, which ${reason}${origin}. For V2, ${pinAdvice()} in the manifest, ${regenerate}.`;
   // Only pulled in by other packages: those are what to change first.
   const onlyTransitive = entry.declaredBy.length === 0 && entry.requiredBy.length > 0;
   const transitive = onlyTransitive ? " Upgrade or replace the packages that require it, or" : " In the manifest,";

@@ -47,23 +47,41 @@ export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Find
     const first = module.tokens[use.range.lo]!;
     const last = module.tokens[use.range.hi - 1]!;
     if (use.unknownBase && use.endpoint !== "run-ambiguous") {
-      add(first.start, last.end, { ruleId: "v1-shape-unknown-base", message: unknownBaseMessage(use.endpoint), severity: "warning", fix: "manual" });
+      add(first.start, last.end, {
+        ruleId: "v1-shape-unknown-base",
+        message: unknownBaseMessage(use.endpoint),
+        severity: "warning",
+        fix: "manual",
+      });
       continue;
     }
     const input = endpointFindingInput(use);
-    add(first.start, last.end, { ...input, facts: { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.method !== undefined } });
+    add(first.start, last.end, {
+      ...input,
+      facts: { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.method !== undefined },
+    });
   }
 
   for (const use of findPythonSdkUses(module, () => projectPinFor(repo, file))) {
-    add(use.start, use.end, { ruleId: use.ruleId, message: use.message, ...(use.fix ? { fix: use.fix } : {}), facts: use.facts });
+    add(use.start, use.end, {
+      ruleId: use.ruleId,
+      message: use.message,
+      ...(use.fix ? { fix: use.fix } : {}),
+      facts: use.facts,
+    });
   }
-  for (const [name, at] of vendoredClasses(module, endpoints, hosts)) add(at.start, at.end, { ruleId: "vendored-v1-client", message: pythonVendoredClassMessage(name) });
+  for (const [name, at] of vendoredClasses(module, endpoints, hosts))
+    add(at.start, at.end, { ruleId: "vendored-v1-client", message: pythonVendoredClassMessage(name) });
   const packageInit = /(^|\/)__init__\.py$/.test(file);
   for (const use of vendoredUses(module, (dotted, name) => importedVendoredExport(file, dotted, name, hosts, repo))) {
     // A package's `__init__.py` re-exporting its own copy is part of the copy, not app code.
     if (packageInit && use.ruleId === "v1-sdk-import" && use.name.startsWith(".")) continue;
     // Import and construction are edited by hand once the copy is replaced: fix leaves them to a person.
-    add(use.start, use.end, { ruleId: use.ruleId, message: pythonVendoredUseMessage(use.ruleId, use.name), fix: "manual" });
+    add(use.start, use.end, {
+      ruleId: use.ruleId,
+      message: pythonVendoredUseMessage(use.ruleId, use.name),
+      fix: "manual",
+    });
   }
   return sink.findings;
 }
@@ -73,7 +91,13 @@ const packages = new WeakMap<FileScanInput["repo"], PyPackage>();
 /** The file's values in its repository's package, so names imported from other files are followed. */
 function valuesOf(repo: FileScanInput["repo"], file: string, text?: string): PyValues {
   let pkg = packages.get(repo);
-  if (!pkg) packages.set(repo, (pkg = new PyPackage(repo.files.filter((f) => /\.pyw?$/i.test(f)), (f) => repo.read(f))));
+  if (!pkg) {
+    pkg = new PyPackage(
+      repo.files.filter((f) => /\.pyw?$/i.test(f)),
+      (f) => repo.read(f),
+    );
+    packages.set(repo, pkg);
+  }
   const values = pkg.valuesOf(file, text);
   if (values && (text === undefined || values.module.text === text)) return values;
   const module = new PyModule(text ?? "");
@@ -83,14 +107,25 @@ function valuesOf(repo: FileScanInput["repo"], file: string, text?: string): PyV
 const vendoredCache = new WeakMap<FileScanInput["repo"], Map<string, ReadonlyMap<string, VendoredExport>>>();
 
 /** What `from <dotted> import <name>` in `file` imports when it is a copy of the V1 client defined in another file of the repository. */
-function importedVendoredExport(file: string, dotted: string, name: string, hosts: HostSet, repo: FileScanInput["repo"]): VendoredExport | undefined {
+function importedVendoredExport(
+  file: string,
+  dotted: string,
+  name: string,
+  hosts: HostSet,
+  repo: FileScanInput["repo"],
+): VendoredExport | undefined {
   const target = moduleFile(dotted, file, repo.files);
   if (!target || target === file) return undefined;
   return exportsOf(target, hosts, repo, 0).get(name);
 }
 
 /** The copies of the V1 client a module defines or re-exports (`from .client import ComfyDeploy` in a package's `__init__.py`). */
-function exportsOf(target: string, hosts: HostSet, repo: FileScanInput["repo"], depth: number): ReadonlyMap<string, VendoredExport> {
+function exportsOf(
+  target: string,
+  hosts: HostSet,
+  repo: FileScanInput["repo"],
+  depth: number,
+): ReadonlyMap<string, VendoredExport> {
   let cache = vendoredCache.get(repo);
   if (!cache) {
     cache = new Map();
@@ -124,7 +159,8 @@ type Add = (start: number, end: number, input: Parameters<FindingSink["atOffset"
 /** Legacy host mentions: in code strings as errors, in comments and docstrings as warnings. */
 function reportHostMentions(module: PyModule, hosts: HostSet, add: Add): void {
   const docstrings = new Set<number>();
-  for (const line of module.lines) if (module.isStringStatement(line)) for (let i = line.lo; i < line.hi; i++) docstrings.add(i);
+  for (const line of module.lines)
+    if (module.isStringStatement(line)) for (let i = line.lo; i < line.hi; i++) docstrings.add(i);
   module.tokens.forEach((token, index) => {
     if (isString(token)) reportInString(module.text, token, hosts, docstrings.has(index), add);
   });

@@ -35,7 +35,10 @@ export function judgeDeclaration(declaration: PythonDeclaration): PypiJudgement 
     case "locked":
       return judgePypiVersion(declaration.spec.replace(/^===?/, ""));
     case "reference":
-      return { verdict: "review", reason: `installed from ${declaration.reference ?? "a direct reference"}, so its version cannot be read` };
+      return {
+        verdict: "review",
+        reason: `installed from ${declaration.reference ?? "a direct reference"}, so its version cannot be read`,
+      };
     case "specifier":
       return judgePypiSpec(declaration.spec);
   }

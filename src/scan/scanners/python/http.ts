@@ -5,7 +5,15 @@
  * seen going into a known call are reported where they are built, method unknown.
  */
 import { endpointMessage } from "../../messages.js";
-import { HOLE, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1EndpointOf, v1SignatureOnUnknownBase } from "../../../core/urls.js";
+import {
+  HOLE,
+  type HostSet,
+  isVendorHost,
+  parseUrlText,
+  type V1Endpoint,
+  v1EndpointOf,
+  v1SignatureOnUnknownBase,
+} from "../../../core/urls.js";
 import { classAt } from "../../../lang/python/classes.js";
 import { helperOf } from "../../../lang/python/members.js";
 import type { PyDef } from "../../../lang/python/module.js";
@@ -41,14 +49,26 @@ const VERBS = new Set(["get", "post", "put", "patch", "delete", "head", "options
 /** Callables taking (method, url, ...). */
 const METHOD_FIRST = new Set(["request", "stream", "api_request"]);
 /** Client classes whose `base_url` prefixes relative request URLs (httpx, aiohttp, requests-like sessions). */
-const CLIENT_FACTORIES = new Set(["Client", "AsyncClient", "ClientSession", "Session", "AsyncSession", "BaseUrlSession"]);
+const CLIENT_FACTORIES = new Set([
+  "Client",
+  "AsyncClient",
+  "ClientSession",
+  "Session",
+  "AsyncSession",
+  "BaseUrlSession",
+]);
 
 /**
  * `legacyBaseHeld`: another file of the repository holds the V1 base, so a
  * member base (`settings.base`, `self.base_url`) on a V1-shaped request is
  * taken to be it; a bare name stays a V1 shape on an unknown base.
  */
-export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: HostSet, legacyBaseHeld = false): EndpointUse[] {
+export function findPythonEndpoints(
+  module: PyModule,
+  values: PyValues,
+  hosts: HostSet,
+  legacyBaseHeld = false,
+): EndpointUse[] {
   const uses: EndpointUse[] = [];
   const consumed = new Set<number>();
   const wrappers = new Map<number, WrappedRequest | null>();
@@ -56,7 +76,8 @@ export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: H
   for (let open = 0; open < t.length; open++) {
     if (!isOp(t[open], "(")) continue;
     const callee = module.calleeOf(open);
-    const request = callee && (recognise(module, values, callee, open) ?? wrapperRequest(module, values, callee, open, wrappers));
+    const request =
+      callee && (recognise(module, values, callee, open) ?? wrapperRequest(module, values, callee, open, wrappers));
     if (!request) continue;
     const trail = new Set<number>();
     let url = request.value ?? values.stringOf(request.url, trail);
@@ -67,12 +88,24 @@ export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: H
     const endpoint = isVendorHost(info) ? v1EndpointOf(info, request.method) : undefined;
     const signature = endpoint ? undefined : v1SignatureOnUnknownBase(url, request.method, new Set(request.bodyKeys));
     if (signature) {
-      const memberBase = /^f?["']{1,3}\{\s*[A-Za-z_]\w*\.[\w.]+\s*\}|^[A-Za-z_]\w*\.[\w.]+\s*\+/.test(module.text.slice(module.tokens[request.url.lo]!.start, module.tokens[request.url.hi - 1]!.end));
+      const memberBase = /^f?["']{1,3}\{\s*[A-Za-z_]\w*\.[\w.]+\s*\}|^[A-Za-z_]\w*\.[\w.]+\s*\+/.test(
+        module.text.slice(module.tokens[request.url.lo]!.start, module.tokens[request.url.hi - 1]!.end),
+      );
       const held = legacyBaseHeld && memberBase;
-      uses.push({ range: request.url, endpoint: signature, method: request.method, ...(held ? {} : { unknownBase: true }) });
+      uses.push({
+        range: request.url,
+        endpoint: signature,
+        method: request.method,
+        ...(held ? {} : { unknownBase: true }),
+      });
     }
     if (!endpoint) continue;
-    uses.push({ range: request.url, endpoint, method: request.method, ...(info.hostKind === "current" ? { onCurrentHost: true } : {}) });
+    uses.push({
+      range: request.url,
+      endpoint,
+      method: request.method,
+      ...(info.hostKind === "current" ? { onCurrentHost: true } : {}),
+    });
     consumed.add(request.url.lo);
     for (const lo of trail) consumed.add(lo);
   }
@@ -96,7 +129,11 @@ export function findPythonEndpoints(module: PyModule, values: PyValues, hosts: H
   return uses;
 }
 
-export function endpointFindingInput(use: EndpointUse): { ruleId: "legacy-create-run" | "legacy-get-run"; message: string; fix?: "review" } {
+export function endpointFindingInput(use: EndpointUse): {
+  ruleId: "legacy-create-run" | "legacy-get-run";
+  message: string;
+  fix?: "review";
+} {
   const ruleId = use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
   const certain = use.method !== undefined && use.endpoint !== "run-ambiguous";
   return { ruleId, message: endpointMessage(use.endpoint), ...(certain ? {} : { fix: "review" as const }) };
@@ -106,7 +143,8 @@ function recognise(module: PyModule, values: PyValues, callee: PyCallee, open: n
   const args = module.callArguments(open);
   const verb = callee.segments[callee.segments.length - 1]!;
   const lower = verb.toLowerCase();
-  const staticArg = (range: PyRange | undefined): string | undefined => (range ? values.staticString(range) : undefined);
+  const staticArg = (range: PyRange | undefined): string | undefined =>
+    range ? values.staticString(range) : undefined;
   let url: PyRange | undefined;
   let method: string | undefined;
   let methodRange: PyRange | undefined;
@@ -156,18 +194,27 @@ interface WrappedRequest {
  * `self.session.request(method, f"{self.base_url}{path}", **kw)`): a request
  * whose URL, method, body and query come from the call's arguments.
  */
-function wrapperRequest(module: PyModule, values: PyValues, callee: PyCallee, open: number, cache: Map<number, WrappedRequest | null>): PyRequest | undefined {
+function wrapperRequest(
+  module: PyModule,
+  values: PyValues,
+  callee: PyCallee,
+  open: number,
+  cache: Map<number, WrappedRequest | null>,
+): PyRequest | undefined {
   if (callee.receiverCall !== undefined) return undefined;
   const helper = helperOf(module, callee.segments, module.tokens[open]!.start);
   if (!helper) return undefined;
-  if (!cache.has(helper.def.scope)) cache.set(helper.def.scope, wrappedRequestOf(module, values, helper.def, helper.method) ?? null);
+  if (!cache.has(helper.def.scope))
+    cache.set(helper.def.scope, wrappedRequestOf(module, values, helper.def, helper.method) ?? null);
   const wrapped = cache.get(helper.def.scope);
   if (!wrapped) return undefined;
   const args = module.callArguments(open);
   const url = args.keyword.get(wrapped.parameter) ?? args.positional[wrapped.index];
   if (!url) return undefined;
   const inner = wrapped.request;
-  const methodText = inner.method ?? (inner.methodRange ? values.stringInCall(inner.methodRange, wrapped.def, wrapped.method, open) : undefined);
+  const methodText =
+    inner.method ??
+    (inner.methodRange ? values.stringInCall(inner.methodRange, wrapped.def, wrapped.method, open) : undefined);
   const method = methodText && !methodText.includes(HOLE) ? methodText.toUpperCase() : undefined;
   const params = args.keyword.get("params");
   const json = args.keyword.get("json");
@@ -208,8 +255,14 @@ function wrappedRequestOf(module: PyModule, values: PyValues, def: PyDef, method
 function clientBase(module: PyModule, values: PyValues, callee: PyCallee): string | undefined {
   if (callee.receiverCall !== undefined) return factoryBase(module, values, callee.receiverCall);
   const receiver = callee.segments.slice(0, -1);
-  if (receiver.length === 1 && receiver[0] === "self") return subclassBase(module, values, module.tokens[callee.start]!.start);
-  const key = receiver.length === 1 ? receiver[0] : receiver.length === 2 && (receiver[0] === "self" || receiver[0] === "cls") ? `self.${receiver[1]}` : undefined;
+  if (receiver.length === 1 && receiver[0] === "self")
+    return subclassBase(module, values, module.tokens[callee.start]!.start);
+  const key =
+    receiver.length === 1
+      ? receiver[0]
+      : receiver.length === 2 && (receiver[0] === "self" || receiver[0] === "cls")
+        ? `self.${receiver[1]}`
+        : undefined;
   if (!key) return undefined;
   const assignment = module.resolve(key, module.tokens[callee.start]!.start);
   if (!assignment) return undefined;
@@ -232,8 +285,10 @@ function factoryBase(module: PyModule, values: PyValues, open: number): string |
  */
 function subclassBase(module: PyModule, values: PyValues, offset: number): string | undefined {
   const cls = classAt(module, offset);
-  if (!cls || !cls.bases.some((base) => CLIENT_FACTORIES.has(base.split(".").pop()!))) return undefined;
-  const candidates = [...module.assignments.keys()].filter((key) => /^self\.\w*base\w*$/i.test(key) || /^self\.\w*url$/i.test(key));
+  if (!cls?.bases.some((base) => CLIENT_FACTORIES.has(base.split(".").pop()!))) return undefined;
+  const candidates = [...module.assignments.keys()].filter(
+    (key) => /^self\.\w*base\w*$/i.test(key) || /^self\.\w*url$/i.test(key),
+  );
   for (const key of candidates.sort((a, b) => Number(b === "self.base_url") - Number(a === "self.base_url"))) {
     const assignment = module.assignments.get(key)!.find((a) => a.at > cls.start && a.at < cls.end);
     const value = assignment && values.stringOf(assignment.value);

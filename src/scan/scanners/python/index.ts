@@ -4,4 +4,8 @@ import { pythonCodeScanner } from "./code.js";
 import { pythonDependencyScanner } from "./dependencies.js";
 import { pythonWheelNameScanner } from "./wheel-names.js";
 
-export const PYTHON_SCANNERS: readonly FileScanner[] = [pythonDependencyScanner, pythonWheelNameScanner, pythonCodeScanner];
+export const PYTHON_SCANNERS: readonly FileScanner[] = [
+  pythonDependencyScanner,
+  pythonWheelNameScanner,
+  pythonCodeScanner,
+];

@@ -61,7 +61,8 @@ export function includedRequirementFiles(repo: RepoFacts): ReadonlyMap<string, "
     if (text === undefined) continue;
     for (const include of readRequirementsFile(file, text, kind).includes) {
       if (!listed.has(include.file)) continue;
-      if (!isRequirementsFileName(include.file) && !included.has(include.file)) included.set(include.file, include.kind);
+      if (!isRequirementsFileName(include.file) && !included.has(include.file))
+        included.set(include.file, include.kind);
       queue.push({ file: include.file, kind: include.kind });
     }
   }

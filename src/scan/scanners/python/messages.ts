@@ -16,9 +16,7 @@ export const PYTHON_CALL_CHANGES = `${CLIENT}(${AUTH.v1}=…) → ${CLIENT}(${AU
 export function pypiDependencyMessage(spec: string, judgement: PypiJudgement, lockfile: boolean): string {
   const what = spec === "" ? `${PKG} (no version)` : `${PKG} ${spec}`;
   if (judgement.verdict === "v1") {
-    const action = lockfile
-      ? `require ${TARGET} in the manifest and regenerate this lockfile`
-      : `require ${TARGET}`;
+    const action = lockfile ? `require ${TARGET} in the manifest and regenerate this lockfile` : `require ${TARGET}`;
     return `${what} is the V1 Python SDK (below ${PYTHON_SDK.firstV2Version}), which talks to the V1 API: ${action}, and update the calls (${PYTHON_CALL_CHANGES}).`;
   }
   return `${what} is for review: ${judgement.reason}. Releases below ${PYTHON_SDK.firstV2Version} talk to the V1 API; require ${TARGET} and update V1 calls (${PYTHON_CALL_CHANGES}).`;
@@ -36,8 +34,10 @@ export function pythonVendoredClassMessage(name: string): string {
 
 /** The app's import, construction or V1 method call of a local copy of the V1 client. */
 export function pythonVendoredUseMessage(ruleId: string, name: string): string {
-  if (ruleId === "v1-sdk-import") return `${name} holds a local copy of the V1 client: import ${CLIENT} from ${PKG} (${TARGET}) here once the calls are migrated, or migrate the copy.`;
-  if (ruleId === "v1-sdk-client") return `${name}(…) builds a local copy of the V1 client (V1 endpoints, usually the V1 base): use ${CLIENT}(${AUTH.v2}=…) from ${TARGET}.`;
+  if (ruleId === "v1-sdk-import")
+    return `${name} holds a local copy of the V1 client: import ${CLIENT} from ${PKG} (${TARGET}) here once the calls are migrated, or migrate the copy.`;
+  if (ruleId === "v1-sdk-client")
+    return `${name}(…) builds a local copy of the V1 client (V1 endpoints, usually the V1 base): use ${CLIENT}(${AUTH.v2}=…) from ${TARGET}.`;
   return `.${name}() on a local copy of the V1 client talks to the V1 API: with ${TARGET} use ${CLIENT}(…).run.deployment.queue(…) / .run.get(run_id=…), or migrate the copy.`;
 }
 
@@ -56,7 +56,9 @@ function pinNote(pin: ProjectPin): string {
 function leftoverNote(pin: ProjectPin): string {
   if (!pin.source) return "";
   const what = `${PKG}${pin.spec ? ` ${pin.spec}` : ""} in ${pin.source}`;
-  return pin.verdict === "v2" ? ` and fails on the V2 SDK this project pins (${what})` : ` and fails on the V2 SDK that ${what} allows`;
+  return pin.verdict === "v2"
+    ? ` and fails on the V2 SDK this project pins (${what})`
+    : ` and fails on the V2 SDK that ${what} allows`;
 }
 
 export function pythonClientMessage(): string {
@@ -77,7 +79,12 @@ export function pythonCallMessage(run: PythonRunCall, context: SdkContext): stri
   return `${run.v1}() on the V1 Python SDK${pinNote(context.pin)}: it ${change} (${TARGET}); its result moves from ${result}.`;
 }
 
-export function pythonNamespaceMessage(namespace: string, method: string, advice: string | undefined, context: SdkContext): string {
+export function pythonNamespaceMessage(
+  namespace: string,
+  method: string,
+  advice: string | undefined,
+  context: SdkContext,
+): string {
   const note = context.mode === "v1" ? pinNote(context.pin) : leftoverNote(context.pin);
   const instead = advice ?? "rewrite this against the V2 API by hand";
   return `client.${namespace}.${method}() exists only in the V1 Python SDK${note}: there is no client.${namespace} namespace in V2 (${TARGET}); ${instead}.`;
@@ -94,6 +101,7 @@ export function pythonResultMessage(call: PythonRunCall | undefined, context: Sd
 
 export function pythonOutputListMessage(list: string, context: SdkContext): string {
   const note = context.mode === "v1" ? pinNote(context.pin) : leftoverNote(context.pin);
-  const items = list === PYTHON_SDK_SHAPES.outputTextList ? "its items are strings" : "file items keep .url and .filename";
+  const items =
+    list === PYTHON_SDK_SHAPES.outputTextList ? "its items are strings" : "file items keep .url and .filename";
   return `.data.${list} reads a run output the V1 Python SDK's way${note}: in V2 (${TARGET}) an output's data is a dict of lists, so read .data.get("${list}") (${items}).`;
 }

@@ -13,7 +13,10 @@ export function readPipfileLock(text: string): DeclarationResult {
   if (first || !root) {
     const offset = first?.offset ?? 0;
     const line = text.slice(0, offset).split("\n").length;
-    return { declarations: [], error: { message: `${first ? printParseErrorCode(first.error) : "empty document"} at line ${line}`, line } };
+    return {
+      declarations: [],
+      error: { message: `${first ? printParseErrorCode(first.error) : "empty document"} at line ${line}`, line },
+    };
   }
   const declarations: PythonDeclaration[] = [];
   for (const category of properties(root)) {
@@ -22,7 +25,9 @@ export function readPipfileLock(text: string): DeclarationResult {
     for (const entry of properties(body)) {
       const [nameNode, spec] = entry.children ?? [];
       if (!nameNode || typeof nameNode.value !== "string" || !isPythonSdkName(nameNode.value)) continue;
-      const fields = new Map(properties(spec).map((p) => [String(p.children?.[0]?.value), p.children?.[1]?.value as unknown]));
+      const fields = new Map(
+        properties(spec).map((p) => [String(p.children?.[0]?.value), p.children?.[1]?.value as unknown]),
+      );
       const version = fields.get("version");
       const reference = fields.get("git") ?? fields.get("path") ?? fields.get("file");
       const declaration: PythonDeclaration = {

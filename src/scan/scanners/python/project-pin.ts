@@ -69,7 +69,12 @@ function releaseFilePin(repo: RepoFacts, state: RepoPins): ProjectPin | undefine
       const text = repo.read(file);
       const found = text === undefined ? undefined : v1ReleaseFiles(text)[0];
       if (!found) continue;
-      state.releaseFile = { verdict: "v1", releaseFile: true, source: `${file}:${text!.slice(0, found.start).split("\n").length}`, spec: `==${found.version}` };
+      state.releaseFile = {
+        verdict: "v1",
+        releaseFile: true,
+        source: `${file}:${text!.slice(0, found.start).split("\n").length}`,
+        spec: `==${found.version}`,
+      };
       break;
     }
   }
@@ -106,7 +111,8 @@ function pinOfDirectory(repo: RepoFacts, manifests: readonly string[]): ProjectP
     const kind = pythonManifestKindOf(file) ?? "requirements";
     if (text === undefined) continue;
     const read = readPythonManifest(file, text, kind);
-    for (const declaration of read.declarations) found.push({ file, text, declaration, verdict: judgeDeclaration(declaration).verdict });
+    for (const declaration of read.declarations)
+      found.push({ file, text, declaration, verdict: judgeDeclaration(declaration).verdict });
     for (const include of read.includes) if (listed.has(include.file)) queue.push(include.file);
   }
   if (found.length === 0) return undefined;

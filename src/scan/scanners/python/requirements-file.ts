@@ -50,7 +50,11 @@ function logicalLines(text: string): LogicalLine[] {
 const INCLUDE_OPTION = /^(-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+|(?<=^-[rc]))(\S+)/;
 const EDITABLE_OPTION = /^(?:-e|--editable)(?:\s*=\s*|\s+)(\S+)/;
 
-export function readRequirementsFile(file: string, text: string, kind: "requirements" | "constraints"): RequirementsFileResult {
+export function readRequirementsFile(
+  file: string,
+  text: string,
+  kind: "requirements" | "constraints",
+): RequirementsFileResult {
   const declarations: PythonDeclaration[] = [];
   const includes: RequirementsInclude[] = [];
   const manifest = kind;
@@ -70,13 +74,23 @@ export function readRequirementsFile(file: string, text: string, kind: "requirem
       }
       const editable = EDITABLE_OPTION.exec(body);
       if (editable && isPythonSdkName(eggName(editable[1]!) ?? "")) {
-        declarations.push({ manifest, start, end: start + body.length, kind: "reference", spec: "", reference: editable[1]! });
+        declarations.push({
+          manifest,
+          start,
+          end: start + body.length,
+          kind: "reference",
+          spec: "",
+          reference: editable[1]!,
+        });
       }
       continue;
     }
     // Per-requirement options (--hash, --config-settings) follow the requirement.
     const requirementText = body.replace(/\s+--?[A-Za-z].*$/s, "");
-    if (/^(\.{0,2}\/|[a-z][a-z0-9+.-]*:\/\/|[a-z]+\+[a-z]+:)/i.test(requirementText) || /\.(whl|tar\.gz|zip)$/i.test(requirementText)) {
+    if (
+      /^(\.{0,2}\/|[a-z][a-z0-9+.-]*:\/\/|[a-z]+\+[a-z]+:)/i.test(requirementText) ||
+      /\.(whl|tar\.gz|zip)$/i.test(requirementText)
+    ) {
       const declaration = archiveDeclaration(requirementText, manifest, start);
       if (declaration) declarations.push(declaration);
       continue;
@@ -115,11 +129,16 @@ export function fromRequirement(
 }
 
 /** A bare URL or path line: the SDK only when its file name or egg fragment says so. */
-function archiveDeclaration(text: string, manifest: PythonDeclaration["manifest"], offset: number): PythonDeclaration | undefined {
+function archiveDeclaration(
+  text: string,
+  manifest: PythonDeclaration["manifest"],
+  offset: number,
+): PythonDeclaration | undefined {
   const reference = text.split(/\s*;/)[0]!;
   const version = sdkVersionFromArchive(reference);
   const end = offset + reference.length;
   if (version) return { manifest, start: offset, end, kind: "specifier", spec: `==${version}`, reference };
-  if (isPythonSdkName(eggName(reference) ?? "")) return { manifest, start: offset, end, kind: "reference", spec: "", reference };
+  if (isPythonSdkName(eggName(reference) ?? ""))
+    return { manifest, start: offset, end, kind: "reference", spec: "", reference };
   return undefined;
 }

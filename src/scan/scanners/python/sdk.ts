@@ -8,7 +8,13 @@
  * fail there (a leftover `run.create`, `.object`, a V1-only namespace), so a
  * migrated project that still holds one does not scan clean.
  */
-import { PYTHON_SDK, PYTHON_SDK_SHAPES, type PythonRunCall, pythonRunCall, pythonV1OnlyCall } from "../../../knowledge/migration.js";
+import {
+  PYTHON_SDK,
+  PYTHON_SDK_SHAPES,
+  type PythonRunCall,
+  pythonRunCall,
+  pythonV1OnlyCall,
+} from "../../../knowledge/migration.js";
 import type { RuleId, FixClass } from "../../../rules/catalog.js";
 import {
   pythonCallMessage,
@@ -89,21 +95,36 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
       end: t[module.partner(open)]?.end ?? t[open]!.end,
       ruleId: "v1-sdk-client",
       message: pythonClientMessage(),
-      facts: { kind: "python-sdk", v1: `${CLIENT_CLASS}(${V1_AUTH}=…)`, v2: `${CLIENT_CLASS}(${PYTHON_SDK_SHAPES.authOption.v2}=…)` },
+      facts: {
+        kind: "python-sdk",
+        v1: `${CLIENT_CLASS}(${V1_AUTH}=…)`,
+        v2: `${CLIENT_CLASS}(${PYTHON_SDK_SHAPES.authOption.v2}=…)`,
+      },
     });
   }
 
   const mayUseSdk =
-    imports.statements.length > 0 || t.some((tok) => tok.kind === "name" && (tok.value === "run" || tok.value === RESULT || V1_NAMESPACES.has(tok.value)));
+    imports.statements.length > 0 ||
+    t.some(
+      (tok) => tok.kind === "name" && (tok.value === "run" || tok.value === RESULT || V1_NAMESPACES.has(tok.value)),
+    );
   if (!mayUseSdk) return uses;
   const pin = pinOf();
   // A release file outlives fix (a person replaces it): the calls are judged by their own shape, as without a pin.
-  const mode = sdkMode(pin.releaseFile ? { verdict: "none" } : pin, v1Clients.length > 0, imports.statements.length > 0);
+  const mode = sdkMode(
+    pin.releaseFile ? { verdict: "none" } : pin,
+    v1Clients.length > 0,
+    imports.statements.length > 0,
+  );
   if (!mode) return uses;
   const context: SdkContext = { pin, mode };
   // What makes the file's SDK V1: the pin, or else bearer_auth. A leftover is V1 by its own shape; the pin says which SDK is in use.
   const pinned = pin.source !== undefined && (pin.verdict === "v1" || mode === "leftover");
-  const pinData: Pick<PythonSdkFacts, "pin" | "spec" | "evidence"> = pinned ? { pin: pin.source!, spec: pin.spec ?? "" } : mode === "v1" ? { evidence: V1_AUTH } : {};
+  const pinData: Pick<PythonSdkFacts, "pin" | "spec" | "evidence"> = pinned
+    ? { pin: pin.source!, spec: pin.spec ?? "" }
+    : mode === "v1"
+      ? { evidence: V1_AUTH }
+      : {};
 
   if (pin.verdict === "v1") {
     for (const statement of imports.statements) {
@@ -160,7 +181,14 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
         end: t[open - 1]!.end,
         ruleId: "v1-sdk-call",
         message: pythonCallMessage(run, context),
-        facts: { kind: "python-sdk", v1: run.v1, v2: run.v2, v1Result: mapping.v1Result, v2Result: mapping.v2Result, ...pinData },
+        facts: {
+          kind: "python-sdk",
+          v1: run.v1,
+          v2: run.v2,
+          v1Result: mapping.v1Result,
+          v2Result: mapping.v2Result,
+          ...pinData,
+        },
       });
       continue;
     }
@@ -223,7 +251,8 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
       if (!isName(field[i], RESULT) || !isOp(field[i - 1], ".")) continue;
       const key = receiverKeyBefore(field, i - 1);
       const call = key !== undefined ? resultHeldBy(key, field[i]!.start) : undefined;
-      if (!call && !(key !== undefined && mode === "v1" && isOp(field[i + 1], ".") && isName(field[i + 2], "run_id"))) continue;
+      if (!call && !(key !== undefined && mode === "v1" && isOp(field[i + 1], ".") && isName(field[i + 2], "run_id")))
+        continue;
       uses.push({
         start: field[i]!.start,
         end: field[i]!.end,
@@ -301,7 +330,8 @@ function sdkImports(module: PyModule): SdkImports {
 function addImported(module: PyModule, range: PyRange, out: SdkImports): void {
   const t = module.tokens;
   if (!isName(t[range.lo], CLIENT_CLASS)) return;
-  const alias = isName(t[range.lo + 1], "as") && t[range.lo + 2]?.kind === "name" ? t[range.lo + 2]!.value : CLIENT_CLASS;
+  const alias =
+    isName(t[range.lo + 1], "as") && t[range.lo + 2]?.kind === "name" ? t[range.lo + 2]!.value : CLIENT_CLASS;
   out.classAliases.push(alias);
 }
 

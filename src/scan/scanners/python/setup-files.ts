@@ -102,7 +102,13 @@ function requirementStrings(module: PyModule, range: PyRange, depth: number, vis
   for (let i = range.lo; i < range.hi; i++) {
     const token = t[i]!;
     if (isString(token)) out.push(i);
-    else if (token.kind === "name" && depth < 4 && !isOp(t[i - 1], ".") && !isOp(t[i + 1], "(") && !visited.has(token.value)) {
+    else if (
+      token.kind === "name" &&
+      depth < 4 &&
+      !isOp(t[i - 1], ".") &&
+      !isOp(t[i + 1], "(") &&
+      !visited.has(token.value)
+    ) {
       if (isName(t[i + 1]) || isOp(t[i + 1], "=")) continue;
       const assignment = module.resolve(token.value, token.start);
       if (!assignment) continue;

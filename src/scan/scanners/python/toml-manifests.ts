@@ -95,7 +95,9 @@ function parseToml(text: string): { table: Table } | { error: { message: string;
 }
 
 function table(value: unknown): Table | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date) ? (value as Table) : undefined;
+  return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date)
+    ? (value as Table)
+    : undefined;
 }
 
 function entries(value: unknown): Array<[string, unknown]> {
@@ -106,9 +108,9 @@ function entries(value: unknown): Array<[string, unknown]> {
 // Where a declaration sits in the text. Names compare case-insensitively and must not run on into a longer name.
 const NAME_END = "(?![A-Za-z0-9]|[-_.][A-Za-z0-9])";
 const REQUIREMENT_STRING = new RegExp(`(["'])[ \\t]*(comfydeploy)${NAME_END}`, "gid");
-const PACKAGE_KEY = /(?:^|[\s{,.])(["']?)(comfydeploy)\1[ \t]*=(?!=)/gimd;
-const PACKAGE_HEADER = /^[ \t]*\[[^\]\n]*\.(["']?)(comfydeploy)\1[ \t]*\]/gimd;
-const LOCK_NAME = /^[ \t]*name[ \t]*=[ \t]*(["'])(comfydeploy)\1/gimd;
+const PACKAGE_KEY = /(?:^|[\s{,.])(["']?)(comfydeploy)\1[ \t]*=(?!=)/dgim;
+const PACKAGE_HEADER = /^[ \t]*\[[^\]\n]*\.(["']?)(comfydeploy)\1[ \t]*\]/dgim;
+const LOCK_NAME = /^[ \t]*name[ \t]*=[ \t]*(["'])(comfydeploy)\1/dgim;
 
 /** Hands out matches of a pattern in document order, each once, skipping comments. */
 class AnchorFinder {
@@ -117,7 +119,10 @@ class AnchorFinder {
   constructor(private readonly text: string) {}
 
   /** The first unused match (group 2 is the name) that `prefer` accepts, else the first unused one. */
-  next(pattern: RegExp, prefer?: (matchStart: number, lineText: string) => boolean): { start: number; end: number } | undefined {
+  next(
+    pattern: RegExp,
+    prefer?: (matchStart: number, lineText: string) => boolean,
+  ): { start: number; end: number } | undefined {
     const candidates: Array<{ start: number; end: number; matchStart: number; line: string }> = [];
     pattern.lastIndex = 0;
     for (const m of this.text.matchAll(pattern)) {
@@ -178,7 +183,13 @@ class TomlDeclarations {
       const written = describeSpec(spec);
       const prefer = (_at: number, line: string): boolean => written.spec !== "" && line.includes(written.spec);
       const anchor = this.anchors.next(PACKAGE_KEY, prefer) ?? this.anchors.next(PACKAGE_HEADER);
-      const declaration: PythonDeclaration = { manifest, start: anchor?.start ?? 0, end: anchor?.end ?? 0, ...written, section };
+      const declaration: PythonDeclaration = {
+        manifest,
+        start: anchor?.start ?? 0,
+        end: anchor?.end ?? 0,
+        ...written,
+        section,
+      };
       this.declarations.push(declaration);
     }
   }
@@ -196,7 +207,10 @@ function describeSpec(value: unknown): Pick<PythonDeclaration, "kind" | "spec" |
   }
   const t = table(value);
   if (!t) return { kind: "specifier", spec: "" };
-  const out: Pick<PythonDeclaration, "kind" | "spec" | "extras" | "marker" | "reference"> = { kind: "specifier", spec: "" };
+  const out: Pick<PythonDeclaration, "kind" | "spec" | "extras" | "marker" | "reference"> = {
+    kind: "specifier",
+    spec: "",
+  };
   if (Array.isArray(t.extras)) out.extras = t.extras.join(",");
   if (typeof t.markers === "string") out.marker = t.markers;
   if (typeof t.version === "string") {

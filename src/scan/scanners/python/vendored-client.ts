@@ -22,7 +22,9 @@ export interface VendoredUse {
 }
 
 /** V1 client method names, also in Python's spelling (`get_run`). */
-const V1_METHODS: ReadonlySet<string> = new Set(V1_CLIENT_METHODS.flatMap((m) => [m.v1, m.v1.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]));
+const V1_METHODS: ReadonlySet<string> = new Set(
+  V1_CLIENT_METHODS.flatMap((m) => [m.v1, m.v1.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]),
+);
 const COMFY_NAME = /comfy/i;
 
 /** What another module exports as a copy of the V1 client: a class and its V1 methods, or a function that sends a V1 request. */
@@ -59,9 +61,18 @@ function blocksOf(module: PyModule): Block[] {
 }
 
 /** Offsets of the V1 requests the module sends on a ComfyDeploy base (or on V1's signature where the repository holds a V1 base). */
-function requestOffsets(module: PyModule, endpoints: readonly EndpointUse[]): Array<{ at: number; endpoint: string; resolved: boolean }> {
+function requestOffsets(
+  module: PyModule,
+  endpoints: readonly EndpointUse[],
+): Array<{ at: number; endpoint: string; resolved: boolean }> {
   // V1 paths on the V2 host are fixed where they are sent: the module is not a copy of the V1 client.
-  return endpoints.filter((use) => !use.onCurrentHost).map((use) => ({ at: module.tokens[use.range.lo]!.start, endpoint: use.endpoint, resolved: use.unknownBase !== true }));
+  return endpoints
+    .filter((use) => !use.onCurrentHost)
+    .map((use) => ({
+      at: module.tokens[use.range.lo]!.start,
+      endpoint: use.endpoint,
+      resolved: use.unknownBase !== true,
+    }));
 }
 
 /**
@@ -92,7 +103,11 @@ function namesOtherService(module: PyModule, block: Block, blocks: readonly Bloc
  * send one. A class needs a V1 method name, or two, unless it is named like
  * ComfyDeploy or sends both V1 requests itself.
  */
-export function vendoredExports(module: PyModule, endpoints: readonly EndpointUse[], hosts: HostSet): Map<string, VendoredExport & { start: number; end: number }> {
+export function vendoredExports(
+  module: PyModule,
+  endpoints: readonly EndpointUse[],
+  hosts: HostSet,
+): Map<string, VendoredExport & { start: number; end: number }> {
   const out = new Map<string, VendoredExport & { start: number; end: number }>();
   const requests = requestOffsets(module, endpoints);
   const blocks = blocksOf(module);
@@ -132,9 +147,14 @@ export function vendoredExports(module: PyModule, endpoints: readonly EndpointUs
 }
 
 /** Classes of this module that copy the V1 client, by name, with the offsets of the name. */
-export function vendoredClasses(module: PyModule, endpoints: readonly EndpointUse[], hosts: HostSet): Map<string, { start: number; end: number }> {
+export function vendoredClasses(
+  module: PyModule,
+  endpoints: readonly EndpointUse[],
+  hosts: HostSet,
+): Map<string, { start: number; end: number }> {
   const out = new Map<string, { start: number; end: number }>();
-  for (const [name, info] of vendoredExports(module, endpoints, hosts)) if (info.kind === "class") out.set(name, { start: info.start, end: info.end });
+  for (const [name, info] of vendoredExports(module, endpoints, hosts))
+    if (info.kind === "class") out.set(name, { start: info.start, end: info.end });
   return out;
 }
 
@@ -149,7 +169,11 @@ export function reExports(module: PyModule): Array<{ dotted: string; name: strin
     while (i < line.hi && !isName(t[i], "import")) dotted += t[i++]!.value;
     for (let k = i + 1; k < line.hi; k++) {
       if (!isName(t[k]) || isName(t[k], "as") || isName(t[k - 1], "as")) continue;
-      out.push({ dotted, name: t[k]!.value, local: isName(t[k + 1], "as") && isName(t[k + 2]) ? t[k + 2]!.value : t[k]!.value });
+      out.push({
+        dotted,
+        name: t[k]!.value,
+        local: isName(t[k + 1], "as") && isName(t[k + 2]) ? t[k + 2]!.value : t[k]!.value,
+      });
     }
   }
   return out;
@@ -160,7 +184,10 @@ export function reExports(module: PyModule): Array<{ dotted: string; name: strin
  * lines, `C(...)` calls, and V1 method calls on a name bound to one (or on
  * a call of a function of this module that returns such a name).
  */
-export function vendoredUses(module: PyModule, imported: (moduleName: string, name: string) => VendoredExport | undefined): VendoredUse[] {
+export function vendoredUses(
+  module: PyModule,
+  imported: (moduleName: string, name: string) => VendoredExport | undefined,
+): VendoredUse[] {
   const t = module.tokens;
   const uses: VendoredUse[] = [];
   const locals = new Set<string>();
@@ -184,14 +211,25 @@ export function vendoredUses(module: PyModule, imported: (moduleName: string, na
         for (const m of found.methods) methods.add(m);
       }
     }
-    if (isImport) uses.push({ start: t[line.lo]!.start, end: t[line.hi - 1]!.end, ruleId: "v1-sdk-import", name: dotted });
+    if (isImport)
+      uses.push({ start: t[line.lo]!.start, end: t[line.hi - 1]!.end, ruleId: "v1-sdk-import", name: dotted });
   }
   // Module-level functions of a copy (`run_workflow(…)`): each call sends a V1 request.
   for (let open = 0; open < t.length && functions.size > 0; open++) {
     if (!isOp(t[open], "(")) continue;
     const callee = module.calleeOf(open);
-    if (callee?.receiverCall === undefined && callee?.segments.length === 1 && functions.has(callee.segments[0]!) && !isName(t[open - 2], "def")) {
-      uses.push({ start: t[open - 1]!.start, end: t[open - 1]!.end, ruleId: "vendored-v1-client", name: callee.segments[0]! });
+    if (
+      callee?.receiverCall === undefined &&
+      callee?.segments.length === 1 &&
+      functions.has(callee.segments[0]!) &&
+      !isName(t[open - 2], "def")
+    ) {
+      uses.push({
+        start: t[open - 1]!.start,
+        end: t[open - 1]!.end,
+        ruleId: "vendored-v1-client",
+        name: callee.segments[0]!,
+      });
     }
   }
   if (locals.size === 0) return uses;
@@ -201,7 +239,12 @@ export function vendoredUses(module: PyModule, imported: (moduleName: string, na
     const callee = module.calleeOf(open);
     if (callee?.receiverCall === undefined && callee?.segments.length === 1 && locals.has(callee.segments[0]!)) {
       constructors.add(open);
-      uses.push({ start: t[callee.start]!.start, end: t[module.partner(open)]?.end ?? t[open]!.end, ruleId: "v1-sdk-client", name: callee.segments[0]! });
+      uses.push({
+        start: t[callee.start]!.start,
+        end: t[module.partner(open)]?.end ?? t[open]!.end,
+        ruleId: "v1-sdk-client",
+        name: callee.segments[0]!,
+      });
     }
   }
   const clientKeys = new Set<string>();
@@ -216,10 +259,21 @@ export function vendoredUses(module: PyModule, imported: (moduleName: string, na
       if (constructors.has(receiverCall)) return true;
       // `comfy().run(...)` with `def comfy(): … return _client`.
       const factory = module.calleeOf(receiverCall);
-      const fn = factory && factory.segments.length === 1 && factory.receiverCall === undefined ? module.moduleFunction(factory.segments[0]!) : undefined;
-      return fn !== undefined && module.returnValues(fn.scope).some((value) => value.hi - value.lo === 1 && clientKeys.has(t[value.lo]!.value));
+      const fn =
+        factory && factory.segments.length === 1 && factory.receiverCall === undefined
+          ? module.moduleFunction(factory.segments[0]!)
+          : undefined;
+      return (
+        fn !== undefined &&
+        module.returnValues(fn.scope).some((value) => value.hi - value.lo === 1 && clientKeys.has(t[value.lo]!.value))
+      );
     }
-    const key = segments.length === 1 ? segments[0] : segments.length === 2 && segments[0] === "self" ? `self.${segments[1]}` : undefined;
+    const key =
+      segments.length === 1
+        ? segments[0]
+        : segments.length === 2 && segments[0] === "self"
+          ? `self.${segments[1]}`
+          : undefined;
     return key !== undefined && clientKeys.has(key);
   };
   for (let open = 0; open < t.length; open++) {
@@ -229,7 +283,8 @@ export function vendoredUses(module: PyModule, imported: (moduleName: string, na
     if (!callee || !method || !methods.has(method)) continue;
     const receiver = callee.segments.slice(0, -1);
     if (receiver.length === 0 && callee.receiverCall === undefined) continue;
-    if (isClient(receiver, callee.receiverCall)) uses.push({ start: t[open - 1]!.start, end: t[open - 1]!.end, ruleId: "vendored-v1-client", name: method });
+    if (isClient(receiver, callee.receiverCall))
+      uses.push({ start: t[open - 1]!.start, end: t[open - 1]!.end, ruleId: "vendored-v1-client", name: method });
   }
   return uses;
 }

@@ -34,21 +34,37 @@ export function scanWheelNames({ file, text, repo }: Pick<FileScanInput, "file" 
       message: pypiReleaseFileMessage(found.name, found.version),
       // The file must be replaced by a V2 release file, not renamed: a person does that.
       fix: "manual",
-      facts: { kind: "pypi-dependency", verdict: "v1", spec: `==${found.version}`, reason: found.reason, manifest: "release-file", reference: found.name, lockfile: false },
+      facts: {
+        kind: "pypi-dependency",
+        verdict: "v1",
+        spec: `==${found.version}`,
+        reason: found.reason,
+        manifest: "release-file",
+        reference: found.name,
+        lockfile: false,
+      },
     });
   }
   return sink.findings;
 }
 
 /** Release file names of V1 versions of the SDK in a text, with their offsets. */
-export function v1ReleaseFiles(text: string): Array<{ name: string; version: string; reason: string; start: number; end: number }> {
+export function v1ReleaseFiles(
+  text: string,
+): Array<{ name: string; version: string; reason: string; start: number; end: number }> {
   if (!MENTIONS_SDK.test(text)) return [];
   const out: Array<{ name: string; version: string; reason: string; start: number; end: number }> = [];
   for (const match of text.matchAll(ARCHIVE_NAME)) {
     const version = sdkVersionFromArchive(match[0]);
     const judgement = version ? judgePypiVersion(version) : undefined;
     if (!version || judgement?.verdict !== "v1") continue;
-    out.push({ name: match[0], version, reason: judgement.reason, start: match.index, end: match.index + match[0].length });
+    out.push({
+      name: match[0],
+      version,
+      reason: judgement.reason,
+      start: match.index,
+      end: match.index + match[0].length,
+    });
   }
   return out;
 }

@@ -51,7 +51,10 @@ const QUOTED_GEM = `(["'])(${GEM})\\1`;
 /** `gem 'comfydeploy'`, `gem("comfydeploy", "~> 0.0.10")`. */
 const GEMFILE_ENTRY = new RegExp(`^\\s*gem[\\s(]+${QUOTED_GEM}((?:\\s*,\\s*(["'])[^"']*\\4)*)`, "d");
 /** `spec.add_dependency 'comfydeploy'`, `add_runtime_dependency`, `add_development_dependency`. */
-const GEMSPEC_ENTRY = new RegExp(`\\badd_(?:runtime_|development_)?dependency[\\s(]+${QUOTED_GEM}((?:\\s*,\\s*(["'])[^"']*\\4)*)`, "d");
+const GEMSPEC_ENTRY = new RegExp(
+  `\\badd_(?:runtime_|development_)?dependency[\\s(]+${QUOTED_GEM}((?:\\s*,\\s*(["'])[^"']*\\4)*)`,
+  "d",
+);
 /** A spec (`    comfydeploy (0.0.10)`) or a top-level dependency (`  comfydeploy (~> 0.0.10)`, `  comfydeploy!`). */
 const LOCK_ENTRY = new RegExp(`^( {2}| {4})(${GEM})(?: \\(([^)]*)\\))?(!)?\\s*$`, "d");
 const REQUIRE = new RegExp(`\\brequire[\\s(]+(["'])(${GEM}(?:/[^"']*)?)\\1`, "d");
@@ -84,7 +87,12 @@ export function scanRuby({ file, text }: FileScanInput): Finding[] {
         const spec = m[3] ?? "";
         const where = isSpec ? "specs" : "DEPENDENCIES";
         const facts = { kind: "gem-dependency", spec, where, lockfile: true } as const;
-        sink.atOffset(start + s, start + e, { ruleId: "v1-sdk-dependency", message: dependencyMessage(spec), fix: "manual", facts });
+        sink.atOffset(start + s, start + e, {
+          ruleId: "v1-sdk-dependency",
+          message: dependencyMessage(spec),
+          fix: "manual",
+          facts,
+        });
       }
       continue;
     }
@@ -100,7 +108,12 @@ export function scanRuby({ file, text }: FileScanInput): Finding[] {
       const [s, e] = entry.indices![2]!;
       const spec = [...(entry[3] ?? "").matchAll(/(["'])([^"']*)\1/g)].map((v) => v[2]).join(", ");
       const facts = { kind: "gem-dependency", spec, where: role, lockfile: false } as const;
-      sink.atOffset(start + s, start + e, { ruleId: "v1-sdk-dependency", message: dependencyMessage(spec), fix: "manual", facts });
+      sink.atOffset(start + s, start + e, {
+        ruleId: "v1-sdk-dependency",
+        message: dependencyMessage(spec),
+        fix: "manual",
+        facts,
+      });
     }
     const required = REQUIRE.exec(code);
     if (required) {
@@ -115,7 +128,12 @@ export function scanRuby({ file, text }: FileScanInput): Finding[] {
     }
     for (const m of code.matchAll(CLIENT)) {
       const facts = { kind: "ruby-sdk", v1: RUBY_SDK_SHAPES.clientConstant } as const;
-      sink.atOffset(start + m.index!, start + m.index! + m[0].length, { ruleId: "v1-sdk-client", message: clientMessage(), fix: "manual", facts });
+      sink.atOffset(start + m.index!, start + m.index! + m[0].length, {
+        ruleId: "v1-sdk-client",
+        message: clientMessage(),
+        fix: "manual",
+        facts,
+      });
     }
   }
   return sink.findings;

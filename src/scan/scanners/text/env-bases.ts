@@ -25,10 +25,16 @@ const ENV_FILE = /(^|\/)\.env(\.[\w.-]+)?$|\.env$/;
 export type HeldBase = "sourced" | "repository";
 
 /** Which held base a request's base expression (the name or member before `/run`) is, if any. */
-export function heldBaseOf(file: string, text: string, hosts: HostSet, repo: FileScanInput["repo"]): (base: string) => HeldBase | undefined {
+export function heldBaseOf(
+  file: string,
+  text: string,
+  hosts: HostSet,
+  repo: FileScanInput["repo"],
+): (base: string) => HeldBase | undefined {
   const memberHeld = repo.legacyBaseHeld ?? false;
   const names = /^\s*(?:source|\.)\s/m.test(text) ? comfyEnvNames(file, text, hosts, repo) : new Set<string>();
-  return (base) => (BARE_NAME.test(base) ? (names.has(base) ? "sourced" : undefined) : memberHeld ? "repository" : undefined);
+  return (base) =>
+    BARE_NAME.test(base) ? (names.has(base) ? "sourced" : undefined) : memberHeld ? "repository" : undefined;
 }
 
 /** Names the env files a script sources assign a ComfyDeploy base (V1 or V2 host: the V1 paths are V1 on both). */
@@ -40,9 +46,12 @@ function comfyEnvNames(file: string, text: string, hosts: HostSet, repo: FileSca
   for (const path of sourced) {
     const base = posix.basename(path);
     const isEnvFile = ENV_FILE.test(base);
-    const candidates = repo.files.filter((f) => posix.basename(f) === base || (isEnvFile && posix.basename(f).startsWith(`${base}.`)));
+    const candidates = repo.files.filter(
+      (f) => posix.basename(f) === base || (isEnvFile && posix.basename(f).startsWith(`${base}.`)),
+    );
     // Relative to the script or to the repository root; an env file, which is rarely committed, also by its example's name.
-    for (const f of candidates) if (f === posix.normalize(posix.join(dir, path)) || f === posix.normalize(path) || isEnvFile) files.add(f);
+    for (const f of candidates)
+      if (f === posix.normalize(posix.join(dir, path)) || f === posix.normalize(path) || isEnvFile) files.add(f);
   }
   const names = new Set<string>();
   const anyHost = { ...hosts, legacy: [...hosts.legacy, ...currentHostsAsLegacy(hosts).legacy] };

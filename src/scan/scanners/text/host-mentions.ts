@@ -5,7 +5,15 @@
  * blob); a window around each occurrence keeps the generic scan linear.
  */
 import { ENDPOINTS } from "../../../knowledge/migration.js";
-import { currentHostsAsLegacy, findLegacyHostMentions, type HostMention, type HostSet, isVendorHost, parseUrlText, v1EndpointOf } from "../../../core/urls.js";
+import {
+  currentHostsAsLegacy,
+  findLegacyHostMentions,
+  type HostMention,
+  type HostSet,
+  isVendorHost,
+  parseUrlText,
+  v1EndpointOf,
+} from "../../../core/urls.js";
 
 /** Characters before a host that a scheme may take (`https://`, `git+https://`). */
 const SCHEME_REACH = 64;
@@ -44,7 +52,10 @@ function urlEnd(text: string, from: number): number {
  * URLs naming a V1 endpoint on the V2 host (`POST https://api.comfydeploy.com/api/run`,
  * `GET …/api/run?run_id=`): V1 uses too. The host alone and the V2 paths are not.
  */
-export function v1PathsOnCurrentHost(text: string, hosts: HostSet): Array<{ start: number; end: number; hasRunId: boolean }> {
+export function v1PathsOnCurrentHost(
+  text: string,
+  hosts: HostSet,
+): Array<{ start: number; end: number; hasRunId: boolean }> {
   const out: Array<{ start: number; end: number; hasRunId: boolean }> = [];
   for (const mention of legacyHostMentionsIn(text, currentHostsAsLegacy(hosts))) {
     if (mention.kind !== "api") continue;

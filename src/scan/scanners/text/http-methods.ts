@@ -18,16 +18,29 @@ const SIGNALS: Signal[] = [
   // "POST" as a literal, an enum member (Method::POST, HttpMethod.POST), Java's .POST(), curl -X POST, HTTP docs.
   { pattern: /\bPOST\b/g, method: "POST" },
   { pattern: /\bGET\b/g, method: "GET" },
-  { pattern: /\b(?:MethodPost|HttpPost|CURLOPT_POST(?:FIELDS)?|Net::HTTP::Post)\b|\b(?:Http)?Method\.Post\b/g, method: "POST" },
+  {
+    pattern: /\b(?:MethodPost|HttpPost|CURLOPT_POST(?:FIELDS)?|Net::HTTP::Post)\b|\b(?:Http)?Method\.Post\b/g,
+    method: "POST",
+  },
   { pattern: /\b(?:MethodGet|HttpGet|CURLOPT_HTTPGET|Net::HTTP::Get)\b|\b(?:Http)?Method\.Get\b/g, method: "GET" },
   // Go http.Post/PostForm, C# PostAsync, Spring postForObject, OkHttp/Guzzle/reqwest/ktor .post(, Laravel Http::post(.
-  { pattern: /(?:\.|::|\b)post(?:Async|AsJsonAsync|Form|ForObject|ForEntity|ForLocation|Json)?\s*(?:<[^>]*>)?\s*\(/gi, method: "POST" },
+  {
+    pattern: /(?:\.|::|\b)post(?:Async|AsJsonAsync|Form|ForObject|ForEntity|ForLocation|Json)?\s*(?:<[^>]*>)?\s*\(/gi,
+    method: "POST",
+  },
   { pattern: /\b(?:wp_remote_post|curl_post)\s*\(|--post-(?:data|file)\b|-Method\s+["']?Post\b/gi, method: "POST" },
   { pattern: /\bmethod["']?\s*(?:=>|:|=)\s*["'`]?post\b/gi, method: "POST" },
   { pattern: /\bmethod["']?\s*(?:=>|:|=)\s*["'`]?get\b/gi, method: "GET" },
   // C# GetAsync/GetStringAsync/GetFromJsonAsync, Spring getForObject, OkHttp's argument-less .get().
-  { pattern: /\bGet(?:Async|StringAsync|StreamAsync|ByteArrayAsync|FromJsonAsync)\s*(?:<[^>]*>)?\s*\(|\.get(?:ForObject|ForEntity)\s*\(|\.get\(\s*\)/g, method: "GET" },
-  { pattern: /\bhttp\.Get\s*\(|\bget_response\s*\(|\b(?:wp_remote_get|file_get_contents)\s*\(|-Method\s+["']?Get\b/gi, method: "GET" },
+  {
+    pattern:
+      /\bGet(?:Async|StringAsync|StreamAsync|ByteArrayAsync|FromJsonAsync)\s*(?:<[^>]*>)?\s*\(|\.get(?:ForObject|ForEntity)\s*\(|\.get\(\s*\)/g,
+    method: "GET",
+  },
+  {
+    pattern: /\bhttp\.Get\s*\(|\bget_response\s*\(|\b(?:wp_remote_get|file_get_contents)\s*\(|-Method\s+["']?Get\b/gi,
+    method: "GET",
+  },
   // A generic .get( / ::get( (maps and configs have one too): only when it receives the URL.
   { pattern: /(?:\.|::|->)get\s*\(/gi, method: "GET", urlInside: true },
 ];
@@ -60,7 +73,8 @@ function curlMethod(statement: string): HttpMethod | undefined {
     return method === "POST" || method === "GET" ? method : undefined;
   }
   if (/\s(?:-G|--get)(?=\s|$)/.test(statement)) return "GET";
-  if (/\s(?:-d|--data(?:-raw|-binary|-urlencode|-ascii)?|--json|-F|--form)(?=[\s=@"']|$)/.test(statement)) return "POST";
+  if (/\s(?:-d|--data(?:-raw|-binary|-urlencode|-ascii)?|--json|-F|--form)(?=[\s=@"']|$)/.test(statement))
+    return "POST";
   return "GET";
 }
 
@@ -91,5 +105,17 @@ export function methodFromName(name: string): HttpMethod | undefined {
   return get ? "GET" : "POST";
 }
 
-const GET_WORDS = new Set(["status", "poll", "polling", "get", "fetch", "check", "result", "results", "retrieve", "lookup", "read"]);
+const GET_WORDS = new Set([
+  "status",
+  "poll",
+  "polling",
+  "get",
+  "fetch",
+  "check",
+  "result",
+  "results",
+  "retrieve",
+  "lookup",
+  "read",
+]);
 const POST_WORDS = new Set(["create", "queue", "submit", "post", "start", "trigger", "enqueue", "launch", "dispatch"]);

@@ -29,7 +29,13 @@ import { TextFile } from "../../../lang/text/text-file.js";
 import { valueShapeAt } from "./whole-values.js";
 import { type HeldBase, heldBaseOf } from "./env-bases.js";
 import { configuresInProse } from "./prose-config.js";
-import { baseExpressionOf, isProgramSource, isShellScript, namesPartnerPlatform, sendingCommandMethod } from "./program-bases.js";
+import {
+  baseExpressionOf,
+  isProgramSource,
+  isShellScript,
+  namesPartnerPlatform,
+  sendingCommandMethod,
+} from "./program-bases.js";
 import { type TreeRequests, treeRequestsOf, treeUseFinding } from "./tree-requests.js";
 import { type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
 import type { EndpointFacts } from "../../../core/facts.js";
@@ -37,10 +43,25 @@ import type { EndpointFacts } from "../../../core/facts.js";
 export const legacyUrlScanner: FileScanner = {
   id: "legacy-urls",
   matches: (file) => !isJsFile(file),
-  scan: ({ file, text, kind, hosts, repo }) => scanLegacyUrls(file, text, kind, hosts, heldBaseOf(file, text, hosts, repo), treeRequestsOf(file, text, hosts, repo)),
+  scan: ({ file, text, kind, hosts, repo }) =>
+    scanLegacyUrls(
+      file,
+      text,
+      kind,
+      hosts,
+      heldBaseOf(file, text, hosts, repo),
+      treeRequestsOf(file, text, hosts, repo),
+    ),
 };
 
-export function scanLegacyUrls(file: string, text: string, kind: FileKind, hosts: HostSet, heldBase: (base: string) => HeldBase | undefined = () => undefined, tree?: TreeRequests): Finding[] {
+export function scanLegacyUrls(
+  file: string,
+  text: string,
+  kind: FileKind,
+  hosts: HostSet,
+  heldBase: (base: string) => HeldBase | undefined = () => undefined,
+  tree?: TreeRequests,
+): Finding[] {
   return new TextScan(new TextFile(file, text, kind, hosts), heldBase, tree).run();
 }
 
@@ -89,7 +110,8 @@ class TextScan {
     const hasLegacyBase = this.scanLegacyHost();
     // V1 endpoints on the V2 host (`POST https://api.comfydeploy.com/api/run`) are V1 uses too.
     for (const url of v1PathsOnCurrentHost(this.source.text, this.source.hosts)) {
-      if (!this.settledByTree(url.start)) this.reportRunUses(this.resolveRunUse(url.start, url.end, url.hasRunId, true));
+      if (!this.settledByTree(url.start))
+        this.reportRunUses(this.resolveRunUse(url.start, url.end, url.hasRunId, true));
     }
     if (hasLegacyBase) this.scanDetachedRunPaths();
     else if (isProgramSource(this.source.file, this.source.text)) this.scanBuiltRunPaths();
@@ -122,9 +144,20 @@ class TextScan {
         const message = use.atQuery ? runIdQueryMessage() : endpointMessage(use.endpoint);
         // A base a sourced file sets is as proven as one in this file; one only held in the repository is taken for review.
         const fix = heldBase === "sourced" ? undefined : "review";
-        this.reportOnce(use.start, use.end, ruleId, message, fix, undefined, { kind: "endpoint", endpoint: use.endpoint, methodSeen: true });
+        this.reportOnce(use.start, use.end, ruleId, message, fix, undefined, {
+          kind: "endpoint",
+          endpoint: use.endpoint,
+          methodSeen: true,
+        });
       } else {
-        this.reportOnce(use.start, use.end, "v1-shape-unknown-base", unknownBaseMessage(use.endpoint), undefined, "warning");
+        this.reportOnce(
+          use.start,
+          use.end,
+          "v1-shape-unknown-base",
+          unknownBaseMessage(use.endpoint),
+          undefined,
+          "warning",
+        );
       }
     }
   }
@@ -140,14 +173,20 @@ class TextScan {
 
   /** A `/run` the syntax tree showed is a route or a constant's definition, or whose line it already reported. */
   private settledByTree(offset: number): boolean {
-    return this.treeLines.has(this.source.lineOf(offset)) || (this.tree?.quiet ?? []).some((range) => range.start <= offset && offset < range.end);
+    return (
+      this.treeLines.has(this.source.lineOf(offset)) ||
+      (this.tree?.quiet ?? []).some((range) => range.start <= offset && offset < range.end)
+    );
   }
 
   /** V1's signature around a `/run` path: where it is and which endpoint it names. */
-  private signatureAt(path: RunPath): { endpoint: "create-run" | "get-run"; start: number; end: number; atQuery: boolean } | undefined {
+  private signatureAt(
+    path: RunPath,
+  ): { endpoint: "create-run" | "get-run"; start: number; end: number; atQuery: boolean } | undefined {
     const { source } = this;
     if (path.hasRunIdQuery) return { endpoint: "get-run", start: path.start, end: path.end, atQuery: false };
-    if (this.runIdQueryIn(statementAround(source, path.start))) return { endpoint: "get-run", start: path.start, end: path.end, atQuery: false };
+    if (this.runIdQueryIn(statementAround(source, path.start)))
+      return { endpoint: "get-run", start: path.start, end: path.end, atQuery: false };
     const facts = this.requestFacts(path.start);
     if (facts.method === "POST" && /\bdeployment_id\b/.test(facts.context)) {
       return { endpoint: "create-run", start: path.start, end: path.end, atQuery: false };
@@ -186,7 +225,8 @@ class TextScan {
   private isConfiguredBareHost(start: number, end: number): boolean {
     const { source } = this;
     const shape = valueShapeAt(source.text, start, end);
-    if (source.kind === "docs" && !source.isInCodeBlock(start) && configuresInProse(source.text, start, end)) return true;
+    if (source.kind === "docs" && !source.isInCodeBlock(start) && configuresInProse(source.text, start, end))
+      return true;
     if (shape === undefined) return false;
     if (source.kind === "docs") return shape === "setting" && source.isInCodeBlock(start);
     return source.isComment(start) ? shape === "setting" : true;
@@ -205,7 +245,11 @@ class TextScan {
       this.reportRunUses([{ endpoint, start: op.start, end: op.end, methodKnown: true, fix: "review" }]);
     }
     const paths = findRunPaths(source.text).filter(
-      (p) => !claimed.has(p.start) && !claimed.has(p.start - 1) && !this.settledByTree(p.start) && !namesPartnerPlatform(statementAround(source, p.start).text),
+      (p) =>
+        !claimed.has(p.start) &&
+        !claimed.has(p.start - 1) &&
+        !this.settledByTree(p.start) &&
+        !namesPartnerPlatform(statementAround(source, p.start).text),
     );
     for (const path of paths) {
       const uses = this.resolveRunUse(path.start, path.end, path.hasRunIdQuery, !path.relative);
@@ -245,7 +289,8 @@ class TextScan {
       const methods = new Set(viaUses.map((use) => use.method));
       // One method everywhere: the definition is the use (`$ch = curl_init(url)`, a constant only posted to).
       if (methods.size === 1) return this.useWithMethod(viaUses[0]!.method, start, end, "review");
-      if (methods.size > 1) return viaUses.flatMap((use) => this.useWithMethod(use.method, use.start, use.end, "review"));
+      if (methods.size > 1)
+        return viaUses.flatMap((use) => this.useWithMethod(use.method, use.start, use.end, "review"));
       const hinted = methodFromName(name);
       if (hinted) return this.useWithMethod(hinted, start, end, "review");
     }
@@ -262,7 +307,11 @@ class TextScan {
     const line = this.source.lineOf(offset);
     return this.runIdQueries().find((q) => {
       const queryLine = this.source.lineOf(q.start);
-      return queryLine > line && queryLine <= line + BODY_LINES && (!accept || accept(statementAround(this.source, q.start).text));
+      return (
+        queryLine > line &&
+        queryLine <= line + BODY_LINES &&
+        (!accept || accept(statementAround(this.source, q.start).text))
+      );
     });
   }
 
@@ -274,7 +323,11 @@ class TextScan {
   }
 
   /** Uses of a variable whose statement names an HTTP method, following re-assignments `depth` levels deep. */
-  private usesWithMethod(name: string, definedAt: number, depth: number): Array<{ method: HttpMethod; start: number; end: number }> {
+  private usesWithMethod(
+    name: string,
+    definedAt: number,
+    depth: number,
+  ): Array<{ method: HttpMethod; start: number; end: number }> {
     const out: Array<{ method: HttpMethod; start: number; end: number }> = [];
     for (const use of usesOf(this.source, name, this.source.lineOf(definedAt))) {
       const method = this.methodAt(use);
@@ -302,7 +355,14 @@ class TextScan {
   private scanOtherHosts(): void {
     for (const shape of findOtherHostShapes(this.source, (offset) => this.requestFacts(offset))) {
       // Always a warning for review, whatever the context.
-      this.reportOnce(shape.start, shape.end, "other-host-v1-shape", otherHostMessage(shape.host, shape.endpoint), undefined, "warning");
+      this.reportOnce(
+        shape.start,
+        shape.end,
+        "other-host-v1-shape",
+        otherHostMessage(shape.host, shape.endpoint),
+        undefined,
+        "warning",
+      );
     }
   }
 
@@ -324,7 +384,10 @@ class TextScan {
     const { source } = this;
     const request = this.structured()?.requestAt(offset);
     if (request) {
-      return { method: request.method ?? this.methodAt(offset), context: source.text.slice(request.start, request.end) };
+      return {
+        method: request.method ?? this.methodAt(offset),
+        context: source.text.slice(request.start, request.end),
+      };
     }
     const statement = statementAround(source, offset);
     const line = source.lineOf(offset);
@@ -353,14 +416,30 @@ class TextScan {
   }
 
   /** One finding per rule and line for endpoints: a URL, its path and its run_id on one line are one use. */
-  private reportOnce(start: number, end: number, ruleId: RuleId, message: string, fix?: FixClass, severity?: Severity, facts?: EndpointFacts): void {
+  private reportOnce(
+    start: number,
+    end: number,
+    ruleId: RuleId,
+    message: string,
+    fix?: FixClass,
+    severity?: Severity,
+    facts?: EndpointFacts,
+  ): void {
     const key = `${ruleId}:${this.source.lineOf(start)}`;
     if (this.reported.has(key)) return;
     this.reported.add(key);
     this.report(start, end, ruleId, message, fix, severity, facts);
   }
 
-  private report(start: number, end: number, ruleId: RuleId, message: string, fix?: FixClass, severity?: Severity, facts?: EndpointFacts): void {
+  private report(
+    start: number,
+    end: number,
+    ruleId: RuleId,
+    message: string,
+    fix?: FixClass,
+    severity?: Severity,
+    facts?: EndpointFacts,
+  ): void {
     const { source } = this;
     const line = source.lineOf(start);
     const excerpt = source.kind === "env" ? excerptOf(redactEnvLine(source.lineText(line))) : undefined;
@@ -371,7 +450,11 @@ class TextScan {
         ruleId,
         message,
         severity: severity ?? source.severityAt(start),
-        ...(source.isLeftToAPerson(start) || (fix === "review" && !this.canHoldMarker) ? { fix: "manual" as const } : fix ? { fix } : {}),
+        ...(source.isLeftToAPerson(start) || (fix === "review" && !this.canHoldMarker)
+          ? { fix: "manual" as const }
+          : fix
+            ? { fix }
+            : {}),
         ...(facts ? { facts } : {}),
       },
       excerpt,

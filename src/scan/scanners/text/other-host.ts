@@ -25,7 +25,8 @@ export interface RequestFacts {
 }
 
 const ABSOLUTE_URL = /\b(?:https?|wss?):\/\/[^\s"'`<>()[\]{}|\\,;]+/gi;
-const LOOPBACK = /^(?:localhost|[\w.-]+\.localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[::1\]|host\.docker\.internal)(?::\d+)?$/i;
+const LOOPBACK =
+  /^(?:localhost|[\w.-]+\.localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[::1\]|host\.docker\.internal)(?::\d+)?$/i;
 
 export function findOtherHostShapes(file: TextFile, requestAt: (offset: number) => RequestFacts): OtherHostShape[] {
   const out: OtherHostShape[] = [];

@@ -7,7 +7,8 @@ import { type HttpMethod, methodFromName } from "./http-methods.js";
 import type { RunPath } from "./run-paths.js";
 
 /** Source code in a language with no scanner of its own: where requests are built on a base (not config, data or docs). */
-const PROGRAM_EXTENSIONS = /\.(?:go|cs|fs|vb|java|kt|kts|scala|groovy|php|rs|swift|dart|c|cc|cpp|h|hpp|m|ex|exs|erl|lua|pl|pm|r|jl|cr|nim|zig|clj|hs|ml|sh|bash|zsh|ps1|rb)$/i;
+const PROGRAM_EXTENSIONS =
+  /\.(?:go|cs|fs|vb|java|kt|kts|scala|groovy|php|rs|swift|dart|c|cc|cpp|h|hpp|m|ex|exs|erl|lua|pl|pm|r|jl|cr|nim|zig|clj|hs|ml|sh|bash|zsh|ps1|rb)$/i;
 
 /** A script without an extension (`bin/render`) says what it is on its first line. */
 const SHELL_SHEBANG = /^#!\s*\S*(?:\/|env\s+)(?:ba|z|k|da)?sh\b/;
@@ -42,7 +43,6 @@ export function namesPartnerPlatform(statement: string): boolean {
   return /runpod/i.test(statement);
 }
 
-
 /**
  * In a shell script, the command a URL is an argument of may be the app's own
  * wrapper (`api_post "$API/run" "$body"`, defined over curl elsewhere): its
@@ -50,6 +50,8 @@ export function namesPartnerPlatform(statement: string): boolean {
  */
 export function sendingCommandMethod(statement: string, anchor: number): HttpMethod | undefined {
   const before = statement.slice(0, anchor);
-  const command = /(?:^|[;&|({\n]|\$\(|`)\s*(?:[A-Za-z_]\w*=\S*\s+)*([A-Za-z_][\w.-]*)(?=\s)[^;&|(){}\n`]*$/.exec(before)?.[1];
+  const command = /(?:^|[;&|({\n]|\$\(|`)\s*(?:[A-Za-z_]\w*=\S*\s+)*([A-Za-z_][\w.-]*)(?=\s)[^;&|(){}\n`]*$/.exec(
+    before,
+  )?.[1];
   return command && command !== "curl" && command !== "wget" ? methodFromName(command) : undefined;
 }

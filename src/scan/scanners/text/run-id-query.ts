@@ -15,9 +15,27 @@ const Q = `["']${KEY}["']`;
 
 /** Methods that put a key and a value into a query (or a collection that becomes one). */
 const SETTERS = new Set([
-  "set", "add", "append", "put", "insert", "param", "parameter", "query", "queryparam", "queryparameter",
-  "addqueryparameter", "setqueryparameter", "addparameter", "setparameter", "addqueryparam", "withqueryparam",
-  "append_pair", "keyvaluepair", "basicnamevaluepair", "namevaluepair", "pair",
+  "set",
+  "add",
+  "append",
+  "put",
+  "insert",
+  "param",
+  "parameter",
+  "query",
+  "queryparam",
+  "queryparameter",
+  "addqueryparameter",
+  "setqueryparameter",
+  "addparameter",
+  "setparameter",
+  "addqueryparam",
+  "withqueryparam",
+  "append_pair",
+  "keyvaluepair",
+  "basicnamevaluepair",
+  "namevaluepair",
+  "pair",
 ]);
 
 interface Construction {
@@ -46,16 +64,27 @@ const CONSTRUCTIONS: Construction[] = [
   // C# query["run_id"] = id
   { pattern: new RegExp(String.raw`\b(\w+)\s*\[\s*${Q}\s*\]\s*=(?!=)`, "g"), queryNameGroup: 1 },
   // Ruby URI.encode_www_form(run_id: id), Python urlencode({"run_id": id}), PHP http_build_query(['run_id' => $id])
-  { pattern: new RegExp(String.raw`\b(?:encode_www_form|urlencode|to_query|http_build_query)\s*\(\s*[^()\n]{0,200}?["':]?\b${KEY}\b["']?\s*(?:=>|:)`, "g") },
+  {
+    pattern: new RegExp(
+      String.raw`\b(?:encode_www_form|urlencode|to_query|http_build_query)\s*\(\s*[^()\n]{0,200}?["':]?\b${KEY}\b["']?\s*(?:=>|:)`,
+      "g",
+    ),
+  },
   // "?run_id=" + id, "&run_id=" (a full URL is handled with its host)
   { pattern: new RegExp(`[?&]${KEY}=`, "g") },
   // curl -G --data-urlencode "run_id=$ID"
   { pattern: new RegExp(String.raw`(?:--data-urlencode|--data|\s-d)\s+["']?${KEY}=`, "g") },
   // Settings: status_param: run_id, id_query = "run_id"
-  { pattern: new RegExp(String.raw`(?<![\w.-])([\w.-]+)["']?\s*[:=]\s*["']?${KEY}["']?\s*(?=$|[,}#;\s])`, "gm"), queryNameGroup: 1 },
+  {
+    pattern: new RegExp(String.raw`(?<![\w.-])([\w.-]+)["']?\s*[:=]\s*["']?${KEY}["']?\s*(?=$|[,}#;\s])`, "gm"),
+    queryNameGroup: 1,
+  },
   // query: { run_id: ... }, 'query' => ['run_id' => ...], params = { run_id = ... }
   {
-    pattern: new RegExp(String.raw`\b(?:query|params|parameters|query_?params|queryParams)["']?\s*(?:=>|[:=])\s*[{[][^}\]\n]*?["']?\b${KEY}\b["']?\s*(?:=>|[:=])`, "gi"),
+    pattern: new RegExp(
+      String.raw`\b(?:query|params|parameters|query_?params|queryParams)["']?\s*(?:=>|[:=])\s*[{[][^}\]\n]*?["']?\b${KEY}\b["']?\s*(?:=>|[:=])`,
+      "gi",
+    ),
   },
 ];
 

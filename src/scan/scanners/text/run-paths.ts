@@ -30,7 +30,8 @@ const RUN_PATH = new RegExp(
   "gm",
 );
 /** `->post('run', ...)`: a quoted `run` given to an HTTP client whose base_uri ends in `/api/` (Guzzle, Laravel). */
-const RELATIVE_RUN = /(?:->|\.|::)(?:post|get|request)\s*\(\s*(?:["'](?:GET|POST)["']\s*,\s*)?(["'])(run(\?[^"'\s]*)?)\1/gi;
+const RELATIVE_RUN =
+  /(?:->|\.|::)(?:post|get|request)\s*\(\s*(?:["'](?:GET|POST)["']\s*,\s*)?(["'])(run(\?[^"'\s]*)?)\1/gi;
 
 export function findRunPaths(text: string): RunPath[] {
   const out: RunPath[] = [];

@@ -62,12 +62,14 @@ function jsonRequests(text: string): StructuredRequests | undefined {
       for (let node = findNodeAtOffset(root, offset); node; node = node.parent) {
         if (node.type !== "object") continue;
         const method = (node.children ?? []).find((p) => keyOf(p)?.toLowerCase() === "method");
-        if (method) return { method: toMethod(method.children?.[1]?.value), start: node.offset, end: node.offset + node.length };
+        if (method)
+          return { method: toMethod(method.children?.[1]?.value), start: node.offset, end: node.offset + node.length };
       }
       return undefined;
     },
     runOperations() {
-      const paths = root.type === "object" ? root.children?.find((p) => keyOf(p) === "paths")?.children?.[1] : undefined;
+      const paths =
+        root.type === "object" ? root.children?.find((p) => keyOf(p) === "paths")?.children?.[1] : undefined;
       const out: PathOperation[] = [];
       for (const item of paths?.type === "object" ? (paths.children ?? []) : []) {
         const path = keyOf(item);
@@ -76,7 +78,8 @@ function jsonRequests(text: string): StructuredRequests | undefined {
         for (const op of value.children ?? []) {
           const method = toMethod(keyOf(op));
           const key = op.children?.[0];
-          if (method && key) out.push({ path, pathStart: item.offset, method, start: key.offset, end: key.offset + key.length });
+          if (method && key)
+            out.push({ path, pathStart: item.offset, method, start: key.offset, end: key.offset + key.length });
         }
       }
       return out;
@@ -101,7 +104,8 @@ function yamlRequests(text: string): StructuredRequests | undefined {
         if (!collectMapsAt(root, offset, maps)) continue;
         for (const map of maps.reverse()) {
           const pair = map.items.find((p) => scalarString(p.key)?.toLowerCase() === "method");
-          if (pair && map.range) return { method: toMethod(scalarString(pair.value)), start: map.range[0], end: map.range[2] };
+          if (pair && map.range)
+            return { method: toMethod(scalarString(pair.value)), start: map.range[0], end: map.range[2] };
         }
       }
       return undefined;
@@ -129,7 +133,9 @@ function yamlRequests(text: string): StructuredRequests | undefined {
 }
 
 function scalarString(node: unknown): string | undefined {
-  return isScalar(node) && (typeof node.value === "string" || typeof node.value === "number") ? String(node.value) : undefined;
+  return isScalar(node) && (typeof node.value === "string" || typeof node.value === "number")
+    ? String(node.value)
+    : undefined;
 }
 
 /** The maps enclosing an offset, outermost first; false when the offset is outside this node. */

@@ -16,7 +16,18 @@ import { HOLE, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1Endp
 import { ENDPOINTS, NOT_CLOUD_RUN_API } from "../../../knowledge/migration.js";
 import { PackageTrees } from "../../../lang/tree/package-trees.js";
 import { type RunExpression, runExpressionsOf } from "../../../lang/tree/run-expressions.js";
-import { ARGUMENT_LIST_NODES, CALL_NODES, DECLARATION_NODES, FUNCTION_NODES, lastName, MEMBER_NODES, NAME_NODES, nameText, STRING_NODES, VALUE_WRAPPERS } from "../../../lang/tree/syntax.js";
+import {
+  ARGUMENT_LIST_NODES,
+  CALL_NODES,
+  DECLARATION_NODES,
+  FUNCTION_NODES,
+  lastName,
+  MEMBER_NODES,
+  NAME_NODES,
+  nameText,
+  STRING_NODES,
+  VALUE_WRAPPERS,
+} from "../../../lang/tree/syntax.js";
 import { argumentsOf } from "../../../lang/tree/values.js";
 import type { EndpointFacts } from "../../../core/facts.js";
 import type { FixClass, RuleId } from "../../../rules/catalog.js";
@@ -46,7 +57,12 @@ export interface TreeRequests {
 }
 
 /** What a tree use is reported as: the rule, the message (with the evidence when the base is the repository's), the fix class, the facts. */
-export function treeUseFinding(use: TreeRunUse): { ruleId: RuleId; message: string; fix: FixClass | undefined; facts: EndpointFacts } {
+export function treeUseFinding(use: TreeRunUse): {
+  ruleId: RuleId;
+  message: string;
+  fix: FixClass | undefined;
+  facts: EndpointFacts;
+} {
   return {
     ruleId: use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run",
     message: use.evidence ? heldBaseMessage(use.endpoint, use.evidence) : endpointMessage(use.endpoint),
@@ -87,7 +103,13 @@ export function treeRequestsOf(file: string, text: string, hosts: HostSet, repo:
   return { uses, quiet };
 }
 
-function judge(file: string, expression: RunExpression, text: string, hosts: HostSet, repo: RepoFacts): TreeRunUse | undefined {
+function judge(
+  file: string,
+  expression: RunExpression,
+  text: string,
+  hosts: HostSet,
+  repo: RepoFacts,
+): TreeRunUse | undefined {
   const { node, value } = expression;
   const method = methodOf(expression, text);
   const info = parseUrlText(value, hosts);
@@ -97,11 +119,23 @@ function judge(file: string, expression: RunExpression, text: string, hosts: Hos
     const endpoint = isVendorHost(info) ? v1EndpointOf(info, method) : undefined;
     if (!endpoint) return undefined;
     const onCurrentHost = info.hostKind === "current" ? { onCurrentHost: true } : {};
-    return { ...refine(endpoint, at, expression, text), urlStart: at.start, runLiteral, methodKnown: method !== undefined, ...onCurrentHost };
+    return {
+      ...refine(endpoint, at, expression, text),
+      urlStart: at.start,
+      runLiteral,
+      methodKnown: method !== undefined,
+      ...onCurrentHost,
+    };
   }
   if (info.hostKind !== "unknown" && info.hostKind !== "relative") return undefined;
-  if (!repo.legacyBase || !isV1Path(value) || namesAnotherService(file, expression) || baseIsParameter(expression)) return undefined;
-  const use = refine(v1EndpointOf({ ...info, apiPath: ENDPOINTS.createRun.v1.path }, method) ?? "run-ambiguous", at, expression, text);
+  if (!repo.legacyBase || !isV1Path(value) || namesAnotherService(file, expression) || baseIsParameter(expression))
+    return undefined;
+  const use = refine(
+    v1EndpointOf({ ...info, apiPath: ENDPOINTS.createRun.v1.path }, method) ?? "run-ambiguous",
+    at,
+    expression,
+    text,
+  );
   // On a base this file does not show, only V1's signature counts.
   if (use.endpoint === "run-ambiguous") return undefined;
   return { ...use, urlStart: at.start, runLiteral, methodKnown: true, evidence: repo.legacyBase };
@@ -124,7 +158,12 @@ function isRelative(value: string): boolean {
  * after it), as the text rules do; in the same builder chain before the URL
  * (`SetQueryParam("run_id", id).Get("/run")`), at the URL.
  */
-function refine(endpoint: V1Endpoint, at: { start: number; end: number }, expression: RunExpression, text: string): { endpoint: V1Endpoint; start: number; end: number } {
+function refine(
+  endpoint: V1Endpoint,
+  at: { start: number; end: number },
+  expression: RunExpression,
+  text: string,
+): { endpoint: V1Endpoint; start: number; end: number } {
   if (endpoint === "create-run" || /[?&]run_id=/.test(expression.value)) return { endpoint, ...at };
   const statement = expression.statement;
   if (runIdKeysIn(text, statement.startIndex, at.start).length > 0) return { endpoint: "get-run", ...at };
@@ -154,7 +193,12 @@ function runIdKeysIn(text: string, from: number, to: number): Array<{ start: num
     const before = text.slice(Math.max(0, start - 40), start);
     const after = text.slice(end, end + 8);
     const quoted = /["']$/.test(before) && /^["']/.test(after);
-    if (quoted && /(?:\[\s*|\b(?:fetch|get|json|getString|optString|dig|value|read)\s*\(\s*)["']$/.test(before) && /^["']\s*[\])]/.test(after)) continue;
+    if (
+      quoted &&
+      /(?:\[\s*|\b(?:fetch|get|json|getString|optString|dig|value|read)\s*\(\s*)["']$/.test(before) &&
+      /^["']\s*[\])]/.test(after)
+    )
+      continue;
     if (!quoted && /(?:\.|->|\?\.)$/.test(before) && !/[A-Z]/.test(match[0])) continue;
     if (!quoted && /(?:^|\n)\s*[$@]?$/.test(before) && /^\s*=(?!=)/.test(after)) continue;
     out.push({ start, end });
@@ -191,7 +235,10 @@ function nthLineEnd(text: string, from: number, count: number, atLeast: number):
 function methodOf(expression: RunExpression, text: string): "GET" | "POST" | undefined {
   if (expression.annotatedMethod) return expression.annotatedMethod;
   const statement = expression.statement;
-  const found = methodInStatement(text.slice(statement.startIndex, statement.endIndex), expression.node.startIndex - statement.startIndex);
+  const found = methodInStatement(
+    text.slice(statement.startIndex, statement.endIndex),
+    expression.node.startIndex - statement.startIndex,
+  );
   if (found) return found;
   // `url = "#{base_url}/run"` and the request on a following line (`conn.post(url, …)`).
   const variable = assignedVariable(expression);
@@ -205,7 +252,11 @@ function methodOf(expression: RunExpression, text: string): "GET" | "POST" | und
   }
   // A request class that declares its method once (`protected Method $method = Method::POST`).
   const owner = expression.owner?.text ?? "";
-  const declared = new Set([...owner.matchAll(/\b(?:Method|HttpMethod|RequestMethod)(?:::|\.)(GET|POST|Get|Post)\b/g)].map((m) => m[1]!.toUpperCase()));
+  const declared = new Set(
+    [...owner.matchAll(/\b(?:Method|HttpMethod|RequestMethod)(?:::|\.)(GET|POST|Get|Post)\b/g)].map((m) =>
+      m[1]!.toUpperCase(),
+    ),
+  );
   return declared.size === 1 ? ([...declared][0] as "GET" | "POST") : undefined;
 }
 
@@ -218,8 +269,13 @@ function baseIsParameter(expression: RunExpression): boolean {
   if (!base || !NAME_NODES.has(base.type) || (base.parent && MEMBER_NODES.has(base.parent.type))) return false;
   for (let at = expression.node.parent; at; at = at.parent) {
     if (FUNCTION_NODES.has(at.type) || /lambda|function|method/.test(at.type)) {
-      const parameters = at.childForFieldName("parameters") ?? at.namedChildren.find((c) => c !== null && /parameter/.test(c.type));
-      return parameters !== null && parameters !== undefined && new RegExp(`(?<![\\w$@])${base.text.replace(/[$]/g, "\\$")}\\b`).test(parameters.text);
+      const parameters =
+        at.childForFieldName("parameters") ?? at.namedChildren.find((c) => c !== null && /parameter/.test(c.type));
+      return (
+        parameters !== null &&
+        parameters !== undefined &&
+        new RegExp(`(?<![\\w$@])${base.text.replace(/[$]/g, "\\$")}\\b`).test(parameters.text)
+      );
     }
   }
   return false;
@@ -242,7 +298,13 @@ function assignedVariable(expression: RunExpression): string | undefined {
     while (at && VALUE_WRAPPERS.has(at.type)) at = at.parent;
     // `uri = URI("#{base}/run")`, `u, err := url.Parse(base + "/run")`: the parsed URL is the same request's.
     const call = at && ARGUMENT_LIST_NODES.has(at.type) ? at.parent : null;
-    if (!call || !CALL_NODES.has(call.type) || argumentsOf(call)[0]?.startIndex !== expression.node.startIndex || !URL_PARSERS.test(calleeName(call))) break;
+    if (
+      !call ||
+      !CALL_NODES.has(call.type) ||
+      argumentsOf(call)[0]?.startIndex !== expression.node.startIndex ||
+      !URL_PARSERS.test(calleeName(call))
+    )
+      break;
     at = call.parent;
   }
   if (!at || !DECLARATION_NODES.has(at.type)) return undefined;
@@ -255,7 +317,11 @@ function assignedVariable(expression: RunExpression): string | undefined {
 const URL_PARSERS = /^(?:URI|URL|Uri|Url|HttpUrl|parse|Parse|ParseRequestURI|create|toUri|toURI|toHttpUrl|tryParse)$/;
 
 function calleeName(call: Node): string {
-  const callee = call.childForFieldName("function") ?? call.childForFieldName("method") ?? call.childForFieldName("name") ?? call.namedChild(0);
+  const callee =
+    call.childForFieldName("function") ??
+    call.childForFieldName("method") ??
+    call.childForFieldName("name") ??
+    call.namedChild(0);
   const name = callee && lastName(callee);
   return name ? nameText(name) : "";
 }
@@ -269,7 +335,9 @@ function namesAnotherService(file: string, expression: RunExpression): boolean {
   const names = `${file} ${scope.tree.rootNode.text.slice(0, 400)} ${expression.owner?.childForFieldName("name")?.text ?? ""}`;
   const words = new Set(names.split(/[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])/).map((w) => w.toLowerCase()));
   const joined = names.toLowerCase();
-  const named = NOT_CLOUD_RUN_API.otherServices.some((service) => (service.length >= 6 ? joined.includes(service) : words.has(service)));
+  const named = NOT_CLOUD_RUN_API.otherServices.some((service) =>
+    service.length >= 6 ? joined.includes(service) : words.has(service),
+  );
   return named || holdsOtherHost(scope);
 }
 
@@ -279,7 +347,12 @@ function holdsOtherHost(scope: Node): boolean {
     const node = stack.pop()!;
     if (STRING_NODES.has(node.type)) {
       const host = /^["'`@$]*https?:\/\/([a-z0-9.-]+)/i.exec(node.text)?.[1]?.toLowerCase();
-      if (host && !host.includes(HOLE) && !/comfydeploy\.com$|^localhost$|^127\.|^0\.0\.0\.0$|example\.(?:com|org)$/.test(host)) return true;
+      if (
+        host &&
+        !host.includes(HOLE) &&
+        !/comfydeploy\.com$|^localhost$|^127\.|^0\.0\.0\.0$|example\.(?:com|org)$/.test(host)
+      )
+        return true;
       continue;
     }
     for (const child of node.namedChildren) if (child) stack.push(child);

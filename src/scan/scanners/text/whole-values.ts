@@ -31,7 +31,10 @@ export function valueShapeAt(text: string, start: number, end: number): ValueSha
     if (text[i] !== quote) return undefined;
     i++;
   }
-  const after = text.slice(i, i + REACH).split("\n")[0]!.replace(/\r$/, "");
+  const after = text
+    .slice(i, i + REACH)
+    .split("\n")[0]!
+    .replace(/\r$/, "");
   if (!/^\s*(?:$|#|;|\/\/|,|\}|\]|\))/.test(after)) return undefined;
   const lead = before.trimEnd();
   // <a href="https://host">: a link to the vendor's site, not a configured base.

@@ -11,7 +11,13 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Finding } from "../../../../src/core/finding.js";
 import { NODE_COMPONENT } from "../../../../src/knowledge/migration.js";
-import { decideCommit, decideGitRef, decideRegistryVersion, NODE_REF_TARGET, verdictFromComparison } from "../../../../src/knowledge/node-ref.js";
+import {
+  decideCommit,
+  decideGitRef,
+  decideRegistryVersion,
+  NODE_REF_TARGET,
+  verdictFromComparison,
+} from "../../../../src/knowledge/node-ref.js";
 import { defaultCompareCacheFile } from "../../../../src/pins/compare-cache.js";
 import { resolveUnknownNodePins } from "../../../../src/pins/github-compare.js";
 import { readDockerfile } from "../../../../src/lang/shell/dockerfile.js";
@@ -30,13 +36,23 @@ const UNKNOWN = "c0ffee5ab1e2d3c4f5a6b7c8d9e0f1a2b3c4d5e6";
 const UNKNOWN_2 = "deadbeefcafe0123456789abcdef0123456789ab";
 
 function pins(file: string, text: string): Finding[] {
-  return scanNodePins({ file, text, repo: { root: tmpdir(), files: [], sdkImportingPackages: new Set(), read: () => undefined } });
+  return scanNodePins({
+    file,
+    text,
+    repo: { root: tmpdir(), files: [], sdkImportingPackages: new Set(), read: () => undefined },
+  });
 }
 
-function brief(findings: Finding[]): Array<{ line: number; column: number; verdict?: string | undefined; ref?: string | undefined }> {
-  return findings.map((f) => ({ line: f.line, column: f.column, verdict: pinFacts(f)?.verdict, ref: pinFacts(f)?.ref }));
+function brief(
+  findings: Finding[],
+): Array<{ line: number; column: number; verdict?: string | undefined; ref?: string | undefined }> {
+  return findings.map((f) => ({
+    line: f.line,
+    column: f.column,
+    verdict: pinFacts(f)?.verdict,
+    ref: pinFacts(f)?.ref,
+  }));
 }
-
 
 const pinFacts = (finding: Finding) => factsOf(finding, "node-pin");
 
@@ -51,7 +67,10 @@ describe("node ref decision", () => {
   });
 
   it("calls a prefix matching several known commits ambiguous", () => {
-    const known = { tags: [{ tag: "v2.3.3", commit: `abcdef1${"0".repeat(33)}` }], knownOutdatedCommits: [`abcdef1${"1".repeat(33)}`] };
+    const known = {
+      tags: [{ tag: "v2.3.3", commit: `abcdef1${"0".repeat(33)}` }],
+      knownOutdatedCommits: [`abcdef1${"1".repeat(33)}`],
+    };
     expect(decideCommit("abcdef1", known)).toMatchObject({ verdict: "unknown", doubt: "ambiguous" });
     expect(decideCommit("abcdef10", known)).toMatchObject({ verdict: "ok", release: "v2.3.3" });
   });
@@ -103,11 +122,24 @@ describe("node repository URLs", () => {
     ]) {
       expect(isNodeRepositoryUrl(url), url).toBe(true);
     }
-    expect(nodeSourceOf(`https://codeload.github.com/BennyKok/comfyui-deploy/tar.gz/${OLD}`)).toMatchObject({ kind: "archive", ref: { text: OLD } });
-    expect(nodeSourceOf("https://github.com/BennyKok/comfyui-deploy/archive/refs/tags/v2.0.0.tar.gz")).toMatchObject({ ref: { text: "refs/tags/v2.0.0" } });
-    expect(nodeSourceOf(`https://github.com/BennyKok/comfyui-deploy/archive/${OLD}.zip`)).toMatchObject({ kind: "archive", ref: { text: OLD } });
-    expect(nodeSourceOf("https://github.com/BennyKok/comfyui-deploy.git#v2.0.0")).toMatchObject({ kind: "repository", ref: { text: "v2.0.0" } });
-    expect(nodeSourceOf("git+https://github.com/BennyKok/comfyui-deploy.git@v2.0.0")).toMatchObject({ ref: { text: "v2.0.0" } });
+    expect(nodeSourceOf(`https://codeload.github.com/BennyKok/comfyui-deploy/tar.gz/${OLD}`)).toMatchObject({
+      kind: "archive",
+      ref: { text: OLD },
+    });
+    expect(nodeSourceOf("https://github.com/BennyKok/comfyui-deploy/archive/refs/tags/v2.0.0.tar.gz")).toMatchObject({
+      ref: { text: "refs/tags/v2.0.0" },
+    });
+    expect(nodeSourceOf(`https://github.com/BennyKok/comfyui-deploy/archive/${OLD}.zip`)).toMatchObject({
+      kind: "archive",
+      ref: { text: OLD },
+    });
+    expect(nodeSourceOf("https://github.com/BennyKok/comfyui-deploy.git#v2.0.0")).toMatchObject({
+      kind: "repository",
+      ref: { text: "v2.0.0" },
+    });
+    expect(nodeSourceOf("git+https://github.com/BennyKok/comfyui-deploy.git@v2.0.0")).toMatchObject({
+      ref: { text: "v2.0.0" },
+    });
     const url = `https://github.com/BennyKok/comfyui-deploy/archive/${OLD}.tar.gz`;
     const source = nodeSourceOf(url);
     expect(url.slice(source!.ref!.index, source!.ref!.index + OLD.length)).toBe(OLD);
@@ -147,8 +179,21 @@ describe("node pins in commands", () => {
     const text = `FROM python:3.11\nRUN git clone https://github.com/BennyKok/comfyui-deploy.git && \\\n    cd comfyui-deploy && git reset --hard ${OLD}\n`;
     const [finding, ...rest] = pins("Dockerfile", text);
     expect(rest).toEqual([]);
-    expect(finding).toMatchObject({ ruleId: "node-component-pin", severity: "error", fix: "auto", line: 3, column: 43, endColumn: 83 });
-    expect(finding!.facts).toEqual({ kind: "node-pin", ref: OLD, refKind: "sha", verdict: "outdated", format: "dockerfile" });
+    expect(finding).toMatchObject({
+      ruleId: "node-component-pin",
+      severity: "error",
+      fix: "auto",
+      line: 3,
+      column: 43,
+      endColumn: 83,
+    });
+    expect(finding!.facts).toEqual({
+      kind: "node-pin",
+      ref: OLD,
+      refKind: "sha",
+      verdict: "outdated",
+      format: "dockerfile",
+    });
     expect(finding!.message).toContain(`v2.1.0 (${V210})`);
   });
 
@@ -171,8 +216,15 @@ describe("node pins in commands", () => {
   });
 
   it("reports the unknown SHA as a warning that names the online check", () => {
-    const [finding] = pins("run.sh", `git clone https://github.com/BennyKok/comfyui-deploy x && git -C x checkout ${UNKNOWN}`);
-    expect(finding).toMatchObject({ severity: "warning", fix: "review", facts: { kind: "node-pin", verdict: "unknown", refKind: "sha", ref: UNKNOWN } });
+    const [finding] = pins(
+      "run.sh",
+      `git clone https://github.com/BennyKok/comfyui-deploy x && git -C x checkout ${UNKNOWN}`,
+    );
+    expect(finding).toMatchObject({
+      severity: "warning",
+      fix: "review",
+      facts: { kind: "node-pin", verdict: "unknown", refKind: "sha", ref: UNKNOWN },
+    });
     expect(finding!.message).toContain("comfydeploy-migrate scan --online");
   });
 
@@ -191,7 +243,8 @@ describe("node pins in commands", () => {
   });
 
   it("reads comfy node install with and without a version", () => {
-    const text = "comfy node install comfyui-deploy@1.0.0\ncomfy node install comfyui-deploy\ncomfy node install comfyui-deploy@2.3.3\n";
+    const text =
+      "comfy node install comfyui-deploy@1.0.0\ncomfy node install comfyui-deploy\ncomfy node install comfyui-deploy@2.3.3\n";
     const findings = pins("install.sh", text);
     expect(findings.map((f) => [f.line, pinFacts(f)?.verdict, pinFacts(f)?.format])).toEqual([
       [1, "outdated", "cli"],
@@ -202,7 +255,9 @@ describe("node pins in commands", () => {
   it("skips files that never name the node and extensionless files without a shebang", () => {
     expect(pins("Dockerfile", `FROM x\nRUN git reset --hard ${OLD}\n`)).toEqual([]);
     expect(pins("NOTES", "git clone https://github.com/BennyKok/comfyui-deploy\n")).toEqual([]);
-    expect(pins("install", "#!/usr/bin/env bash\ngit clone https://github.com/BennyKok/comfyui-deploy\n")).toHaveLength(1);
+    expect(pins("install", "#!/usr/bin/env bash\ngit clone https://github.com/BennyKok/comfyui-deploy\n")).toHaveLength(
+      1,
+    );
   });
 });
 
@@ -213,8 +268,14 @@ describe("node pins in documents", () => {
   });
 
   it("reports one unreadable-file finding for broken JSON and YAML", () => {
-    expect(pins("s.json", '{"cnr_custom_nodes": {"comfyui-deploy": "2.0.0",}}x').map((f) => f.ruleId)).toEqual(["unreadable-file"]);
-    expect(pins("a.yml", "run: git clone https://github.com/BennyKok/comfyui-deploy\nsteps: [unclosed\n").map((f) => f.ruleId)).toEqual(["unreadable-file"]);
+    expect(pins("s.json", '{"cnr_custom_nodes": {"comfyui-deploy": "2.0.0",}}x').map((f) => f.ruleId)).toEqual([
+      "unreadable-file",
+    ]);
+    expect(
+      pins("a.yml", "run: git clone https://github.com/BennyKok/comfyui-deploy\nsteps: [unclosed\n").map(
+        (f) => f.ruleId,
+      ),
+    ).toEqual(["unreadable-file"]);
   });
 
   it("maps commands in YAML block scalars back to their file position", () => {
@@ -224,14 +285,22 @@ describe("node pins in documents", () => {
 });
 
 describe("node as a submodule", () => {
-  const gitmodules = '[submodule "node"]\n\tpath = custom_nodes/comfyui-deploy\n\turl = https://github.com/BennyKok/comfyui-deploy.git\n';
+  const gitmodules =
+    '[submodule "node"]\n\tpath = custom_nodes/comfyui-deploy\n\turl = https://github.com/BennyKok/comfyui-deploy.git\n';
   let repo: string;
 
   beforeAll(() => {
     repo = mkdtempSync(join(tmpdir(), "node-pins-submodule-"));
     execFileSync("git", ["init", "-q", repo]);
     writeFileSync(join(repo, ".gitmodules"), gitmodules);
-    execFileSync("git", ["-C", repo, "update-index", "--add", "--cacheinfo", `160000,${OLD},custom_nodes/comfyui-deploy`]);
+    execFileSync("git", [
+      "-C",
+      repo,
+      "update-index",
+      "--add",
+      "--cacheinfo",
+      `160000,${OLD},custom_nodes/comfyui-deploy`,
+    ]);
   });
   afterAll(() => rmSync(repo, { recursive: true, force: true }));
 
@@ -267,7 +336,12 @@ describe("worker image", () => {
   it("explains that the worker's v2.1.0 is not the node's v2.1.0", () => {
     const [finding] = scanWorkerImages("Dockerfile", "FROM bennykok/comfydeploy-runpod-worker:v2.1.0\n");
     expect(finding).toMatchObject({ ruleId: "worker-image", severity: "warning", fix: "review", line: 1, column: 6 });
-    expect(finding!.facts).toEqual({ kind: "worker-image", image: "bennykok/comfydeploy-runpod-worker", tag: "v2.1.0", verdict: "outdated" });
+    expect(finding!.facts).toEqual({
+      kind: "worker-image",
+      image: "bennykok/comfydeploy-runpod-worker",
+      tag: "v2.1.0",
+      verdict: "outdated",
+    });
     expect(finding!.message).toContain("unrelated to the node's v2.1.0");
   });
 
@@ -324,7 +398,10 @@ describe("online resolution with the GitHub compare API", () => {
     const status = statuses[sha] ?? 404;
     if (typeof status === "number") {
       res.writeHead(status, { "content-type": "application/json" }).end('{"message":"Not Found"}');
-    } else res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status, ahead_by: 1, behind_by: 0 }));
+    } else
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ status, ahead_by: 1, behind_by: 0 }));
   };
   const unknownFinding = (ref: string, format: NodePinFormat = "dockerfile"): Finding => ({
     ruleId: "node-component-pin",
@@ -341,12 +418,25 @@ describe("online resolution with the GitHub compare API", () => {
 
   it("drops commits ahead of v2.1.0, raises commits behind it, keeps commits GitHub does not know", async () => {
     handler = answer({ [UNKNOWN]: "ahead", [UNKNOWN_2]: "behind", abcdef12: 404 });
-    const other: Finding = { ...unknownFinding("main"), facts: { kind: "node-pin", ref: "$REF", refKind: "none", verdict: "unknown", format: "dockerfile" } };
-    const input = [unknownFinding(UNKNOWN), unknownFinding(UNKNOWN_2), unknownFinding("abcdef12"), other, unknownFinding(UNKNOWN_2, "gitmodules")];
+    const other: Finding = {
+      ...unknownFinding("main"),
+      facts: { kind: "node-pin", ref: "$REF", refKind: "none", verdict: "unknown", format: "dockerfile" },
+    };
+    const input = [
+      unknownFinding(UNKNOWN),
+      unknownFinding(UNKNOWN_2),
+      unknownFinding("abcdef12"),
+      other,
+      unknownFinding(UNKNOWN_2, "gitmodules"),
+    ];
     const result = await resolveUnknownNodePins(input, { apiUrl, cacheFile: freshCache(), token: "" });
     expect(result.problems).toEqual([]);
     expect(result.settled).toBe(2);
-    expect(seen.map((s) => s.path)).toEqual([UNKNOWN, UNKNOWN_2, "abcdef12"].map((sha) => `/repos/BennyKok/comfyui-deploy/compare/${V210}...${sha}?per_page=1`));
+    expect(seen.map((s) => s.path)).toEqual(
+      [UNKNOWN, UNKNOWN_2, "abcdef12"].map(
+        (sha) => `/repos/BennyKok/comfyui-deploy/compare/${V210}...${sha}?per_page=1`,
+      ),
+    );
     expect(result.findings.map((f) => [pinFacts(f)?.ref, pinFacts(f)?.verdict, f.severity, f.fix])).toEqual([
       [UNKNOWN_2, "outdated", "error", "auto"],
       ["abcdef12", "unknown", "warning", "review"],
@@ -374,13 +464,22 @@ describe("online resolution with the GitHub compare API", () => {
   it("stops at the rate limit with a one-line message saying when it resets", async () => {
     const reset = Math.floor(Date.parse("2030-01-01T12:34:56Z") / 1000);
     handler = (_req, res) => {
-      res.writeHead(403, { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) }).end('{"message":"API rate limit exceeded"}');
+      res
+        .writeHead(403, { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) })
+        .end('{"message":"API rate limit exceeded"}');
     };
     const input = [unknownFinding(UNKNOWN), unknownFinding(UNKNOWN_2)];
-    const result = await resolveUnknownNodePins(input, { apiUrl, cacheFile: freshCache(), token: "", now: () => reset * 1000 - 30 * 60_000 });
+    const result = await resolveUnknownNodePins(input, {
+      apiUrl,
+      cacheFile: freshCache(),
+      token: "",
+      now: () => reset * 1000 - 30 * 60_000,
+    });
     expect(seen).toHaveLength(1);
     expect(result.findings).toEqual(input);
-    expect(result.problems).toEqual(["GitHub API rate limit reached; it resets at 12:34:56 UTC (in 30 min). Set GITHUB_TOKEN to raise the limit."]);
+    expect(result.problems).toEqual([
+      "GitHub API rate limit reached; it resets at 12:34:56 UTC (in 30 min). Set GITHUB_TOKEN to raise the limit.",
+    ]);
   });
 
   it("gives up on a server that does not answer in time", async () => {
@@ -402,7 +501,9 @@ describe("online resolution with the GitHub compare API", () => {
   });
 
   it("keeps its cache under XDG_CACHE_HOME", () => {
-    expect(defaultCompareCacheFile({ XDG_CACHE_HOME: "/var/cache/me" })).toBe("/var/cache/me/comfydeploy-migrate/github-compare.json");
+    expect(defaultCompareCacheFile({ XDG_CACHE_HOME: "/var/cache/me" })).toBe(
+      "/var/cache/me/comfydeploy-migrate/github-compare.json",
+    );
     expect(defaultCompareCacheFile({})).toMatch(/\.cache\/comfydeploy-migrate\/github-compare\.json$/);
   });
 });

@@ -10,12 +10,25 @@ import type { FileScanInput, RepoFacts } from "../../../../src/scan/scanner.js";
 import { scanPythonCode } from "../../../../src/scan/scanners/python/code.js";
 
 function scan(file: string, files: Record<string, string>): string[] {
-  const repo: RepoFacts = { files: Object.keys(files).sort(), root: "/repo", sdkImportingPackages: new Set(), read: (f) => files[f], legacyBaseHeld: true };
+  const repo: RepoFacts = {
+    files: Object.keys(files).sort(),
+    root: "/repo",
+    sdkImportingPackages: new Set(),
+    read: (f) => files[f],
+    legacyBaseHeld: true,
+  };
   const text = files[file]!;
-  const input: FileScanInput = { file, text, bytes: Buffer.from(text), kind: fileKind(file), hosts: DEFAULT_HOSTS, repo };
+  const input: FileScanInput = {
+    file,
+    text,
+    bytes: Buffer.from(text),
+    kind: fileKind(file),
+    hosts: DEFAULT_HOSTS,
+    repo,
+  };
   return scanPythonCode(input)
     .map((f) => `${f.line}:${f.ruleId}`)
-    .sort((a, b) => parseInt(a) - parseInt(b));
+    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
 }
 
 describe("Python requests on a base held elsewhere", () => {
@@ -36,7 +49,8 @@ describe("Python requests on a base held elsewhere", () => {
       '    return await session.get(f"{conf.BASE}/run/{run_id}")',
       "",
     ].join("\n"),
-    "bot/main.py": "from .api import create, read\n\nasync def go(s):\n    run_id = await create(s, {})\n    return await read(s, run_id)\n",
+    "bot/main.py":
+      "from .api import create, read\n\nasync def go(s):\n    run_id = await create(s, {})\n    return await read(s, run_id)\n",
   };
 
   it("reports V1 paths on the V2 host as V1 requests, and leaves the V2 path quiet", () => {
@@ -79,7 +93,12 @@ describe("Python requests on a base held elsewhere", () => {
         "",
       ].join("\n"),
     };
-    expect(scan("app/session.py", files)).toEqual(["4:vendored-v1-client", "7:legacy-base-url", "10:legacy-create-run", "13:legacy-get-run"]);
+    expect(scan("app/session.py", files)).toEqual([
+      "4:vendored-v1-client",
+      "7:legacy-base-url",
+      "10:legacy-create-run",
+      "13:legacy-get-run",
+    ]);
     expect(scan("app/other.py", files)).toEqual([]);
   });
 
@@ -104,8 +123,16 @@ describe("Python requests on a base held elsewhere", () => {
         '        return self._request("GET", "run", params={"run_id": run_id}).json()',
         "",
       ].join("\n");
-    const files = { "sdk/api.py": wrapper("https://www.comfydeploy.com/api"), "other/api.py": wrapper("https://api.example.com") };
-    expect(scan("sdk/api.py", files)).toEqual(["3:vendored-v1-client", "4:legacy-base-url", "13:legacy-create-run", "16:legacy-get-run"]);
+    const files = {
+      "sdk/api.py": wrapper("https://www.comfydeploy.com/api"),
+      "other/api.py": wrapper("https://api.example.com"),
+    };
+    expect(scan("sdk/api.py", files)).toEqual([
+      "3:vendored-v1-client",
+      "4:legacy-base-url",
+      "13:legacy-create-run",
+      "16:legacy-get-run",
+    ]);
     expect(scan("other/api.py", files)).toEqual([]);
   });
 });

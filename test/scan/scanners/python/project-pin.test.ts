@@ -20,14 +20,37 @@ describe("Python SDK pins from release files", () => {
       "worker.py": worker,
     };
     const repo = repoOf(files);
-    expect(projectPinFor(repo, "worker.py")).toEqual({ verdict: "v1", releaseFile: true, source: "app.py:1", spec: "==0.3.0" });
-    const input: FileScanInput = { file: "worker.py", text: worker, bytes: Buffer.from(worker), kind: fileKind("worker.py"), hosts: DEFAULT_HOSTS, repo };
+    expect(projectPinFor(repo, "worker.py")).toEqual({
+      verdict: "v1",
+      releaseFile: true,
+      source: "app.py:1",
+      spec: "==0.3.0",
+    });
+    const input: FileScanInput = {
+      file: "worker.py",
+      text: worker,
+      bytes: Buffer.from(worker),
+      kind: fileKind("worker.py"),
+      hosts: DEFAULT_HOSTS,
+      repo,
+    };
     // fix cannot replace the installed file, so the import stays a person's job.
     expect(scanPythonCode(input).map((f) => `${f.line}:${f.ruleId}:${f.fix}`)).toContain("1:v1-sdk-import:manual");
   });
 
   it("leaves the manifest's pin in charge, and ignores release files named only in prose", () => {
-    expect(projectPinFor(repoOf({ "requirements.txt": "comfydeploy==0.6.1\n", "wheels.txt": "comfydeploy-0.3.0-py3-none-any.whl\n", "w.py": worker }), "w.py").verdict).toBe("v2");
-    expect(projectPinFor(repoOf({ "README.md": "comfydeploy-0.3.0-py3-none-any.whl\n", "w.py": worker }), "w.py").verdict).toBe("none");
+    expect(
+      projectPinFor(
+        repoOf({
+          "requirements.txt": "comfydeploy==0.6.1\n",
+          "wheels.txt": "comfydeploy-0.3.0-py3-none-any.whl\n",
+          "w.py": worker,
+        }),
+        "w.py",
+      ).verdict,
+    ).toBe("v2");
+    expect(
+      projectPinFor(repoOf({ "README.md": "comfydeploy-0.3.0-py3-none-any.whl\n", "w.py": worker }), "w.py").verdict,
+    ).toBe("none");
   });
 });

@@ -15,9 +15,22 @@ const V1 = "https://www.comfydeploy.com/api";
 function scan(file: string, files: Record<string, string>): string[] {
   // As the engine sets it: the repository holds a V1 base somewhere.
   const legacyBaseHeld = Object.values(files).some((text) => text.includes(V1));
-  const repo: RepoFacts = { files: Object.keys(files).sort(), root: "/repo", sdkImportingPackages: new Set(), read: (f) => files[f], legacyBaseHeld };
+  const repo: RepoFacts = {
+    files: Object.keys(files).sort(),
+    root: "/repo",
+    sdkImportingPackages: new Set(),
+    read: (f) => files[f],
+    legacyBaseHeld,
+  };
   const text = files[file]!;
-  const input: FileScanInput = { file, text, bytes: Buffer.from(text), kind: fileKind(file), hosts: DEFAULT_HOSTS, repo };
+  const input: FileScanInput = {
+    file,
+    text,
+    bytes: Buffer.from(text),
+    kind: fileKind(file),
+    hosts: DEFAULT_HOSTS,
+    repo,
+  };
   return scanPythonCode(input)
     .map((f) => `${f.line}:${f.ruleId}`)
     .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
@@ -49,21 +62,42 @@ client.close()
 
 describe("Python copies of the V1 client", () => {
   it("recognises a class by the V1 requests its methods send, whatever their names, and the app's calls of them", () => {
-    const files = { "sdk/__init__.py": "from .client import Renderer\n", "sdk/client.py": sdkClass(V1), "main.py": app };
-    expect(scan("sdk/client.py", files)).toEqual(["2:legacy-base-url", "3:vendored-v1-client", "8:legacy-create-run", "11:legacy-get-run"]);
+    const files = {
+      "sdk/__init__.py": "from .client import Renderer\n",
+      "sdk/client.py": sdkClass(V1),
+      "main.py": app,
+    };
+    expect(scan("sdk/client.py", files)).toEqual([
+      "2:legacy-base-url",
+      "3:vendored-v1-client",
+      "8:legacy-create-run",
+      "11:legacy-get-run",
+    ]);
     // Through the package's re-export; `wait` polls a sending method, `close` sends nothing.
-    expect(scan("main.py", files)).toEqual(["1:v1-sdk-import", "3:v1-sdk-client", "4:vendored-v1-client", "5:vendored-v1-client"]);
+    expect(scan("main.py", files)).toEqual([
+      "1:v1-sdk-import",
+      "3:v1-sdk-client",
+      "4:vendored-v1-client",
+      "5:vendored-v1-client",
+    ]);
     // The package's own re-export is part of the copy.
     expect(scan("sdk/__init__.py", files)).toEqual([]);
   });
 
   it("keeps another service's client with the same shape quiet", () => {
-    const files = { "sdk/__init__.py": "from .client import Renderer\n", "sdk/client.py": sdkClass("https://api.runpod.ai/v2/abc"), "main.py": app };
+    const files = {
+      "sdk/__init__.py": "from .client import Renderer\n",
+      "sdk/client.py": sdkClass("https://api.runpod.ai/v2/abc"),
+      "main.py": app,
+    };
     // Its `/run` signature on the parameter's base stays a warning; it is no copy of the V1 client.
     expect(scan("sdk/client.py", files).filter((f) => !f.endsWith("v1-shape-unknown-base"))).toEqual([]);
     expect(scan("main.py", files)).toEqual([]);
     // On a base it cannot resolve, another service's host in the class keeps it from being a copy.
-    const unresolved = sdkClass("").replace("self.server = server", "self.server = server\n        self.docs = 'https://docs.runpod.io/serverless'");
+    const unresolved = sdkClass("").replace(
+      "self.server = server",
+      "self.server = server\n        self.docs = 'https://docs.runpod.io/serverless'",
+    );
     const quiet = { ...files, "sdk/client.py": unresolved };
     expect(scan("sdk/client.py", quiet).filter((f) => !f.endsWith("v1-shape-unknown-base"))).toEqual([]);
     expect(scan("main.py", quiet)).toEqual([]);
@@ -90,7 +124,11 @@ get_run_status(rid)
 health()
 `;
     const other = helpers.replace(V1, "https://api.replicate.com/v1");
-    expect(scan("main.py", { "helpers.py": helpers, "main.py": main })).toEqual(["1:v1-sdk-import", "3:vendored-v1-client", "4:vendored-v1-client"]);
+    expect(scan("main.py", { "helpers.py": helpers, "main.py": main })).toEqual([
+      "1:v1-sdk-import",
+      "3:vendored-v1-client",
+      "4:vendored-v1-client",
+    ]);
     expect(scan("main.py", { "helpers.py": other, "main.py": main })).toEqual([]);
   });
 });

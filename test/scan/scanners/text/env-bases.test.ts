@@ -10,9 +10,21 @@ import type { RepoFacts } from "../../../../src/scan/scanner.js";
 import { legacyUrlScanner } from "../../../../src/scan/scanners/text/legacy-urls.js";
 
 function findings(file: string, files: Record<string, string>) {
-  const repo: RepoFacts = { files: Object.keys(files).sort(), root: "/repo", sdkImportingPackages: new Set(), read: (f) => files[f] };
+  const repo: RepoFacts = {
+    files: Object.keys(files).sort(),
+    root: "/repo",
+    sdkImportingPackages: new Set(),
+    read: (f) => files[f],
+  };
   const text = files[file]!;
-  return legacyUrlScanner.scan({ file, text, bytes: Buffer.from(text), kind: fileKind(file), hosts: DEFAULT_HOSTS, repo });
+  return legacyUrlScanner.scan({
+    file,
+    text,
+    bytes: Buffer.from(text),
+    kind: fileKind(file),
+    hosts: DEFAULT_HOSTS,
+    repo,
+  });
 }
 
 function scan(file: string, files: Record<string, string>): string[] {
@@ -30,16 +42,25 @@ describe("bases from sourced env files", () => {
   const env = "COMFY_BASE=https://www.comfydeploy.com/api\nRUNPOD_BASE=https://api.runpod.ai/v2/x\n";
 
   it("reads the base of a sourced .env from the committed example beside it", () => {
-    expect(scan("scripts/run.sh", { ".env.example": env, "scripts/run.sh": script("COMFY_BASE") })).toEqual(["4:legacy-create-run", "5:legacy-get-run"]);
+    expect(scan("scripts/run.sh", { ".env.example": env, "scripts/run.sh": script("COMFY_BASE") })).toEqual([
+      "4:legacy-create-run",
+      "5:legacy-get-run",
+    ]);
   });
 
   it("reads a sourced file by its path from the script, and the V2 host's base as well", () => {
-    const files = { "ops/prod.env": "export API=https://api.comfydeploy.com/api\n", "ops/call.sh": script("API", '. "$(dirname "$0")/prod.env"') };
+    const files = {
+      "ops/prod.env": "export API=https://api.comfydeploy.com/api\n",
+      "ops/call.sh": script("API", '. "$(dirname "$0")/prod.env"'),
+    };
     expect(scan("ops/call.sh", files)).toEqual(["4:legacy-create-run", "5:legacy-get-run"]);
   });
 
   it("reads a sourced shell file that exports the base", () => {
-    const files = { "bin/env.sh": '#!/usr/bin/env bash\nexport COMFY_API_BASE="https://www.comfydeploy.com/api"\n', "bin/call.sh": script("COMFY_API_BASE", '. "$(dirname "$0")/env.sh"') };
+    const files = {
+      "bin/env.sh": '#!/usr/bin/env bash\nexport COMFY_API_BASE="https://www.comfydeploy.com/api"\n',
+      "bin/call.sh": script("COMFY_API_BASE", '. "$(dirname "$0")/env.sh"'),
+    };
     expect(scan("bin/call.sh", files)).toEqual(["4:legacy-create-run", "5:legacy-get-run"]);
   });
 
@@ -51,13 +72,22 @@ describe("bases from sourced env files", () => {
   });
 
   it("leaves another service's variable, and a script that sources nothing, to the shape rules", () => {
-    expect(scan("scripts/run.sh", { ".env.example": env, "scripts/run.sh": script("RUNPOD_BASE") }).filter((f) => f.includes("legacy"))).toEqual([]);
-    expect(scan("scripts/run.sh", { ".env.example": env, "scripts/run.sh": script("COMFY_BASE", "") }).filter((f) => f.includes("legacy"))).toEqual([]);
+    expect(
+      scan("scripts/run.sh", { ".env.example": env, "scripts/run.sh": script("RUNPOD_BASE") }).filter((f) =>
+        f.includes("legacy"),
+      ),
+    ).toEqual([]);
+    expect(
+      scan("scripts/run.sh", { ".env.example": env, "scripts/run.sh": script("COMFY_BASE", "") }).filter((f) =>
+        f.includes("legacy"),
+      ),
+    ).toEqual([]);
   });
 
   it("reads a sourced config of any name, with the base as a ${VAR:-default}, from a script without an extension that sends through its own wrapper", () => {
     const files = {
-      "lib/config.sh": 'COMFY_API="${COMFY_API:-https://www.comfydeploy.com/api}"\nOTHER_API="${OTHER_API:-https://api.replicate.com/v1}"\n',
+      "lib/config.sh":
+        'COMFY_API="${COMFY_API:-https://www.comfydeploy.com/api}"\nOTHER_API="${OTHER_API:-https://api.replicate.com/v1}"\n',
       "bin/render": [
         "#!/usr/bin/env bash",
         'HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"',
@@ -69,6 +99,9 @@ describe("bases from sourced env files", () => {
         "",
       ].join("\n"),
     };
-    expect(scan("bin/render", files).filter((f) => f.includes("legacy"))).toEqual(["5:legacy-create-run", "6:legacy-get-run"]);
+    expect(scan("bin/render", files).filter((f) => f.includes("legacy"))).toEqual([
+      "5:legacy-create-run",
+      "6:legacy-get-run",
+    ]);
   });
 });

@@ -11,14 +11,16 @@ import { legacyUrlScanner } from "../../../../src/scan/scanners/text/legacy-urls
 
 function scan(file: string, text: string): string[] {
   const repo: RepoFacts = { files: [file], root: "/repo", sdkImportingPackages: new Set(), read: () => text };
-  return legacyUrlScanner.scan({ file, text, bytes: Buffer.from(text), kind: fileKind(file), hosts: DEFAULT_HOSTS, repo }).map((f) => `${f.line}:${f.ruleId}`);
+  return legacyUrlScanner
+    .scan({ file, text, bytes: Buffer.from(text), kind: fileKind(file), hosts: DEFAULT_HOSTS, repo })
+    .map((f) => `${f.line}:${f.ruleId}`);
 }
 
 describe("request context", () => {
   const queue = [
     "#!/bin/sh",
     "curl -s -X POST https://api.example.net/v2/queue \\",
-    "  -d '{\"deployment_id\":\"'\"${ID}\"'\"}'",
+    '  -d \'{"deployment_id":"\'"${ID}"\'"}\'',
   ];
 
   it("does not give a POST the body of the request above it", () => {
@@ -27,7 +29,12 @@ describe("request context", () => {
   });
 
   it("still finds a body built on the lines before its own request", () => {
-    const text = ["#!/bin/sh", `BODY='{"deployment_id":"'"$ID"'"}'`, `curl -s -X POST "https://render.example.org/api/run" -d "$BODY"`, ""].join("\n");
+    const text = [
+      "#!/bin/sh",
+      `BODY='{"deployment_id":"'"$ID"'"}'`,
+      `curl -s -X POST "https://render.example.org/api/run" -d "$BODY"`,
+      "",
+    ].join("\n");
     expect(scan("smoke.sh", text)).toEqual(["3:other-host-v1-shape"]);
   });
 });

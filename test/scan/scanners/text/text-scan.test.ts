@@ -77,7 +77,8 @@ describe("severity", () => {
 });
 
 describe("HTTP method inference", () => {
-  const method = (statement: string, url = "URL"): string | undefined => methodInStatement(statement, statement.indexOf(url));
+  const method = (statement: string, url = "URL"): string | undefined =>
+    methodInStatement(statement, statement.indexOf(url));
 
   it("follows curl's own rules", () => {
     expect(method("curl -X POST URL")).toBe("POST");
@@ -122,7 +123,11 @@ describe("HTTP method inference", () => {
 describe("bare host values", () => {
   const shape = (line: string): string | undefined => {
     const start = line.indexOf("https://www") >= 0 ? line.indexOf("https://www") : line.indexOf("//www");
-    return valueShapeAt(line, start, start + line.slice(start).search(/www\.comfydeploy\.com/) + "www.comfydeploy.com".length);
+    return valueShapeAt(
+      line,
+      start,
+      start + line.slice(start).search(/www\.comfydeploy\.com/) + "www.comfydeploy.com".length,
+    );
   };
 
   it("accepts settings in every spelling", () => {
@@ -151,7 +156,10 @@ describe("bare host values", () => {
   });
 
   it("redacts secrets in .env excerpts", () => {
-    const found = scanText(".env", lines("COMFY_DEPLOY_API_KEY=cd_live_abcdefgh12345678", `COMFY_API=${V1}/api # key cd_live_abcdefgh12345678`));
+    const found = scanText(
+      ".env",
+      lines("COMFY_DEPLOY_API_KEY=cd_live_abcdefgh12345678", `COMFY_API=${V1}/api # key cd_live_abcdefgh12345678`),
+    );
     expect(found).toHaveLength(1);
     expect(found[0]!.excerpt).not.toContain("abcdefgh");
   });
@@ -160,7 +168,11 @@ describe("bare host values", () => {
 describe("V1 /run paths and run_id queries built apart from the base", () => {
   it("reports /run next to a legacy base with the method of its statement", () => {
     const text = lines(`BASE = "${V1}/api"`, `curl -X POST "$BASE/run" -d @body.json`, `curl "$BASE/run?run_id=$ID"`);
-    expect(keys(scanText("run.sh", text))).toEqual(["1:legacy-base-url:error", "2:legacy-create-run:error", "3:legacy-get-run:error"]);
+    expect(keys(scanText("run.sh", text))).toEqual([
+      "1:legacy-base-url:error",
+      "2:legacy-create-run:error",
+      "3:legacy-get-run:error",
+    ]);
   });
 
   it("ignores /run and run_id in a file without a legacy base (the app's own routes)", () => {
@@ -191,10 +203,22 @@ describe("V1 /run paths and run_id queries built apart from the base", () => {
   });
 
   it("follows a URL variable to the calls that use it", () => {
-    const posted = lines(`private static final String RUN_URL = "${V1}/api/run";`, "", "void q() { http.send(HttpRequest.newBuilder(URI.create(RUN_URL)).POST(body).build()); }");
+    const posted = lines(
+      `private static final String RUN_URL = "${V1}/api/run";`,
+      "",
+      "void q() { http.send(HttpRequest.newBuilder(URI.create(RUN_URL)).POST(body).build()); }",
+    );
     expect(keys(scanText("A.java", posted))).toEqual(["1:legacy-base-url:error", "1:legacy-create-run:error"]);
-    const mixed = lines(`RUN_URL="${V1}/api/run"`, `curl -X POST "$RUN_URL" -d @b.json`, `curl -X GET "$RUN_URL?run_id=$ID"`);
-    expect(keys(scanText("mixed.sh", mixed))).toEqual(["1:legacy-base-url:error", "2:legacy-create-run:error", "3:legacy-get-run:error"]);
+    const mixed = lines(
+      `RUN_URL="${V1}/api/run"`,
+      `curl -X POST "$RUN_URL" -d @b.json`,
+      `curl -X GET "$RUN_URL?run_id=$ID"`,
+    );
+    expect(keys(scanText("mixed.sh", mixed))).toEqual([
+      "1:legacy-base-url:error",
+      "2:legacy-create-run:error",
+      "3:legacy-get-run:error",
+    ]);
   });
 
   it("marks a /run whose method cannot be known for review", () => {
@@ -204,7 +228,11 @@ describe("V1 /run paths and run_id queries built apart from the base", () => {
   });
 
   it("skips the partner platform's /run even next to a legacy base", () => {
-    const text = lines(`COMFY="${V1}/api"`, `curl -X POST "$RUNPOD_URL/run" -d @w.json`, `curl -X POST "https://api.runpod.ai/v2/$ID/run" -d @w.json`);
+    const text = lines(
+      `COMFY="${V1}/api"`,
+      `curl -X POST "$RUNPOD_URL/run" -d @w.json`,
+      `curl -X POST "https://api.runpod.ai/v2/$ID/run" -d @w.json`,
+    );
     expect(keys(scanText("w.sh", text))).toEqual(["1:legacy-base-url:error"]);
   });
 });
@@ -242,14 +270,36 @@ describe("other hosts", () => {
   });
 
   it("treats configured legacy hosts as V1 and never reports ignored hosts", () => {
-    const hosts: HostSet = { ...DEFAULT_HOSTS, legacy: [...DEFAULT_HOSTS.legacy, "comfy.acme.io"], ignored: ["render.partner.dev"] };
-    const text = lines(`curl "https://comfy.acme.io/api/run?run_id=$ID"`, `curl "https://render.partner.dev/api/run?run_id=$ID"`);
+    const hosts: HostSet = {
+      ...DEFAULT_HOSTS,
+      legacy: [...DEFAULT_HOSTS.legacy, "comfy.acme.io"],
+      ignored: ["render.partner.dev"],
+    };
+    const text = lines(
+      `curl "https://comfy.acme.io/api/run?run_id=$ID"`,
+      `curl "https://render.partner.dev/api/run?run_id=$ID"`,
+    );
     expect(keys(scanText("c.sh", text, hosts))).toEqual(["1:legacy-base-url:error", "1:legacy-get-run:error"]);
   });
 });
 
 describe("robustness", () => {
-  const syntaxes = ["a.go", "a.cs", "a.php", "a.sh", "a.yaml", "a.toml", "a.ini", "a.properties", ".env", "a.json", "a.md", "a.sql", "a.bat", "a.weird"];
+  const syntaxes = [
+    "a.go",
+    "a.cs",
+    "a.php",
+    "a.sh",
+    "a.yaml",
+    "a.toml",
+    "a.ini",
+    "a.properties",
+    ".env",
+    "a.json",
+    "a.md",
+    "a.sql",
+    "a.bat",
+    "a.weird",
+  ];
 
   it("never throws on hostile input", () => {
     let seed = 7;
@@ -257,7 +307,35 @@ describe("robustness", () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed / 2147483648;
     };
-    const pieces = [V1, "/api", "/run", "?run_id=", "\"", "'", "`", "/*", "*/", "//", "#", "<!--", "\\", "\n", "(", "[", "{", "}", "$x", "%s", "\ufffd", "POST", "curl -d", "\r\n", "run_id", "deployment_id", "https://x.io/api/run"];
+    const pieces = [
+      V1,
+      "/api",
+      "/run",
+      "?run_id=",
+      '"',
+      "'",
+      "`",
+      "/*",
+      "*/",
+      "//",
+      "#",
+      "<!--",
+      "\\",
+      "\n",
+      "(",
+      "[",
+      "{",
+      "}",
+      "$x",
+      "%s",
+      "\ufffd",
+      "POST",
+      "curl -d",
+      "\r\n",
+      "run_id",
+      "deployment_id",
+      "https://x.io/api/run",
+    ];
     for (const file of syntaxes) {
       for (let round = 0; round < 25; round++) {
         let text = "";
@@ -281,7 +359,9 @@ describe("robustness", () => {
     const started = Date.now();
     const base = `BASE = "${V1}/api"\nx = BASE + "/run"\n`;
     for (const run of ["a", "{", "query", "<a>", "$a"]) {
-      expect(scanText("blob.go", `${base}${run.repeat(Math.ceil(200_000 / run.length))} ${V1}/api/run?run_id=1\n`).length).toBeGreaterThan(0);
+      expect(
+        scanText("blob.go", `${base}${run.repeat(Math.ceil(200_000 / run.length))} ${V1}/api/run?run_id=1\n`).length,
+      ).toBeGreaterThan(0);
     }
     expect(Date.now() - started).toBeLessThan(10_000);
   });

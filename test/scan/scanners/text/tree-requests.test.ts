@@ -14,9 +14,20 @@ const V1 = "https://www.comfydeploy.com/api";
 
 function scan(file: string, files: Record<string, string>, legacyBase = { file: "lib/client.rb", line: 2 }): string[] {
   const names = Object.keys(files).sort();
-  const repo: RepoFacts = { files: names, candidates: names, root: "/repo", sdkImportingPackages: new Set(), read: (f) => files[f], legacyBaseHeld: true, legacyBase };
+  const repo: RepoFacts = {
+    files: names,
+    candidates: names,
+    root: "/repo",
+    sdkImportingPackages: new Set(),
+    read: (f) => files[f],
+    legacyBaseHeld: true,
+    legacyBase,
+  };
   const text = files[file]!;
-  return legacyUrlScanner.scan({ file, text, bytes: Buffer.from(text), kind: fileKind(file), hosts: DEFAULT_HOSTS, repo }).map((f) => `${f.line}:${f.ruleId}`).sort((a, b) => parseInt(a) - parseInt(b));
+  return legacyUrlScanner
+    .scan({ file, text, bytes: Buffer.from(text), kind: fileKind(file), hosts: DEFAULT_HOSTS, repo })
+    .map((f) => `${f.line}:${f.ruleId}`)
+    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
 }
 
 const client = `class Client
@@ -44,7 +55,11 @@ describe("tree requests", () => {
   });
 
   it("takes the method from the request built on the parsed URL, and ignores a run_id read from the response", () => {
-    expect(scan("lib/client.rb", { "lib/client.rb": client })).toEqual(["2:legacy-base-url", "6:legacy-create-run", "14:legacy-get-run"]);
+    expect(scan("lib/client.rb", { "lib/client.rb": client })).toEqual([
+      "2:legacy-base-url",
+      "6:legacy-create-run",
+      "14:legacy-get-run",
+    ]);
   });
 
   it("follows a Go url.Parse result to the request that sends it", () => {
