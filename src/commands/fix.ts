@@ -1,8 +1,6 @@
 /** `fix`: rewrite V1 uses to V2 where it is safe, leave review markers where it is not. */
-import { terminalSafeLine } from "../core/terminal-safe.js";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { createTwoFilesPatch } from "diff";
 import pc from "picocolors";
 import type { Argv } from "yargs";
 import {
@@ -17,16 +15,16 @@ import {
 import { EXIT, UsageError } from "../core/errors.js";
 import { type TreeState, treeState } from "../files/git-state.js";
 import { nodeRefTarget } from "../../transforms/node-pin/target.js";
-import { envChangesOf } from "../fix/env-changes.js";
 import { onInterrupt, ROLLBACK_COMMAND } from "../fix/interrupt.js";
 import { fixProgress } from "../fix/progress.js";
 import { acquireFixLock, type FixLock } from "../fix/write.js";
 import type { FixPlan } from "../fix/runner.js";
 import type { Verification } from "../fix/verify.js";
 import { TRANSFORM_IDS, TRANSFORM_METAS } from "../../transforms/index.js";
-import type { TransformId, TransformMeta } from "../../transforms/types.js";
+import type { TransformId } from "../../transforms/types.js";
 import { appendStepSummary, colorEnabled, writeOutput } from "../platform/output.js";
 import { findRepoRoot } from "../files/repo-root.js";
+import { eventCounts, listTransforms, renderDiff, renderSummary } from "./fix-output.js";
 import { findingsLeftLine, fixNextStep, fixShapingOptions } from "./next-step.js";
 import { isActivelySuppressed } from "../core/suppression.js";
 import { scan } from "../scan/engine.js";
@@ -300,108 +298,4 @@ function remainingAfterPlan(plan: FixPlan): LeftFinding[] {
       .map((e) => ({ file: c.file, line: e.line, ruleId: "review-marker" as const, severity: "warning" as const })),
   );
   return [...left, ...markers];
-}
-
-function renderDiff(plan: FixPlan, color: boolean): string {
-  const c = pc.createColors(color);
-  return plan.changes
-    .map((change) => {
-      const patch = createTwoFilesPatch(`a/${change.file}`, `b/${change.file}`, change.before, change.after, "", "", {
-        context: 3,
-      });
-      const body = patch.split("\n").slice(1).join("\n"); // drop the "=====" header line
-      return body
-        .split("\n")
-        .map(terminalSafeLine)
-        .map((line) =>
-          line.startsWith("+") && !line.startsWith("+++")
-            ? c.green(line)
-            : line.startsWith("-") && !line.startsWith("---")
-              ? c.red(line)
-              : line.startsWith("@@")
-                ? c.cyan(line)
-                : line,
-        )
-        .join("\n");
-    })
-    .join("");
-}
-
-function eventCounts(plan: FixPlan): { rewrites: number; markers: number } {
-  const count = (kind: string): number =>
-    plan.changes.reduce((n, ch) => n + ch.events.filter((e) => e.kind === kind).length, 0);
-  return { rewrites: count("rewrite"), markers: count("marker") };
-}
-
-function renderSummary(
-  plan: FixPlan,
-  dryRun: boolean,
-  color: boolean,
-  path: string,
-  options = "",
-  left?: string,
-  withNext = true,
-): string {
-  const c = pc.createColors(color);
-  const { rewrites, markers } = eventCounts(plan);
-  const out: string[] = [""];
-  for (const change of plan.changes) {
-    out.push(c.underline(terminalSafeLine(change.file)));
-    for (const e of change.events) {
-      out.push(
-        `  ${String(e.line).padStart(5)}  ${e.kind === "rewrite" ? c.green("rewrite") : c.yellow("marker ")}  ${c.bold(e.ruleId)}  ${terminalSafeLine(e.message)}`,
-      );
-    }
-  }
-  const verb = dryRun ? "would change" : "changed";
-  out.push(
-    "",
-    c.bold(
-      `fix ${dryRun ? "(dry run) " : ""}${verb} ${plan.changes.length} file${plan.changes.length === 1 ? "" : "s"}: ` +
-        `${rewrites} site${rewrites === 1 ? "" : "s"} rewritten, ${markers} review marker${markers === 1 ? "" : "s"} added.`,
-    ),
-    `${plan.candidates} candidate file${plan.candidates === 1 ? "" : "s"} with findings looked at; ${plan.untouched} file${plan.untouched === 1 ? "" : "s"} with findings no selected transform handles.`,
-  );
-  if (plan.skipped.length > 0) {
-    out.push(c.yellow(`Skipped ${plan.skipped.length} file${plan.skipped.length === 1 ? "" : "s"}:`));
-    for (const s of plan.skipped)
-      out.push(
-        s.ruleId
-          ? `  ${c.yellow("warning")}  ${c.bold(s.ruleId)}  ${terminalSafeLine(s.file)}: ${terminalSafeLine(s.reason)}`
-          : `  ${terminalSafeLine(s.file)}: ${terminalSafeLine(s.reason)}`,
-      );
-  }
-  if (plan.removedTemps.length > 0) {
-    out.push(
-      `Removed ${plan.removedTemps.length} temp file${plan.removedTemps.length === 1 ? "" : "s"} an interrupted fix had left: ${plan.removedTemps.join(", ")}`,
-    );
-  }
-  if (plan.notes.length > 0) {
-    out.push(c.yellow("Left as it is, on purpose:"));
-    for (const n of plan.notes) out.push(`  ${terminalSafeLine(n.file)}:${n.line}: ${terminalSafeLine(n.reason)}`);
-  }
-  const envChanges = envChangesOf(plan);
-  if (envChanges.length > 0) {
-    out.push(c.yellow("Configuration to change with this code (env files, CI secrets, hosting settings):"));
-    for (const change of envChanges)
-      out.push(`  ${change.variable}=${change.value}  (read in ${change.files.join(", ")})`);
-  }
-  if (markers > 0)
-    out.push(
-      `Review markers read "TODO(comfydeploy-migrate)"; 'scan --fail-on warning' keeps CI red until they are resolved.`,
-    );
-  if (left) out.push(left);
-  const next = withNext ? fixNextStep(rewrites, markers, dryRun, path, options) : undefined;
-  if (next) out.push(c.bold(next));
-  return `${out.join("\n")}\n`;
-}
-
-function listTransforms(catalog: readonly TransformMeta[]): string {
-  const out: string[] = [];
-  for (const t of catalog) {
-    out.push(`${t.id}: ${t.title}`);
-    for (const r of t.rewrites) out.push(`  rewrites: ${r}`);
-    for (const m of t.marks) out.push(`  marks:    ${m}`);
-  }
-  return `${out.join("\n")}\n`;
 }

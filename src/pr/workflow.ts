@@ -4,74 +4,25 @@
  * detached HEAD, force-push only when the branch's tree changes, then create
  * or update the one pull request from that branch.
  */
-import type { RuleSettings } from "../platform/config.js";
 import { runCheck } from "../check/live-check.js";
 import { RuntimeFailure, UsageError } from "../core/errors.js";
-import type { Finding } from "../core/finding.js";
 import { normalize, planFixes, type FixPlan } from "../fix/runner.js";
-import type { Verification } from "../fix/verify.js";
-import type { NodeRefTarget, TransformId } from "../../transforms/types.js";
-import { buildReport, type RepoLink } from "../report/model.js";
+import type { RepoLink } from "../report/model.js";
 import { findReviewMarkers } from "../scan/review-markers.js";
-import type { ScanOptions, ScanResult } from "../scan/engine.js";
-import { isActivelySuppressed } from "../core/suppression.js";
-import type { HostSet } from "../core/urls.js";
+import type { ScanOptions } from "../scan/engine.js";
 import { TOOL } from "../platform/tool-info.js";
-import { type BodyInputs, type ChangedFile, renderPrBody, type ReviewItem } from "./body.js";
+import { renderPrBody } from "./body.js";
+import { bodyParts, inRepoVerification } from "./body-inputs.js";
 import { commitFixes } from "./fix-commit.js";
 import { type CheckoutPosition, Git } from "./git.js";
 import { GitHubClient, type PullRequest } from "./github.js";
-import type { GitIdentity } from "./identity.js";
 import type { PrOutcome } from "./outcome.js";
 import { type GitHubRepository, resolveRepository } from "./repository.js";
+import type { PrSettings } from "./settings.js";
 
 export const REMOTE = "origin";
 export { DEFAULT_BRANCH, DEFAULT_TITLE } from "./defaults.js";
-
-export interface PrSettings {
-  /** Absolute path of the directory to fix (the repository or a directory in it). */
-  root: string;
-  /** The path as the user gave it, for commands shown in the body. */
-  pathArg: string;
-  branch: string;
-  base?: string;
-  title: string;
-  labels: string[];
-  reviewers: string[];
-  /** org/team; GitHub wants the team's slug only. */
-  teamReviewers: string[];
-  /** Logins to assign on a new pull request (none when absent). */
-  assignees?: string[];
-  draft: boolean;
-  /** The fix commit's message as given (`--commit-message`); default: the title and what fix changed. */
-  commitMessage?: string;
-  closeIfClean: boolean;
-  author: GitIdentity;
-  committer: GitIdentity;
-  repo?: string;
-  apiUrl?: string;
-  token?: string;
-  /** All GitHub API calls and waits of the run (`--api-budget`; default 120 s). */
-  apiBudgetMs?: number;
-  fix: {
-    hosts: HostSet;
-    include: string[];
-    exclude: string[];
-    transforms: TransformId[];
-    nodeRef: NodeRefTarget;
-    rules?: RuleSettings;
-  };
-  /** Run the project's own checks on the changed files and report them in the body (`--no-verify` turns it off). */
-  verify: boolean;
-  check?: { deploymentId: string; baseUrl: string; token: string; flag: string; waitSeconds: number };
-  /** The command line that reproduces this run. */
-  command: string;
-  /** The command line that reproduces the remaining-findings report. */
-  scanCommand: string;
-  env: NodeJS.ProcessEnv;
-  /** Progress for people, on stderr. */
-  log: (line: string) => void;
-}
+export type { PrSettings } from "./settings.js";
 
 interface Located {
   git: Git;
@@ -360,44 +311,6 @@ async function liveCheck(settings: PrSettings) {
     pollIntervalMs: 1000,
     maxBackoffMs: 30_000,
   });
-}
-
-/** The body's inputs from a scan of the fixed tree (or, in a dry run, its estimate), paths made repository-relative. */
-function bodyParts(
-  settings: PrSettings,
-  prefix: string,
-  plan: FixPlan,
-  after: ScanResult,
-  markers: readonly Finding[],
-  link: RepoLink | undefined,
-): Omit<BodyInputs, "check" | "estimated"> {
-  const inRepo = (f: Finding): Finding => ({ ...f, file: `${prefix}${f.file}` });
-  const changes: ChangedFile[] = plan.changes.map((c) => ({ file: `${prefix}${c.file}`, events: c.events }));
-  const reviewItems: ReviewItem[] = markers
-    .filter((f) => !isActivelySuppressed(f))
-    .map((f) => ({
-      file: `${prefix}${f.file}`,
-      line: f.line,
-      text: f.message.replace(/^Review marker left by fix:\s*/, ""),
-    }))
-    .sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
-  const rest: ScanResult = {
-    ...after,
-    findings: after.findings.filter((f) => f.ruleId !== "review-marker").map(inRepo),
-    skipped: after.skipped.map((s) => ({ ...s, file: `${prefix}${s.file}` })),
-  };
-  const remaining = buildReport(rest, { command: settings.scanCommand, ...(link ? { repo: link } : {}) });
-  return {
-    changes,
-    reviewItems,
-    remaining,
-    command: settings.command,
-    tool: { name: TOOL.name, version: TOOL.version },
-  };
-}
-
-function inRepoVerification(verification: Verification, prefix: string): Verification {
-  return { ...verification, findings: verification.findings.map((f) => ({ ...f, file: `${prefix}${f.file}` })) };
 }
 
 function countEvents(plan: FixPlan, kind: "rewrite" | "marker"): number {
