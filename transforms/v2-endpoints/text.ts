@@ -13,7 +13,6 @@ import { type Finding, spanOf } from "../../src/core/finding.js";
 import { HOSTS } from "../../src/knowledge/migration.js";
 import type { RuleId } from "../../src/rules/catalog.js";
 import { fileKind, fileTypeOf, isJsFile } from "../../src/platform/file-types.js";
-import { statementAround } from "../../src/lang/text/statements.js";
 import { TextFile } from "../../src/lang/text/text-file.js";
 import { findLegacyHostMentions, parseUrlText } from "../../src/core/urls.js";
 import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
@@ -27,13 +26,12 @@ import {
   onlyVendorLegacyHosts,
   QUEUE_SUFFIX,
   type TextEdit,
-  v1OnlyFields,
 } from "./urls.js";
 import { findRunIdParam, findRunSegment } from "../../src/core/run-path.js";
-import { JsonUrls } from "./json.js";
 import { goRunIdQueryEdits } from "./go-query.js";
-import { PythonUrlSites } from "./python.js";
-import { afterSegment, MarkdownCode, type Segment, segmentAt } from "./segments.js";
+import { afterSegment, type Segment } from "./segments.js";
+import { EditPlan, minimalEdit } from "./edit-plan.js";
+import { type Site, UrlSites } from "./url-sites.js";
 import {
   concatenatedOperand,
   escapedInterpolation,
@@ -50,21 +48,11 @@ export const part: TransformPart = {
 };
 
 const ENDPOINT_RULES: ReadonlySet<RuleId> = new Set(["legacy-create-run", "legacy-get-run"]);
-const MARKDOWN = new Set([".md", ".mdx", ".markdown"]);
-
-/** Where a finding's URL is, and what it looks like there. */
-interface Site {
-  segment: Segment;
-  /** Index of the Python string token, for call-level checks. */
-  pyIndex?: number;
-}
 
 class TextEndpointMigration {
   private readonly file: TextFile;
-  private readonly python: PythonUrlSites | undefined;
-  private readonly json: JsonUrls | undefined;
-  private readonly markdown: MarkdownCode | undefined;
-  private readonly edits: TextEdit[] = [];
+  private readonly sites: UrlSites;
+  private readonly plan: EditPlan;
   private readonly markers: LineMarker[] = [];
   private readonly events: FixEvent[] = [];
   private readonly notes: SiteNote[] = [];
@@ -76,10 +64,8 @@ class TextEndpointMigration {
     private readonly context: FixContext,
   ) {
     this.file = new TextFile(context.file, text, fileKind(context.file), context.hosts);
-    const ext = posix.extname(context.file).toLowerCase();
-    if (ext === ".py" || ext === ".pyw") this.python = new PythonUrlSites(text);
-    else if (this.file.syntax === "json") this.json = new JsonUrls(text);
-    else if (MARKDOWN.has(ext)) this.markdown = new MarkdownCode(this.file);
+    this.sites = new UrlSites(this.file);
+    this.plan = new EditPlan(this.file);
   }
 
   run(): FileFix {
@@ -87,8 +73,8 @@ class TextEndpointMigration {
     for (const finding of findings) if (ENDPOINT_RULES.has(finding.ruleId)) this.endpoint(finding);
     for (const finding of findings) if (finding.ruleId === "legacy-base-url") this.host(finding);
     // Markers last, on lines moved by the edits above them.
-    const marked = insertLineMarkers(applyEdits(this.text, this.edits), this.context.file, this.markers, (line) =>
-      this.shiftedLine(line),
+    const marked = insertLineMarkers(applyEdits(this.text, this.plan.edits), this.context.file, this.markers, (line) =>
+      this.plan.shiftedLine(line),
     );
     return {
       text: marked.text,
@@ -101,11 +87,11 @@ class TextEndpointMigration {
 
   private host(finding: Finding): void {
     const { start, end } = spanOf(finding);
-    const site = this.siteAt(start, end, false);
+    const site = this.sites.siteAt(start, end, false);
     if (!site) return;
     if (this.held.some(([s, e]) => start >= s && start < e)) {
       // Kept with its /run request, which fix left whole; JSON has no marker to say so.
-      if (this.json)
+      if (this.sites.json)
         this.notes.push({
           line: finding.line,
           reason: `the V1 host stays with the /run request it belongs to, which fix could not rewrite: move both to ${HOSTS.v2.apiBase}`,
@@ -123,9 +109,9 @@ class TextEndpointMigration {
     }
     const edits = [
       { start: start + edit.start, end: start + edit.end, text: edit.text },
-      ...(this.json?.hostPartEdits(start) ?? []),
+      ...(this.sites.json?.hostPartEdits(start) ?? []),
     ];
-    if (!this.addEdits(edits)) return;
+    if (!this.plan.add(edits)) return;
     const after = applyEdits(mention.url, [edit]);
     this.rewrite(finding, messages.host(mention.url, after));
   }
@@ -134,10 +120,10 @@ class TextEndpointMigration {
 
   private endpoint(finding: Finding): void {
     const { start, end } = spanOf(finding);
-    const site = this.literalSite(finding) ?? this.siteAt(start, end, true);
+    const site = this.sites.literalSite(finding) ?? this.sites.siteAt(start, end, true);
     if (!site) {
       // Python: a URL held in a name (`requests.post(RUN_URL, ...)`); the string is elsewhere.
-      if (this.python?.isCodeAt(start)) this.mark(finding, start, this.unseenAdvice(finding));
+      if (this.sites.python?.isCodeAt(start)) this.mark(finding, start, this.unseenAdvice(finding));
       return;
     }
     const { segment } = site;
@@ -202,7 +188,7 @@ class TextEndpointMigration {
   private createProblem(finding: Finding, site: Site): string | undefined {
     if (finding.fix !== "auto")
       return methodKnown(finding) ? advice.createUnproven(this.runPathIn(site)) : advice.methodUnknown();
-    const fields = this.bodyFields(site);
+    const fields = this.sites.bodyFields(site);
     return fields.length > 0 ? advice.v1OnlyFields(fields) : undefined;
   }
 
@@ -212,9 +198,9 @@ class TextEndpointMigration {
     const at = site.segment.start + run.end;
     const edits = [
       { start: at, end: run.trailingSlash ? at + 1 : at, text: QUEUE_SUFFIX },
-      ...(this.json?.createPathEdits(site.segment.start) ?? []),
+      ...(this.sites.json?.createPathEdits(site.segment.start) ?? []),
     ];
-    if (!this.addEdits(edits)) return false;
+    if (!this.plan.add(edits)) return false;
     this.rewrite(finding, messages.create());
     return true;
   }
@@ -224,7 +210,9 @@ class TextEndpointMigration {
     const run = findRunSegment(url);
     if (!run) return false;
     const escapeIn = (inside: boolean): SegmentEscape | undefined =>
-      this.json || this.markdown ? undefined : segmentEscape(this.context.file, this.text, segment.quote, inside);
+      this.sites.json || this.sites.markdown
+        ? undefined
+        : segmentEscape(this.context.file, this.text, segment.quote, inside);
     const idEscape = escapeIn(true);
     let edits: TextEdit[] | undefined;
     let escaped = false; // the id moved into the path is escaped there (Go's q.Set shape escapes it itself)
@@ -233,7 +221,7 @@ class TextEndpointMigration {
       const moved = moveRunIdIntoPath(inPath ?? url);
       if (moved !== undefined) {
         escaped = inPath !== undefined;
-        edits = [this.urlEdit(url, moved, segment), ...(this.json?.getPathEdits(segment.start) ?? [])];
+        edits = [this.urlEdit(url, moved, segment), ...(this.sites.json?.getPathEdits(segment.start) ?? [])];
       } else if (this.endsAtRunIdValue(site, url, run.queryStart)) {
         // `"/run?run_id=" + id`: the id follows the string.
         edits = [{ start: segment.start + run.queryStart, end: segment.end, text: run.trailingSlash ? "" : "/" }];
@@ -243,7 +231,7 @@ class TextEndpointMigration {
         escaped = operand !== undefined;
       }
     } else if (site.pyIndex !== undefined) {
-      edits = this.python!.paramsRunIdEdits(site.pyIndex, segment, idEscape?.wrap);
+      edits = this.sites.python!.paramsRunIdEdits(site.pyIndex, segment, idEscape?.wrap);
       escaped = idEscape !== undefined;
     } else if (posix.extname(this.context.file) === ".go" && factsOf(finding, "endpoint")?.runLiteral) {
       // `q.Set("run_id", id)` on a later line: the finding is there, the URL's literal is in the facts.
@@ -252,7 +240,7 @@ class TextEndpointMigration {
     }
     if (!edits) return false;
     if (escaped && idEscape) edits.push(...idEscape.imports);
-    if (!this.addEdits(edits)) return false;
+    if (!this.plan.add(edits)) return false;
     this.rewrite(finding, this.unescapedNote(escaped, idEscape) ?? messages.get());
     return true;
   }
@@ -313,7 +301,7 @@ class TextEndpointMigration {
   private endsAtRunIdValue(site: Site, url: string, queryStart: number): boolean {
     const query = findRunIdParam(url, queryStart);
     if (query?.before !== "" || query.valueStart !== url.length || site.segment.quote === "") return false;
-    if (site.pyIndex !== undefined && this.python!.nextOp(site.pyIndex) !== "+") return false;
+    if (site.pyIndex !== undefined && this.sites.python!.nextOp(site.pyIndex) !== "+") return false;
     const after = afterSegment(this.file, site.segment);
     if (site.pyIndex === undefined && !/^\s*[+.]\s*[\w$]/.test(after)) return false;
     // A query written after the id (`+ "&x=1"`) would lose its `?`.
@@ -321,35 +309,6 @@ class TextEndpointMigration {
   }
 
   // -------------------------------------------------------------- helpers
-
-  /**
-   * The `/run` literal a syntax-tree finding names, when its span is the
-   * whole URL expression (`$base . '/run'`) or the run_id line: its body,
-   * after any prefix and opening quote (`$"`, `@"`, triple quotes).
-   */
-  private literalSite(finding: Finding): Site | undefined {
-    const literal = factsOf(finding, "endpoint")?.runLiteral;
-    if (!literal || this.python || this.json || this.markdown) return undefined;
-    const opening = /^[$@]*("""|'''|["'`])/.exec(this.text.slice(literal.start, literal.end));
-    if (!opening) return undefined;
-    const segment = segmentAt(this.file, literal.start + opening[0].length);
-    return segment.end <= literal.end ? { segment } : undefined;
-  }
-
-  /** The URL's segment at a finding, or undefined where the text is a comment, a docstring or prose. */
-  private siteAt(start: number, end: number, needsRunPath: boolean): Site | undefined {
-    if (this.python) {
-      const segment = this.python.segmentIn(start, end, needsRunPath);
-      return segment && { segment, pyIndex: segment.index };
-    }
-    if (this.json) {
-      const segment = this.json.segmentAt(start);
-      return segment && { segment };
-    }
-    if (this.markdown ? !this.markdown.isCode(start) : this.file.kind === "docs" || this.file.isComment(start))
-      return undefined;
-    return { segment: segmentAt(this.file, start) };
-  }
 
   /** Why the URL's base cannot be taken for the vendor's V1 API, if it cannot. */
   private baseProblem(url: string): string | undefined {
@@ -364,37 +323,13 @@ class TextEndpointMigration {
     return advice.baseNotVendor();
   }
 
-  /** V1-only create fields in the request's body: the call (Python), the request object (JSON), or the statement and the lines around it. */
-  private bodyFields(site: Site): string[] {
-    if (site.pyIndex !== undefined) return this.python!.bodyFields(site.pyIndex);
-    const text = this.json
-      ? (this.json.requestText(site.segment.start) ?? "")
-      : this.requestContext(site.segment.start);
-    const keys = [...text.matchAll(/\\?["']([a-z_]+)\\?["']\s*(?::|=>|,)/g)].map((m) => m[1]!);
-    return v1OnlyFields(keys);
-  }
-
-  private requestContext(offset: number): string {
-    const statement = statementAround(this.file, offset);
-    const line = this.file.lineOf(offset);
-    const from = this.file.lineStart(Math.max(1, line - BODY_LINES));
-    const to = this.file.lineEnd(Math.min(this.file.lineCount, line + BODY_LINES));
-    return `${statement.text}\n${this.text.slice(from, to)}`;
-  }
-
-  private markerLine(offset: number): number {
-    if (this.python) return this.python.statementLine(offset);
-    if (this.markdown) return this.markdown.markerLine(offset);
-    return this.file.lineOf(statementAround(this.file, offset).start);
-  }
-
   private mark(finding: Finding, offset: number, text: string): void {
     // JSON holds no comments: fix says what it left there in its summary instead.
-    if (this.json) {
+    if (this.sites.json) {
       this.notes.push({ line: finding.line, reason: text });
       return;
     }
-    const line = this.markerLine(offset);
+    const line = this.sites.markerLine(offset);
     if (this.markers.some((m) => m.line === line && m.ruleId === finding.ruleId)) return;
     this.markers.push({ line, ruleId: finding.ruleId, advice: text, findingLine: finding.line });
   }
@@ -402,60 +337,9 @@ class TextEndpointMigration {
   private rewrite(finding: Finding, message: string): void {
     this.events.push({ kind: "rewrite", ruleId: finding.ruleId, line: finding.line, message });
   }
-
-  /** Adds edits unless one overlaps an edit already planned; the same edit twice counts once. */
-  private addEdits(edits: readonly TextEdit[]): boolean {
-    const fresh = edits.filter(
-      (e) => !this.edits.some((o) => o.start === e.start && o.end === e.end && o.text === e.text),
-    );
-    for (const edit of fresh) {
-      const clash = this.edits.some(
-        (o) =>
-          (edit.start < o.end && o.start < edit.end) ||
-          (edit.start === edit.end && o.start === o.end && edit.start === o.start),
-      );
-      if (clash) return false;
-    }
-    this.edits.push(...fresh);
-    return true;
-  }
-
-  /** A line of the original text, moved by the edits made above it. */
-  private shiftedLine(line: number): number {
-    const start = this.file.lineStart(line);
-    let shift = 0;
-    for (const edit of this.edits) {
-      if (edit.end > start) continue;
-      shift += countNewlines(edit.text) - countNewlines(this.text.slice(edit.start, edit.end));
-    }
-    return line + shift;
-  }
 }
 
 /** A create-run left for review although its POST was seen: its `/run` is apart from the base, or named for it. */
 function methodKnown(finding: Finding): boolean {
   return factsOf(finding, "endpoint")?.methodSeen === true;
-}
-
-/** Lines around a URL searched for a request body when the statement does not show it. */
-const BODY_LINES = 10;
-
-function countNewlines(text: string): number {
-  let count = 0;
-  for (const c of text) if (c === "\n") count++;
-  return count;
-}
-
-/** The smallest edit turning `before` into `after`, placed at `offset`: host and path edits in one URL then never overlap. */
-function minimalEdit(before: string, after: string, offset: number): TextEdit {
-  let head = 0;
-  while (head < before.length && head < after.length && before[head] === after[head]) head++;
-  let tail = 0;
-  while (
-    tail < before.length - head &&
-    tail < after.length - head &&
-    before[before.length - 1 - tail] === after[after.length - 1 - tail]
-  )
-    tail++;
-  return { start: offset + head, end: offset + before.length - tail, text: after.slice(head, after.length - tail) };
 }

@@ -11,31 +11,24 @@
  */
 import type { Finding } from "../../../core/finding.js";
 import { ENDPOINTS } from "../../../knowledge/migration.js";
-import type { FixClass, RuleId, Severity } from "../../../rules/catalog.js";
-import { excerptOf, redactEnvLine } from "../../../core/redact.js";
-import { type FileKind, isJsFile, markerSyntaxFor } from "../../../platform/file-types.js";
+import type { FixClass } from "../../../rules/catalog.js";
+import { type FileKind, isJsFile } from "../../../platform/file-types.js";
 import { endpointMessage, legacyHostMessage, unknownBaseMessage } from "../../messages.js";
-import { FindingSink } from "../../scanner-helpers.js";
 import type { FileScanner } from "../../scanner.js";
 import { assignedName, usesOf } from "./assignments.js";
 import { legacyHostMentionsIn, v1PathsOnCurrentHost } from "./host-mentions.js";
-import { type HttpMethod, methodFromName, methodInStatement } from "./http-methods.js";
-import { findOtherHostShapes, otherHostMessage, type RequestFacts } from "./other-host.js";
-import { findRunIdQueries, type RunIdQuery, runIdQueryMessage } from "./run-id-query.js";
+import { type HttpMethod, methodFromName } from "./http-methods.js";
+import { findOtherHostShapes, otherHostMessage } from "./other-host.js";
+import { runIdQueryMessage } from "./run-id-query.js";
 import { findRunPaths, type RunPath } from "./run-paths.js";
 import { statementAround } from "../../../lang/text/statements.js";
-import { type StructuredRequests, structuredRequestsOf } from "./structured-requests.js";
 import { TextFile } from "../../../lang/text/text-file.js";
 import { valueShapeAt } from "./whole-values.js";
 import { type HeldBase, heldBaseOf } from "./env-bases.js";
 import { configuresInProse } from "./prose-config.js";
-import {
-  baseExpressionOf,
-  isProgramSource,
-  isShellScript,
-  namesPartnerPlatform,
-  sendingCommandMethod,
-} from "./program-bases.js";
+import { baseExpressionOf, isProgramSource, isShellScript, namesPartnerPlatform } from "./program-bases.js";
+import { RequestsAround } from "./requests-around.js";
+import { TextFindings } from "./text-findings.js";
 import { type TreeRequests, treeRequestsOf, treeUseFinding } from "./tree-requests.js";
 import { type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
 import type { EndpointFacts } from "../../../core/facts.js";
@@ -65,9 +58,6 @@ export function scanLegacyUrls(
   return new TextScan(new TextFile(file, text, kind, hosts), heldBase, tree).run();
 }
 
-/** Lines around a URL searched for a request body when no statement or request object bounds it. */
-const BODY_LINES = 10;
-
 /** How a V1 `/run` use was resolved: the endpoint, where it is, and whether the method was seen. */
 interface RunUse {
   endpoint: V1Endpoint;
@@ -84,25 +74,22 @@ function mentioning(name: string): (statement: string) => boolean {
 }
 
 class TextScan {
-  private readonly sink: FindingSink;
-  private readonly reported = new Set<string>();
-  private structuredCache: StructuredRequests | undefined | null = null;
-  private runIdQueriesCache: RunIdQuery[] | undefined;
+  private readonly findings: TextFindings;
+  private readonly requests: RequestsAround;
   /** A full legacy URL ending in /run was seen (whatever it resolved to). */
   private legacyRunUrlSeen = false;
 
   /** Lines the syntax tree reported a V1 request on: the text rules' weaker guesses there are dropped. */
   private readonly treeLines = new Set<number>();
 
-  private readonly isShell: boolean;
-
   constructor(
     private readonly source: TextFile,
     private readonly isHeldBase: (base: string) => HeldBase | undefined,
     private readonly tree?: TreeRequests,
   ) {
-    this.sink = new FindingSink(source.file, source.text);
-    this.isShell = isShellScript(source.file, source.text);
+    const isShell = isShellScript(source.file, source.text);
+    this.findings = new TextFindings(source, isShell);
+    this.requests = new RequestsAround(source, isShell);
   }
 
   run(): Finding[] {
@@ -116,7 +103,7 @@ class TextScan {
     if (hasLegacyBase) this.scanDetachedRunPaths();
     else if (isProgramSource(this.source.file, this.source.text)) this.scanBuiltRunPaths();
     this.scanOtherHosts();
-    return this.sink.findings;
+    return this.findings.findings;
   }
 
   /**
@@ -144,13 +131,13 @@ class TextScan {
         const message = use.atQuery ? runIdQueryMessage() : endpointMessage(use.endpoint);
         // A base a sourced file sets is as proven as one in this file; one only held in the repository is taken for review.
         const fix = heldBase === "sourced" ? undefined : "review";
-        this.reportOnce(use.start, use.end, ruleId, message, fix, undefined, {
+        this.findings.reportOnce(use.start, use.end, ruleId, message, fix, undefined, {
           kind: "endpoint",
           endpoint: use.endpoint,
           methodSeen: true,
         });
       } else {
-        this.reportOnce(
+        this.findings.reportOnce(
           use.start,
           use.end,
           "v1-shape-unknown-base",
@@ -167,7 +154,15 @@ class TextScan {
     for (const use of this.tree?.uses ?? []) {
       for (const at of [use.start, use.urlStart]) this.treeLines.add(this.source.lineOf(at));
       const finding = treeUseFinding(use);
-      this.reportOnce(use.start, use.end, finding.ruleId, finding.message, finding.fix, undefined, finding.facts);
+      this.findings.reportOnce(
+        use.start,
+        use.end,
+        finding.ruleId,
+        finding.message,
+        finding.fix,
+        undefined,
+        finding.facts,
+      );
     }
   }
 
@@ -185,15 +180,15 @@ class TextScan {
   ): { endpoint: "create-run" | "get-run"; start: number; end: number; atQuery: boolean } | undefined {
     const { source } = this;
     if (path.hasRunIdQuery) return { endpoint: "get-run", start: path.start, end: path.end, atQuery: false };
-    if (this.runIdQueryIn(statementAround(source, path.start)))
+    if (this.requests.runIdQueryIn(statementAround(source, path.start)))
       return { endpoint: "get-run", start: path.start, end: path.end, atQuery: false };
-    const facts = this.requestFacts(path.start);
+    const facts = this.requests.requestFacts(path.start);
     if (facts.method === "POST" && /\bdeployment_id\b/.test(facts.context)) {
       return { endpoint: "create-run", start: path.start, end: path.end, atQuery: false };
     }
     if (facts.method === "POST") return undefined;
     // The run_id query added a few lines later (`q.Set("run_id", id)`) carries the finding.
-    const query = this.runIdQueryAfter(path.start);
+    const query = this.requests.runIdQueryAfter(path.start);
     return query ? { endpoint: "get-run", start: query.start, end: query.end, atQuery: true } : undefined;
   }
 
@@ -206,7 +201,7 @@ class TextScan {
       if (mention.kind === "page") continue;
       if (mention.kind === "bare" && !this.isConfiguredBareHost(mention.start, mention.end)) continue;
       hasBase = true;
-      this.report(mention.start, mention.end, "legacy-base-url", legacyHostMessage(mention.kind, mention.url));
+      this.findings.report(mention.start, mention.end, "legacy-base-url", legacyHostMessage(mention.kind, mention.url));
       const info = parseUrlText(mention.url, source.hosts);
       if (v1EndpointOf(info, undefined) === undefined) continue;
       runUrls.push({ start: mention.start, end: mention.end, hasRunId: info.queryKeys.has(ENDPOINTS.getRun.v1.query) });
@@ -238,7 +233,7 @@ class TextScan {
    */
   private scanDetachedRunPaths(): void {
     const { source } = this;
-    const operations = this.structured()?.runOperations() ?? [];
+    const operations = this.requests.structured()?.runOperations() ?? [];
     const claimed = new Set(operations.map((op) => op.pathStart));
     for (const op of operations) {
       const endpoint = op.method === "POST" ? "create-run" : "get-run";
@@ -257,14 +252,9 @@ class TextScan {
     }
     const hasRunPath = operations.length > 0 || paths.length > 0 || this.legacyRunUrlSeen;
     if (!hasRunPath) return;
-    for (const query of this.runIdQueries()) {
-      this.reportOnce(query.start, query.end, "legacy-get-run", runIdQueryMessage(), "review");
+    for (const query of this.requests.runIdQueries()) {
+      this.findings.reportOnce(query.start, query.end, "legacy-get-run", runIdQueryMessage(), "review");
     }
-  }
-
-  private runIdQueries(): RunIdQuery[] {
-    this.runIdQueriesCache ??= findRunIdQueries(this.source);
-    return this.runIdQueriesCache;
   }
 
   /**
@@ -278,12 +268,12 @@ class TextScan {
     if (hasRunId) return [{ endpoint: "get-run", start, end, methodKnown: true }];
     const statement = statementAround(this.source, start);
     // `.addQueryParameter("run_id", id)` in the same builder chain: the run_id line carries the finding.
-    if (this.runIdQueryIn(statement)) return [];
-    const method = this.methodAt(start);
+    if (this.requests.runIdQueryIn(statement)) return [];
+    const method = this.requests.methodAt(start);
     if (method) return this.useWithMethod(method, start, end);
     const name = assignedName(this.source.text.slice(statement.start, start));
     // `uri = URI("#{base}/run")` then `uri.query = encode_www_form(run_id: id)`: the run_id line carries the finding.
-    if (name && this.runIdQueryAfter(start, mentioning(name))) return [];
+    if (name && this.requests.runIdQueryAfter(start, mentioning(name))) return [];
     if (name) {
       const viaUses = this.usesWithMethod(name, start, 2);
       const methods = new Set(viaUses.map((use) => use.method));
@@ -297,28 +287,10 @@ class TextScan {
     return reportUnknown ? [{ endpoint: "run-ambiguous", start, end, methodKnown: false, fix: "review" }] : [];
   }
 
-  /** A run_id query built inside this statement (`.addQueryParameter("run_id", id)` in a builder chain). */
-  private runIdQueryIn(statement: { start: number; end: number }): boolean {
-    return this.runIdQueries().some((q) => q.start >= statement.start && q.start < statement.end);
-  }
-
-  /** The first run_id query built on the BODY_LINES lines after `offset`, in a statement `accept` takes when given. */
-  private runIdQueryAfter(offset: number, accept?: (statement: string) => boolean): RunIdQuery | undefined {
-    const line = this.source.lineOf(offset);
-    return this.runIdQueries().find((q) => {
-      const queryLine = this.source.lineOf(q.start);
-      return (
-        queryLine > line &&
-        queryLine <= line + BODY_LINES &&
-        (!accept || accept(statementAround(this.source, q.start).text))
-      );
-    });
-  }
-
   private useWithMethod(method: HttpMethod, start: number, end: number, fix?: FixClass): RunUse[] {
     if (method === "POST") return [{ endpoint: "create-run", start, end, methodKnown: true, ...(fix ? { fix } : {}) }];
     // The run_id is added on another line, which carries the finding.
-    if (this.runIdQueries().length > 0) return [];
+    if (this.requests.runIdQueries().length > 0) return [];
     return [{ endpoint: "get-run", start, end, methodKnown: true, ...(fix ? { fix } : {}) }];
   }
 
@@ -330,7 +302,7 @@ class TextScan {
   ): Array<{ method: HttpMethod; start: number; end: number }> {
     const out: Array<{ method: HttpMethod; start: number; end: number }> = [];
     for (const use of usesOf(this.source, name, this.source.lineOf(definedAt))) {
-      const method = this.methodAt(use);
+      const method = this.requests.methodAt(use);
       if (method) {
         out.push({ method, start: use, end: use + name.length });
         continue;
@@ -348,14 +320,14 @@ class TextScan {
       const ruleId = use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
       const fix = use.fix ?? (use.endpoint === "run-ambiguous" || !use.methodKnown ? "review" : undefined);
       const facts: EndpointFacts = { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.methodKnown };
-      this.reportOnce(use.start, use.end, ruleId, endpointMessage(use.endpoint), fix, undefined, facts);
+      this.findings.reportOnce(use.start, use.end, ruleId, endpointMessage(use.endpoint), fix, undefined, facts);
     }
   }
 
   private scanOtherHosts(): void {
-    for (const shape of findOtherHostShapes(this.source, (offset) => this.requestFacts(offset))) {
+    for (const shape of findOtherHostShapes(this.source, (offset) => this.requests.requestFacts(offset))) {
       // Always a warning for review, whatever the context.
-      this.reportOnce(
+      this.findings.reportOnce(
         shape.start,
         shape.end,
         "other-host-v1-shape",
@@ -364,105 +336,5 @@ class TextScan {
         "warning",
       );
     }
-  }
-
-  /** The method of the request a URL belongs to: its request object (collections, workflows) or its statement. */
-  private methodAt(offset: number): HttpMethod | undefined {
-    const request = this.structured()?.requestAt(offset);
-    if (request?.method) return request.method;
-    return this.statementMethod(offset);
-  }
-
-  /** The method the statement around `offset` names, or in a shell script the name of the command sending it. */
-  private statementMethod(offset: number): HttpMethod | undefined {
-    const statement = statementAround(this.source, offset);
-    const method = methodInStatement(statement.text, offset - statement.start);
-    return method ?? (this.isShell ? sendingCommandMethod(statement.text, offset - statement.start) : undefined);
-  }
-
-  private requestFacts(offset: number): RequestFacts {
-    const { source } = this;
-    const request = this.structured()?.requestAt(offset);
-    if (request) {
-      return {
-        method: request.method ?? this.methodAt(offset),
-        context: source.text.slice(request.start, request.end),
-      };
-    }
-    const statement = statementAround(source, offset);
-    const line = source.lineOf(offset);
-    // The lines around, up to another request: its body is not this one's (`curl … -d deployment_id` above a gateway's `curl -X POST …/api/run`).
-    let first = source.lineOf(statement.start);
-    let last = source.lineOf(Math.max(statement.start, statement.end - 1));
-    while (first > Math.max(1, line - BODY_LINES) && !this.sendsOtherRequest(first - 1)) first--;
-    while (last < Math.min(source.lineCount, line + BODY_LINES) && !this.sendsOtherRequest(last + 1)) last++;
-    const from = source.lineStart(first);
-    const to = source.lineEnd(last);
-    return {
-      method: this.statementMethod(offset),
-      context: `${statement.text}\n${source.text.slice(from, to)}`,
-    };
-  }
-
-  /** The line is part of a statement that sends a request of its own: a URL and an HTTP method in it. */
-  private sendsOtherRequest(line: number): boolean {
-    const statement = statementAround(this.source, this.source.lineStart(line));
-    return /\b(?:https?|wss?):\/\/|\/run\b/i.test(statement.text) && methodInStatement(statement.text, 0) !== undefined;
-  }
-
-  private structured(): StructuredRequests | undefined {
-    if (this.structuredCache === null) this.structuredCache = structuredRequestsOf(this.source);
-    return this.structuredCache;
-  }
-
-  /** One finding per rule and line for endpoints: a URL, its path and its run_id on one line are one use. */
-  private reportOnce(
-    start: number,
-    end: number,
-    ruleId: RuleId,
-    message: string,
-    fix?: FixClass,
-    severity?: Severity,
-    facts?: EndpointFacts,
-  ): void {
-    const key = `${ruleId}:${this.source.lineOf(start)}`;
-    if (this.reported.has(key)) return;
-    this.reported.add(key);
-    this.report(start, end, ruleId, message, fix, severity, facts);
-  }
-
-  private report(
-    start: number,
-    end: number,
-    ruleId: RuleId,
-    message: string,
-    fix?: FixClass,
-    severity?: Severity,
-    facts?: EndpointFacts,
-  ): void {
-    const { source } = this;
-    const line = source.lineOf(start);
-    const excerpt = source.kind === "env" ? excerptOf(redactEnvLine(source.lineText(line))) : undefined;
-    this.sink.atOffset(
-      start,
-      end,
-      {
-        ruleId,
-        message,
-        severity: severity ?? source.severityAt(start),
-        ...(source.isLeftToAPerson(start) || (fix === "review" && !this.canHoldMarker)
-          ? { fix: "manual" as const }
-          : fix
-            ? { fix }
-            : {}),
-        ...(facts ? { facts } : {}),
-      },
-      excerpt,
-    );
-  }
-
-  /** A script known by its first line only (`bin/render`) has no comment syntax fix can write a review marker in. */
-  private get canHoldMarker(): boolean {
-    return !this.isShell || markerSyntaxFor(this.source.file) !== undefined;
   }
 }
