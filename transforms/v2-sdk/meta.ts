@@ -1,5 +1,5 @@
 /** v2-sdk: what it rewrites and what it marks, for the JS/TS SDK and the Python SDK. */
-import { PYTHON_SDK_SHAPES } from "../../src/knowledge/migration.js";
+import { PYTHON_SDK_SHAPES } from "../../src/knowledge/python-sdk-shapes.js";
 import type { TransformMeta } from "../types.js";
 
 const AUTH = PYTHON_SDK_SHAPES.authOption;

@@ -4,7 +4,7 @@
  * call only when both are known: the request's keys (to map it onto V2's
  * queue request) and every read of the result (to rename `.object`).
  */
-import { PYTHON_SDK_SHAPES } from "../../src/knowledge/migration.js";
+import { PYTHON_SDK_SHAPES } from "../../src/knowledge/python-sdk-shapes.js";
 import type { PyModule } from "../../src/lang/python/module.js";
 import type { PyRange } from "../../src/lang/python/syntax.js";
 import { isName, isOp, type PyToken } from "../../src/lang/python/tokens.js";

@@ -21,15 +21,14 @@
  * of the V1 model types. Both SDK generations raise on HTTP errors, so no
  * error adapter is needed.
  */
+import { HOSTS, PYTHON_SDK } from "../../src/knowledge/migration.js";
 import {
-  HOSTS,
   PYTHON_QUEUE_REQUEST_KEYS,
-  PYTHON_SDK,
   PYTHON_SDK_SHAPES,
   type PythonRunCall,
   pythonRunCall,
   pythonV1OnlyCall,
-} from "../../src/knowledge/migration.js";
+} from "../../src/knowledge/python-sdk-shapes.js";
 import { factsOf } from "../../src/core/facts.js";
 import { type Finding, spanOf } from "../../src/core/finding.js";
 import type { HostSet } from "../../src/core/urls.js";

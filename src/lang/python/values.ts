@@ -5,19 +5,11 @@
  * that cannot be known become HOLE characters.
  */
 import { HOLE } from "../../core/urls.js";
+import { argumentsAt, bindArguments, type Expr, splitOn, topLevelOperators } from "./expr-ranges.js";
 import { helperOf, memberValue, type PyLink } from "./members.js";
 import type { PyDef, PyModule } from "./module.js";
 import type { PyRange } from "./syntax.js";
-import {
-  fStringParts,
-  isName,
-  isOp,
-  isString,
-  type PyToken,
-  type PyTokens,
-  stringValue,
-  tokenizePython,
-} from "./tokens.js";
+import { fStringParts, isName, isOp, isString, type PyToken, stringValue, tokenizePython } from "./tokens.js";
 
 const MAX_DEPTH = 10;
 const ENV_GETTERS = new Set(["os.getenv", "getenv", "os.environ.get", "environ.get", "os.environ.setdefault"]);
@@ -26,17 +18,6 @@ const STRING_WRAPPERS = new Set(["str", "os.fspath"]);
 const KNOWN_CALLS = new Set([...ENV_GETTERS, ...URL_JOINERS, ...STRING_WRAPPERS]);
 /** String methods whose result stays readable (anything else makes the value unknown). */
 const STRING_METHODS = new Set(["format", "rstrip", "lstrip", "strip", "join"]);
-
-/** A token sequence and a range in it: the file's own tokens, or those of an f-string field. */
-interface Expr {
-  seq: PyTokens;
-  lo: number;
-  hi: number;
-  /** The arguments a helper was called with, by parameter name, while its return value is evaluated. */
-  env?: ReadonlyMap<string, Expr>;
-  /** The helper's scope: assignments there see the same arguments. */
-  envScope?: number;
-}
 
 export class PyValues {
   /** Assignment values (by start token index in the file) that evaluations passed through. */
@@ -102,17 +83,17 @@ export class PyValues {
     while (isName(t[lo], "await") && lo < e.hi) lo++;
     if (lo !== e.lo) e = { ...e, lo };
     if (e.hi - e.lo === 1) return this.term(e, depth);
-    const operators = this.topLevelOperators(e);
+    const operators = topLevelOperators(e);
     if (operators.size === 0) return this.term(e, depth);
     // `a if cond else b`: the first branch, or the second when the first is unknown.
-    const cond = operators.has("if") ? this.splitOn(e, (tok) => isName(tok, "if")) : [];
+    const cond = operators.has("if") ? splitOn(e, (tok) => isName(tok, "if")) : [];
     if (cond.length > 1) {
       const first = this.evaluate(cond[0]!, depth);
-      const other = this.splitOn({ ...e, lo: cond[1]!.lo }, (tok) => isName(tok, "else"))[1];
+      const other = splitOn({ ...e, lo: cond[1]!.lo }, (tok) => isName(tok, "else"))[1];
       return isUnknown(first) && other ? this.evaluate(other, depth) : first;
     }
     // `os.getenv("X") or "https://..."`: the first alternative that is known.
-    const alternatives = operators.has("or") ? this.splitOn(e, (tok) => isName(tok, "or")) : [];
+    const alternatives = operators.has("or") ? splitOn(e, (tok) => isName(tok, "or")) : [];
     if (alternatives.length > 1) {
       for (const alternative of alternatives) {
         const value = this.evaluate(alternative, depth);
@@ -120,50 +101,11 @@ export class PyValues {
       }
       return HOLE;
     }
-    const terms = operators.has("+") ? this.splitOn(e, (tok) => isOp(tok, "+")) : [];
+    const terms = operators.has("+") ? splitOn(e, (tok) => isOp(tok, "+")) : [];
     if (terms.length > 1) return terms.map((term) => this.evaluate(term, depth)).join("");
-    const formatted = operators.has("%") ? this.splitOn(e, (tok) => isOp(tok, "%")) : [];
+    const formatted = operators.has("%") ? splitOn(e, (tok) => isOp(tok, "%")) : [];
     if (formatted.length === 2) return this.percentFormat(formatted[0]!, formatted[1]!, depth);
     return this.term(e, depth);
-  }
-
-  /** Which of the operators evaluation splits on occur at the top level (one pass, so big files stay fast). */
-  private topLevelOperators(e: Expr): Set<string> {
-    const found = new Set<string>();
-    for (let i = e.lo; i < e.hi; i++) {
-      const partner = e.seq.partner[i] ?? -1;
-      if (partner > i) {
-        i = partner;
-        continue;
-      }
-      const token = e.seq.tokens[i]!;
-      if (
-        (token.kind === "name" && (token.value === "if" || token.value === "or")) ||
-        isOp(token, "+") ||
-        isOp(token, "%")
-      )
-        found.add(token.value);
-    }
-    return found;
-  }
-
-  /** Splits at top-level tokens passing `test`. */
-  private splitOn(e: Expr, test: (token: PyToken) => boolean): Expr[] {
-    const parts: Expr[] = [];
-    let start = e.lo;
-    for (let i = e.lo; i < e.hi; i++) {
-      const partner = e.seq.partner[i] ?? -1;
-      if (partner > i) {
-        i = partner;
-        continue;
-      }
-      if (test(e.seq.tokens[i]!)) {
-        parts.push({ ...e, lo: start, hi: i });
-        start = i + 1;
-      }
-    }
-    parts.push({ ...e, lo: start, hi: e.hi });
-    return parts;
   }
 
   /** A primary (literal, name, call, parenthesised expression) followed by string-method trailers. */
@@ -179,7 +121,7 @@ export class PyValues {
       const close = partner(i);
       if (close < 0 || close >= e.hi) return HOLE;
       const inner = { ...e, lo: i + 1, hi: close };
-      if (this.splitOn(inner, (tok) => isOp(tok, ",")).length > 1) return HOLE;
+      if (splitOn(inner, (tok) => isOp(tok, ",")).length > 1) return HOLE;
       value = this.evaluate(inner, depth + 1);
       i = close + 1;
     } else if (t[i]?.kind === "name") {
@@ -263,7 +205,7 @@ export class PyValues {
   }
 
   private call(e: Expr, callee: string, open: number, depth: number): string {
-    const args = this.arguments(e, open);
+    const args = argumentsAt(e, open);
     if (ENV_GETTERS.has(callee)) {
       const fallback = args.positional[1] ?? args.keyword.get("default");
       return fallback ? this.evaluate(fallback, depth + 1) : HOLE;
@@ -285,7 +227,7 @@ export class PyValues {
   }
 
   private stringMethod(e: Expr, value: string, method: string, open: number, depth: number): string {
-    const args = this.arguments(e, open);
+    const args = argumentsAt(e, open);
     const arg = (n: number): string | undefined => {
       const range = args.positional[n];
       if (!range) return undefined;
@@ -315,7 +257,7 @@ export class PyValues {
           (e.seq.partner[list.lo] ?? -1) !== list.hi - 1
         )
           return HOLE;
-        const items = this.splitOn({ ...e, lo: list.lo + 1, hi: list.hi - 1 }, (tok) => isOp(tok, ","));
+        const items = splitOn({ ...e, lo: list.lo + 1, hi: list.hi - 1 }, (tok) => isOp(tok, ","));
         return items
           .filter((x) => x.hi > x.lo)
           .map((x) => this.evaluate(x, depth + 1))
@@ -359,39 +301,9 @@ export class PyValues {
    */
   stringInCall(range: PyRange, def: PyDef, method: boolean, open: number): string {
     const whole: Expr = { seq: this.module.seq, lo: 0, hi: this.module.tokens.length };
-    const env = bindArguments(def, method, this.arguments(whole, open));
+    const env = bindArguments(def, method, argumentsAt(whole, open));
     return this.evaluate({ seq: this.module.seq, ...range, env, envScope: def.scope }, 0);
   }
-
-  private arguments(e: Expr, open: number): { positional: Expr[]; keyword: Map<string, Expr> } {
-    const close = e.seq.partner[open] ?? -1;
-    const positional: Expr[] = [];
-    const keyword = new Map<string, Expr>();
-    if (close < 0) return { positional, keyword };
-    for (const part of this.splitOn({ ...e, lo: open + 1, hi: close }, (tok) => isOp(tok, ","))) {
-      if (part.hi <= part.lo) continue;
-      const first = e.seq.tokens[part.lo]!;
-      if (first.kind === "name" && isOp(e.seq.tokens[part.lo + 1], "="))
-        keyword.set(first.value, { ...e, lo: part.lo + 2, hi: part.hi });
-      else if (!isOp(first, "*") && !isOp(first, "**")) positional.push(part);
-    }
-    return { positional, keyword };
-  }
-}
-
-/** A helper's parameters (`self` aside for a method) by name, bound to a call's arguments. */
-function bindArguments(
-  def: PyDef,
-  method: boolean,
-  args: { positional: Expr[]; keyword: Map<string, Expr> },
-): Map<string, Expr> {
-  const parameters = method ? def.parameters.slice(1) : def.parameters;
-  const env = new Map<string, Expr>();
-  parameters.forEach((parameter, i) => {
-    const arg = args.keyword.get(parameter.name) ?? args.positional[i];
-    if (arg) env.set(parameter.name, arg);
-  });
-  return env;
 }
 
 function isUnknown(value: string): boolean {

@@ -6,7 +6,8 @@
 import { ts } from "./typescript-api.cjs";
 import { HOLE } from "../../core/urls.js";
 import { enclosingClass, type FileContext, unwrap } from "./file-context.js";
-import { type Definition, joinBase, type Values } from "./values.js";
+import { joinBase } from "./url-join.js";
+import type { Definition, Values } from "./values.js";
 import {
   BODY_VERBS,
   type ClientFamily,

@@ -1,11 +1,12 @@
 /**
  * Static values of JS/TS expressions: what a name refers to (across files),
- * what string a URL expression builds (with HOLEs for unknown parts), and the
- * object literal behind an options argument.
+ * the object literal behind an options argument, and the entry to what string
+ * a URL expression builds (read in expression-string.ts, HOLEs for unknown parts).
  */
 import { ts } from "./typescript-api.cjs";
 import { HOLE } from "../../core/urls.js";
 import { enclosingClass, type FileContext, unwrap } from "./file-context.js";
+import { expressionString } from "./expression-string.js";
 import type { JsProject } from "./project.js";
 
 export type Definition =
@@ -17,20 +18,6 @@ export type Definition =
   | { kind: "external"; module: string; name: string; context: FileContext; node: ts.Node };
 
 const MAX_DEPTH = 24;
-const STRING_NORMALISERS: ReadonlySet<string> = new Set(["trim", "trimEnd", "trimStart", "toLowerCase"]);
-
-/** `.replace(/\/+$/, "")`: a replace anchored at the end (a trailing-slash strip). */
-function stripsTrailing(call: ts.CallExpression): boolean {
-  const callee = call.expression;
-  const pattern = call.arguments[0];
-  return (
-    ts.isPropertyAccessExpression(callee) &&
-    (callee.name.text === "replace" || callee.name.text === "replaceAll") &&
-    pattern !== undefined &&
-    ts.isRegularExpressionLiteral(pattern) &&
-    /\$\/[a-z]*$/.test(pattern.text)
-  );
-}
 
 export class Values {
   /** Expressions whose value fed a reported request, so they are not reported again on their own. */
@@ -223,7 +210,8 @@ export class Values {
     return names;
   }
 
-  private propertyValue(
+  /** What `owner.name` holds: a module export, or a property of the object behind the owner. */
+  propertyValue(
     access: ts.PropertyAccessExpression,
     context: FileContext,
     depth: number,
@@ -249,137 +237,7 @@ export class Values {
    */
   stringValue(expr: ts.Expression, context: FileContext, consume: Set<ts.Node> | null, depth = 0): string {
     if (depth > MAX_DEPTH) return HOLE;
-    const e = unwrap(expr);
-    consume?.add(e);
-    if (ts.isStringLiteralLike(e)) return e.text;
-    if (ts.isTemplateExpression(e)) {
-      let out = e.head.text;
-      for (const span of e.templateSpans) {
-        out += this.stringValue(span.expression, context, consume, depth + 1) + span.literal.text;
-      }
-      return out;
-    }
-    if (ts.isNumericLiteral(e)) return e.text;
-    if (ts.isBinaryExpression(e)) {
-      const op = e.operatorToken.kind;
-      if (op === ts.SyntaxKind.PlusToken) {
-        return (
-          this.stringValue(e.left, context, consume, depth + 1) + this.stringValue(e.right, context, consume, depth + 1)
-        );
-      }
-      if (op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken) {
-        // `process.env.X ?? "default"`: the default is the value we can know.
-        const left = this.stringValue(e.left, context, consume, depth + 1);
-        return left.startsWith(HOLE) ? this.stringValue(e.right, context, consume, depth + 1) : left;
-      }
-      return HOLE;
-    }
-    if (ts.isIdentifier(e)) return this.identifierString(e, context, consume, depth);
-    if (ts.isPropertyAccessExpression(e)) {
-      const name = e.name.text;
-      if (name === "href" || name === "toString") return this.stringValue(e.expression, context, consume, depth + 1);
-      if (isEnvAccess(e)) return HOLE;
-      if (e.expression.kind === ts.SyntaxKind.ThisKeyword) return this.thisMemberString(e, context, consume, depth);
-      const value = this.propertyValue(e, context, depth + 1);
-      return value ? this.stringValue(value.expr, value.context, consume, depth + 1) : HOLE;
-    }
-    if (ts.isCallExpression(e)) return this.callString(e, context, consume, depth);
-    if (ts.isNewExpression(e) && ts.isIdentifier(e.expression)) {
-      if (e.expression.text === "URL") return this.urlConstructorString(e, context, consume, depth);
-      if (e.expression.text === "URLSearchParams")
-        return this.searchParamsString(e.arguments?.[0], context, consume, depth);
-    }
-    return HOLE;
-  }
-
-  private thisMemberString(
-    access: ts.PropertyAccessExpression,
-    context: FileContext,
-    consume: Set<ts.Node> | null,
-    depth: number,
-  ): string {
-    let fallback = HOLE;
-    for (const value of this.thisMemberValues(access, context)) {
-      if (value.expr.pos <= access.pos && value.expr.end >= access.end) continue; // `this.x = this.x + …`
-      const text = this.stringValue(value.expr, value.context, consume, depth + 1);
-      if (!text.startsWith(HOLE)) return text;
-      if (fallback === HOLE) fallback = text;
-    }
-    return fallback;
-  }
-
-  private identifierString(
-    id: ts.Identifier,
-    context: FileContext,
-    consume: Set<ts.Node> | null,
-    depth: number,
-  ): string {
-    if (id.text === "undefined") return HOLE;
-    const def = this.definitionOf(id, context, depth);
-    const value = this.valueOf(def);
-    if (!value || def?.kind !== "node") return HOLE;
-    let text = this.stringValue(value.expr, value.context, consume, depth + 1);
-    // Query keys added later with url.searchParams.set("run_id", ...).
-    const added = def.context.queryMutations.get(def.node);
-    if (added) {
-      for (const key of added) text += `${text.includes("?") ? "&" : "?"}${key}=${HOLE}`;
-    }
-    return text;
-  }
-
-  private callString(
-    call: ts.CallExpression,
-    context: FileContext,
-    consume: Set<ts.Node> | null,
-    depth: number,
-  ): string {
-    const callee = unwrap(call.expression);
-    if (ts.isPropertyAccessExpression(callee) && callee.name.text === "toString" && call.arguments.length === 0) {
-      return this.stringValue(callee.expression, context, consume, depth + 1);
-    }
-    // `(env.X || "https://…/api").replace(/\/+$/, "")`, `.trim()`: normalising keeps the host and path that matter here.
-    if (ts.isPropertyAccessExpression(callee) && (STRING_NORMALISERS.has(callee.name.text) || stripsTrailing(call))) {
-      return this.stringValue(callee.expression, context, consume, depth + 1);
-    }
-    if (ts.isIdentifier(callee) && callee.text === "String" && call.arguments[0]) {
-      return this.stringValue(call.arguments[0], context, consume, depth + 1);
-    }
-    if (ts.isPropertyAccessExpression(callee) && callee.name.text === "join") {
-      const array = unwrap(callee.expression);
-      const separator = call.arguments[0] ? this.stringValue(call.arguments[0], context, consume, depth + 1) : ",";
-      if (ts.isArrayLiteralExpression(array)) {
-        return array.elements.map((el) => this.stringValue(el, context, consume, depth + 1)).join(separator);
-      }
-    }
-    return HOLE;
-  }
-
-  private urlConstructorString(
-    expr: ts.NewExpression,
-    context: FileContext,
-    consume: Set<ts.Node> | null,
-    depth: number,
-  ): string {
-    const [input, base] = expr.arguments ?? [];
-    if (!input) return HOLE;
-    const path = this.stringValue(input, context, consume, depth + 1);
-    if (!base) return path;
-    return resolveAgainst(this.stringValue(base, context, consume, depth + 1), path);
-  }
-
-  private searchParamsString(
-    init: ts.Expression | undefined,
-    context: FileContext,
-    consume: Set<ts.Node> | null,
-    depth: number,
-  ): string {
-    if (!init) return "";
-    const object = this.objectLiteral(init, context, depth + 1);
-    if (object)
-      return this.propertyNames(object)
-        .map((key) => `${key}=${HOLE}`)
-        .join("&");
-    return this.stringValue(init, context, consume, depth + 1);
+    return expressionString(this, expr, context, consume, depth);
   }
 }
 
@@ -387,29 +245,4 @@ export function propertyNameText(name: ts.PropertyName): string | undefined {
   if (ts.isIdentifier(name) || ts.isStringLiteralLike(name) || ts.isNumericLiteral(name)) return name.text;
   if (ts.isComputedPropertyName(name) && ts.isStringLiteralLike(name.expression)) return name.expression.text;
   return undefined;
-}
-
-/** `process.env.X` or `import.meta.env.X`. */
-function isEnvAccess(e: ts.PropertyAccessExpression): boolean {
-  const owner = e.expression;
-  if (!ts.isPropertyAccessExpression(owner) || owner.name.text !== "env") return false;
-  const root = owner.expression;
-  return (ts.isIdentifier(root) && root.text === "process") || ts.isMetaProperty(root);
-}
-
-/** WHATWG URL resolution, simplified to what matters for telling hosts and paths apart. */
-export function resolveAgainst(base: string, path: string): string {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith("//")) return path;
-  const origin = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*/i.exec(base)?.[0];
-  if (path.startsWith("/")) return origin !== undefined ? origin + path : path;
-  const withoutQuery = base.replace(/[?#].*$/, "");
-  const slash = withoutQuery.lastIndexOf("/");
-  const dir = slash >= (origin?.length ?? 0) ? withoutQuery.slice(0, slash + 1) : `${withoutQuery}/`;
-  return dir + path;
-}
-
-/** Joins a client's base URL (axios baseURL, ky/got prefixUrl) with a request path. */
-export function joinBase(base: string, path: string): string {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith("//")) return path;
-  return `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
 }

@@ -1,5 +1,6 @@
 /** Finding messages for the Python SDK, built from the migration data. */
-import { PYTHON_SDK, PYTHON_SDK_SHAPES, type PythonRunCall } from "../../../knowledge/migration.js";
+import { PYTHON_SDK } from "../../../knowledge/migration.js";
+import { PYTHON_SDK_SHAPES, type PythonRunCall } from "../../../knowledge/python-sdk-shapes.js";
 import type { PypiJudgement } from "../../../knowledge/pypi-versions.js";
 import type { ProjectPin } from "./project-pin.js";
 

@@ -8,13 +8,13 @@
  * fail there (a leftover `run.create`, `.object`, a V1-only namespace), so a
  * migrated project that still holds one does not scan clean.
  */
+import { PYTHON_SDK } from "../../../knowledge/migration.js";
 import {
-  PYTHON_SDK,
   PYTHON_SDK_SHAPES,
   type PythonRunCall,
   pythonRunCall,
   pythonV1OnlyCall,
-} from "../../../knowledge/migration.js";
+} from "../../../knowledge/python-sdk-shapes.js";
 import type { RuleId, FixClass } from "../../../rules/catalog.js";
 import {
   pythonCallMessage,
