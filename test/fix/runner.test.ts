@@ -19,12 +19,13 @@ vi.mock("node:fs/promises", async (importOriginal) => {
   const fs = await importOriginal<typeof import("node:fs/promises")>();
   const open: typeof fs.open = async (path, flags, mode) => {
     const handle = await fs.open(path, flags, mode);
-    if (flags === "wx") writes.most = Math.max(writes.most, ++writes.open);
+    // Temp files only: the tree's lock is also opened "wx", and is removed, not renamed.
+    if (flags === "wx" && String(path).endsWith(".tmp")) writes.most = Math.max(writes.most, ++writes.open);
     return handle;
   };
   const rename: typeof fs.rename = async (from, to) => {
     await fs.rename(from, to);
-    writes.open--;
+    if (String(from).endsWith(".tmp")) writes.open--;
   };
   return { ...fs, open, rename, default: { ...fs, open, rename } };
 });
