@@ -14,7 +14,7 @@ import { readFile } from "node:fs/promises";
 import { posix } from "node:path";
 import { forEachLimit } from "../platform/concurrency.js";
 import { MAX_FILE_BYTES, READ_CONCURRENCY, RIPGREP_MIN_FILES } from "./prefilter-pass.js";
-import { chunkArguments } from "./ripgrep-feed.js";
+import { chunkArguments, RG_LISTED_FILES } from "./ripgrep-feed.js";
 
 /**
  * A quoted specifier with a slash after an import keyword. The slash is what
@@ -84,12 +84,7 @@ export class ImportIndex {
       "--null",
       "--no-line-number",
       "--no-heading",
-      "--no-messages",
-      "--no-config",
-      "--hidden",
-      "--no-ignore",
-      "--binary",
-      "--no-unicode",
+      ...RG_LISTED_FILES,
       "--color=never",
       "-e",
       SPECIFIER_SOURCE,

@@ -27,6 +27,12 @@ export function ripgrepMatches(
   return new RipgrepFeed(rg, root, needles).finish(files);
 }
 
+/**
+ * How every rg search of listed files runs: over exactly the paths given (hidden and ignored ones too, the listing
+ * already chose them), with no user config, binary files searched, bytes not Unicode, no per-file complaints.
+ */
+export const RG_LISTED_FILES = ["--no-messages", "--no-config", "--hidden", "--no-ignore", "--binary", "--no-unicode"];
+
 export class RipgrepFeed {
   private readonly args: string[];
   private readonly fed = new Set<string>();
@@ -44,16 +50,7 @@ export class RipgrepFeed {
     private readonly root: string,
     needles: readonly Needle[],
   ) {
-    this.args = [
-      "--files-with-matches",
-      "--null",
-      "--no-messages",
-      "--no-config",
-      "--hidden",
-      "--no-ignore",
-      "--binary",
-      "--no-unicode",
-    ];
+    this.args = ["--files-with-matches", "--null", ...RG_LISTED_FILES];
     for (const needle of needles) this.args.push("-e", needlePattern(needle));
     this.args.push("--");
   }
