@@ -50,6 +50,7 @@ export class HelperRequests {
           // some of it: `fetchRun(base, id)` passes only unknowns on, and the helper's own request is the finding.
           const index = params.findIndex(
             (param, i) =>
+              i < call.arguments.length &&
               readsParameter(request.urlNode, param, helper.context) &&
               writesText(this.values.stringValue(call.arguments[i]!, context, null)),
           );

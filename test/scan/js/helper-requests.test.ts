@@ -15,6 +15,18 @@ function rulesByLine(file: string, text: string): string[] {
 }
 
 describe("requests through helpers", () => {
+  it("takes a call that passes fewer arguments than the helper has parameters (the URL's parameter left unbound)", () => {
+    const text = [
+      'const BASE = "https://www.comfydeploy.com/api";',
+      "function send(options, path = \"/run\") {",
+      "  return fetch(BASE + path, options);",
+      "}",
+      "export const ping = () => send({ method: \"HEAD\" });",
+    ].join("\n");
+    const analyzer = new JsAnalyzer("/nonexistent", new Set(["ping.js"]), DEFAULT_HOSTS);
+    expect(analyzer.analyze("ping.js", text).error).toBeUndefined();
+  });
+
   it("reads a module helper's fetch with the caller's path, method and body", () => {
     const text = [
       'const BASE = process.env.API ?? "https://www.comfydeploy.com/api";',
