@@ -39,6 +39,9 @@ export class HelperRequests {
     if (call.arguments.length === 0 || this.active.size >= MAX_HELPER_DEPTH) return undefined;
     const helper = this.helperOf(call.expression, context);
     if (!helper || this.active.has(helper.fn)) return undefined;
+    // Only an argument that writes some of a URL can make the finding, so a call without one is not followed.
+    const writing = call.arguments.map((arg) => writesText(this.values.stringValue(arg, context, null)));
+    if (!writing.includes(true)) return undefined;
     const params = helper.fn.parameters;
     this.active.add(helper.fn);
     try {
@@ -49,10 +52,7 @@ export class HelperRequests {
           // The path comes from the caller when the helper's URL reads one of its parameters and the argument writes
           // some of it: `fetchRun(base, id)` passes only unknowns on, and the helper's own request is the finding.
           const index = params.findIndex(
-            (param, i) =>
-              i < call.arguments.length &&
-              readsParameter(request.urlNode, param, helper.context) &&
-              writesText(this.values.stringValue(call.arguments[i]!, context, null)),
+            (param, i) => writing[i] === true && readsParameter(request.urlNode, param, helper.context),
           );
           const urlNode = index >= 0 ? call.arguments[index] : undefined;
           if (!urlNode) continue;
