@@ -18,10 +18,10 @@ describe("requests through helpers", () => {
   it("takes a call that passes fewer arguments than the helper has parameters (the URL's parameter left unbound)", () => {
     const text = [
       'const BASE = "https://www.comfydeploy.com/api";',
-      "function send(options, path = \"/run\") {",
+      'function send(options, path = "/run") {',
       "  return fetch(BASE + path, options);",
       "}",
-      "export const ping = () => send({ method: \"HEAD\" });",
+      'export const ping = () => send({ method: "HEAD" });',
     ].join("\n");
     const analyzer = new JsAnalyzer("/nonexistent", new Set(["ping.js"]), DEFAULT_HOSTS);
     expect(analyzer.analyze("ping.js", text).error).toBeUndefined();
