@@ -4,31 +4,10 @@
  * onto their own base.
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_HOSTS } from "../../../../src/core/urls.js";
-import { fileKind } from "../../../../src/platform/file-types.js";
-import type { FileScanInput, RepoFacts } from "../../../../src/scan/scanner.js";
-import { scanPythonCode } from "../../../../src/scan/scanners/python/code.js";
+import { pythonFindingLines } from "../../../helpers/python-scan.js";
 
 function scan(file: string, files: Record<string, string>): string[] {
-  const repo: RepoFacts = {
-    files: Object.keys(files).sort(),
-    root: "/repo",
-    sdkImportingPackages: new Set(),
-    read: (f) => files[f],
-    legacyBaseHeld: true,
-  };
-  const text = files[file]!;
-  const input: FileScanInput = {
-    file,
-    text,
-    bytes: Buffer.from(text),
-    kind: fileKind(file),
-    hosts: DEFAULT_HOSTS,
-    repo,
-  };
-  return scanPythonCode(input)
-    .map((f) => `${f.line}:${f.ruleId}`)
-    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+  return pythonFindingLines(file, files, true);
 }
 
 describe("Python requests on a base held elsewhere", () => {

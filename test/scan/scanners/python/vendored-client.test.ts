@@ -5,35 +5,17 @@
  * re-export them; then the app's imports, constructions and calls.
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_HOSTS } from "../../../../src/core/urls.js";
-import { fileKind } from "../../../../src/platform/file-types.js";
-import type { FileScanInput, RepoFacts } from "../../../../src/scan/scanner.js";
-import { scanPythonCode } from "../../../../src/scan/scanners/python/code.js";
+import { pythonFindingLines } from "../../../helpers/python-scan.js";
 
 const V1 = "https://www.comfydeploy.com/api";
 
 function scan(file: string, files: Record<string, string>): string[] {
   // As the engine sets it: the repository holds a V1 base somewhere.
-  const legacyBaseHeld = Object.values(files).some((text) => text.includes(V1));
-  const repo: RepoFacts = {
-    files: Object.keys(files).sort(),
-    root: "/repo",
-    sdkImportingPackages: new Set(),
-    read: (f) => files[f],
-    legacyBaseHeld,
-  };
-  const text = files[file]!;
-  const input: FileScanInput = {
+  return pythonFindingLines(
     file,
-    text,
-    bytes: Buffer.from(text),
-    kind: fileKind(file),
-    hosts: DEFAULT_HOSTS,
-    repo,
-  };
-  return scanPythonCode(input)
-    .map((f) => `${f.line}:${f.ruleId}`)
-    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+    files,
+    Object.values(files).some((text) => text.includes(V1)),
+  );
 }
 
 const sdkClass = (base: string, create = "create_run", read = "fetch") => `import requests
