@@ -8,12 +8,13 @@
 //   npm run build && node bench/report-check.mjs            compare; names every difference, exit 1 on any
 //   node bench/report-check.mjs --record                    re-record, after a change meant to alter output
 //   node bench/report-check.mjs --cli /other/dist/src/cli.js   another build's output against the records
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { commitTree } from "./fix-bench-trees.mjs";
 
 const { values } = parseArgs({
   options: { record: { type: "boolean" }, cli: { type: "string" }, only: { type: "string" } },
@@ -34,10 +35,7 @@ const APPS = {
 function committedCopy(app) {
   const tree = mkdtempSync(join(tmpdir(), "cdm-report-check-"));
   cpSync(app, tree, { recursive: true });
-  const git = (...args) => execFileSync("git", args, { cwd: tree, stdio: "ignore" });
-  git("init", "-q");
-  git("add", "-A");
-  git("-c", "user.email=bench@example.com", "-c", "user.name=bench", "commit", "-qm", "app");
+  commitTree(tree);
   return tree;
 }
 
