@@ -50,6 +50,31 @@ describe("relocating findings", () => {
     expect(moved).toMatchObject({ line: 2, column: 13 });
   });
 
+  it("moves a JS SDK finding's bindings with it, and drops a binding an earlier part removed", () => {
+    const raw =
+      'import { ComfyDeployClient } from "comfydeploy";\r\nimport * as cd from "comfydeploy";\r\nnew cd.ComfyDeployClient({});\r\n';
+    const lf = raw.replace(/\r\n/g, "\n");
+    const current = `// note\n${lf.replace('import * as cd from "comfydeploy";\n', "")}`;
+    const binding = (needle: string, local: string) => {
+      const start = raw.indexOf(needle);
+      return {
+        module: "comfydeploy",
+        imported: local,
+        local,
+        typeOnly: false,
+        span: { start, end: start + needle.length },
+      };
+    };
+    const finding: Finding = {
+      ...findingAt(raw, "new cd.ComfyDeployClient({})"),
+      ruleId: "v1-sdk-client",
+      facts: { kind: "js-sdk", imports: [binding("ComfyDeployClient", "ComfyDeployClient"), binding("* as cd", "*")] },
+    };
+    const [moved] = relocateFindings([finding], lf, current, crlfToLf(raw));
+    const facts = moved!.facts?.kind === "js-sdk" ? moved!.facts : undefined;
+    expect(facts?.imports.map((b) => current.slice(b.span.start, b.span.end))).toEqual(["ComfyDeployClient"]);
+  });
+
   it("maps a point between characters after the last kept character", () => {
     expect(spanMap("ab|cd", "xab|cd")({ start: 3, end: 3 })).toEqual({ start: 4, end: 4 });
   });

@@ -7,6 +7,7 @@
 import type { NodeRefKind, NodeRefVerdict } from "../knowledge/node-ref.js";
 import type { NpmVerdict } from "../knowledge/npm-versions.js";
 import type { PypiVerdict } from "../knowledge/pypi-versions.js";
+import type { Span } from "./location.js";
 import type { V1Endpoint } from "./urls.js";
 
 /** A V1 `/run` request (JS/TS, Python, any text file). */
@@ -100,6 +101,30 @@ export interface PythonSdkFacts {
   evidence?: string;
 }
 
+/**
+ * V1 JS/TS SDK use in code: every name the file binds to the `comfydeploy`
+ * package, as the analyser read them, so the transform edits these bindings
+ * (found by span) instead of reading the file's imports again.
+ */
+export interface JsSdkFacts {
+  kind: "js-sdk";
+  imports: readonly JsSdkImport[];
+}
+
+/** One name bound to the SDK package: an import specifier, a default or namespace import, a required name. */
+export interface JsSdkImport {
+  /** The module specifier as written: the package, or a file inside it (`comfydeploy/dist/index.js`). */
+  module: string;
+  /** The exported name; `*` for the whole module (`import * as cd`, `const cd = require(…)`), `default` for a default import. */
+  imported: string;
+  /** The name it has in the file. */
+  local: string;
+  /** `import type { X }` or `import { type X }`: usable in type positions only. */
+  typeOnly: boolean;
+  /** The specifier (`X as Y`), the property of a destructured require (`X: Y`), or the binding of the whole module. */
+  span: Span;
+}
+
 /** V1 Ruby SDK use in code. */
 export interface RubySdkFacts {
   kind: "ruby-sdk";
@@ -152,6 +177,7 @@ export type FindingFacts =
   | PypiDependencyFacts
   | GemDependencyFacts
   | PythonSdkFacts
+  | JsSdkFacts
   | RubySdkFacts
   | NodePinFacts
   | WorkerImageFacts;

@@ -8,6 +8,14 @@ import { ENDPOINTS } from "../knowledge/migration.js";
 
 export const RUN_ID_KEY: string = ENDPOINTS.getRun.v1.query;
 
+/**
+ * How many lines around a V1 URL still belong to its request when no
+ * statement or request object bounds it: the scanner reads the body and a
+ * later run_id query there, and the transform looks for the V1-only fields it
+ * must mark in the same lines.
+ */
+export const BODY_LINES = 10;
+
 /** `run` ending a URL's path; group 1 is `run`, group 2 the trailing slash. */
 const RUN_SEGMENT = /(?:^|\/)(run)(\/?)(?=[?#]|$)/;
 

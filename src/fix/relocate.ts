@@ -54,15 +54,27 @@ export function relocateFindings(
   });
 }
 
-/** An endpoint finding's `/run` literal moves with its span; it is dropped when an earlier part rewrote it. */
+/**
+ * Spans inside the facts move with the finding's: an endpoint finding's `/run`
+ * literal, dropped when an earlier part rewrote it; a JS SDK finding's
+ * bindings, each dropped when none of its characters survived.
+ */
 function movedFacts(
   finding: Finding,
   map: (span: Span) => Span | undefined,
   toScanned: (offset: number) => number,
 ): Partial<Finding> {
   const facts = finding.facts;
+  const move = (span: Span): Span | undefined => map({ start: toScanned(span.start), end: toScanned(span.end) });
+  if (facts?.kind === "js-sdk") {
+    const imports = facts.imports.flatMap((binding) => {
+      const span = move(binding.span);
+      return span ? [{ ...binding, span }] : [];
+    });
+    return { facts: { ...facts, imports } };
+  }
   if (facts?.kind !== "endpoint" || !facts.runLiteral) return {};
-  const literal = map({ start: toScanned(facts.runLiteral.start), end: toScanned(facts.runLiteral.end) });
+  const literal = move(facts.runLiteral);
   const { runLiteral: _dropped, ...rest } = facts;
   return { facts: literal ? { ...rest, runLiteral: literal } : rest };
 }

@@ -75,7 +75,12 @@ export class SpanIndex {
 
   /** Every node that starts where the finding starts, outermost first. */
   at(finding: Finding): ASTPath[] {
-    return this.byStart.get(this.rangeOf(finding)[0]) ?? [];
+    return this.startingAt(spanOf(finding));
+  }
+
+  /** Every node that starts where the span starts, outermost first. */
+  startingAt(span: Span): ASTPath[] {
+    return this.byStart.get(this.parsedOffset(span.start)) ?? [];
   }
 
   /** The outermost expression a finding spans exactly (or the widest one starting there that fits). */

@@ -7,6 +7,7 @@
 import { posix } from "node:path";
 import { factsOf } from "../../src/core/facts.js";
 import type { Finding } from "../../src/core/finding.js";
+import { BODY_LINES } from "../../src/core/run-path.js";
 import { statementAround } from "../../src/lang/text/statements.js";
 import type { TextFile } from "../../src/lang/text/text-file.js";
 import { JsonUrls } from "./json.js";
@@ -15,9 +16,6 @@ import { MarkdownCode, type Segment, segmentAt } from "./segments.js";
 import { v1OnlyFields } from "./urls.js";
 
 const MARKDOWN = new Set([".md", ".mdx", ".markdown"]);
-
-/** Lines around a URL searched for a request body when the statement does not show it. */
-const BODY_LINES = 10;
 
 /** Where a finding's URL is, and what it looks like there. */
 export interface Site {

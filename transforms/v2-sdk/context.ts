@@ -17,7 +17,7 @@ import { type SourceStyle, sourceStyleOf } from "../lib/source-style.js";
 import { SpanIndex } from "../lib/span-index.js";
 import type { EnvChange, FixEvent, SupportImport, SupportModule } from "../types.js";
 import { COMPAT_MODULE } from "./compat/module.js";
-import { isNameTaken, isSdkModuleCall, type SdkBindings, sdkBindings, type SdkSpecifier } from "./sdk-bindings.js";
+import { isNameTaken, isSdkModuleCall, type SdkBindings, type SdkSpecifier, sdkBindingsOf } from "./sdk-bindings.js";
 import type { PrintOptions } from "./snippets.js";
 import type { AdapterStyle } from "./v1-result-adapters.js";
 
@@ -90,7 +90,7 @@ export function createContext(
     j,
     root,
     file,
-    bindings: sdkBindings(j, root),
+    bindings: sdkBindingsOf(j, root, sites, findings),
     sites,
     print: { quote, trailingComma, arrowParensAlways: true, useTabs: indent === "\t" },
     style: { typescript: isTypeScript(file.path), quote: quote === "single" ? "'" : '"', indent, trailingComma },

@@ -2,11 +2,15 @@
  * The names one file binds to the `comfydeploy` package: named imports and
  * destructured `require`/`import()` (one entry per name), namespaces (`import
  * * as cd`, a default import, `const cd = require(...)`), and the references
- * to a module-level name in value and type positions.
+ * to a module-level name in value and type positions. The scan's `js-sdk`
+ * facts name them; a run without a scan reads them from the tree.
  */
 import type { ASTPath, Collection, JSCodeshift } from "jscodeshift";
+import { factsOf, type JsSdkImport } from "../../src/core/facts.js";
+import type { Finding } from "../../src/core/finding.js";
 import { JS_SDK } from "../../src/knowledge/migration.js";
 import { findPaths } from "../lib/node-paths.js";
+import type { SpanIndex } from "../lib/span-index.js";
 import { isSdkModule, isSdkSubpath } from "../../src/lang/js/sdk-module.js";
 
 type AnyNode = { type: string; [key: string]: unknown };
@@ -71,7 +75,66 @@ export function reRootSource(spec: SdkSpecifier): boolean {
   return true;
 }
 
-export function sdkBindings(j: JSCodeshift, root: Collection): SdkBindings {
+/**
+ * The file's SDK bindings: those the scan proved (the findings' `js-sdk`
+ * facts, each specifier's node found by its span), or, for a plain jscodeshift
+ * run whose findings carry no facts, those read from the tree.
+ */
+export function sdkBindingsOf(
+  j: JSCodeshift,
+  root: Collection,
+  sites: SpanIndex,
+  findings: readonly Finding[],
+): SdkBindings {
+  for (const finding of findings) {
+    const facts = factsOf(finding, "js-sdk");
+    if (facts) return bindingsFromFacts(sites, facts.imports);
+  }
+  return sdkBindings(j, root);
+}
+
+/** The imported names that bind the whole module (`import * as cd`, `import cd from`, `const cd = require(…)`). */
+const WHOLE_MODULE: ReadonlySet<string> = new Set(["*", "default"]);
+
+function bindingsFromFacts(sites: SpanIndex, imports: readonly JsSdkImport[]): SdkBindings {
+  const out: SdkBindings = { specifiers: [], namespaces: new Set() };
+  for (const binding of imports) {
+    if (WHOLE_MODULE.has(binding.imported)) out.namespaces.add(binding.local);
+    else {
+      const specifier = specifierAt(sites, binding);
+      if (specifier) out.specifiers.push(specifier);
+    }
+  }
+  // The order the tree gives: import declarations first, then destructured requires.
+  const rank = (s: SdkSpecifier): number => (s.kind === "import" ? 0 : 1);
+  out.specifiers.sort((a, b) => rank(a) - rank(b));
+  return out;
+}
+
+/** The specifier node a binding's span starts at, with the declaration and module literal around it. */
+function specifierAt(sites: SpanIndex, binding: JsSdkImport): SdkSpecifier | undefined {
+  const { imported, local, typeOnly } = binding;
+  for (const path of sites.startingAt(binding.span)) {
+    const node = path.node as unknown as AnyNode;
+    if (node.type === "ImportSpecifier") {
+      const declaration = path.parent as ASTPath;
+      const source = (declaration.node as unknown as AnyNode).source as AnyNode;
+      return { path, kind: "import", imported, local, typeOnly, declaration, source };
+    }
+    if ((node.type === "ObjectProperty" || node.type === "Property") && (node.value as AnyNode).type === "Identifier") {
+      // The property's pattern, then the declarator that requires the module.
+      const declarator = path.parent?.parent as ASTPath | undefined;
+      const init = (declarator?.node as unknown as AnyNode | undefined)?.init;
+      if (!declarator || !isSdkModuleCall(init)) return undefined;
+      const declaration = declarator.parent as ASTPath;
+      return { path, kind: "destructure", imported, local, typeOnly, declaration, source: moduleLiteralOf(init) };
+    }
+  }
+  return undefined;
+}
+
+/** The bindings read from the tree itself, for a run without the scan's facts. */
+function sdkBindings(j: JSCodeshift, root: Collection): SdkBindings {
   const out: SdkBindings = { specifiers: [], namespaces: new Set() };
   findPaths(j, root, "ImportDeclaration").forEach((declaration) => {
     const node = declaration.node as unknown as AnyNode;

@@ -31,6 +31,7 @@ import { HelperRequests } from "./helper-requests.js";
 import type { EndpointRequest } from "../../core/facts.js";
 import { JsProject } from "./project.js";
 import { Reporter } from "./reporter.js";
+import { addJsSdkFacts, isTypeOnlyImport } from "./sdk-import-facts.js";
 import { isSdkModule } from "../../lang/js/sdk-module.js";
 import { V1_EXPORT_NAMES, V1_METHOD_NAMES, V1Sdk } from "./v1-sdk.js";
 import { V1_CLIENT_PROPERTIES } from "../../knowledge/migration.js";
@@ -104,6 +105,7 @@ export class JsAnalyzer {
     this.reportSdkTypes(context, report);
     this.reportVendoredClasses(context, report);
     this.reportVendoredUse(context, report);
+    addJsSdkFacts(report.findings, context);
     const importsSdk = [...context.imports.values()].some((binding) => isSdkModule(binding.module));
     const exportsClient = this.sdk.exportsClient(context, clientModules);
     this.forgetNodes();
@@ -359,14 +361,6 @@ function importedName(decl: ts.Node): ts.Identifier | undefined {
   if (ts.isImportSpecifier(decl) || ts.isImportClause(decl) || ts.isBindingElement(decl))
     return decl.name && ts.isIdentifier(decl.name) ? decl.name : undefined;
   return undefined;
-}
-
-/** `import type { X }` or `import { type X }`: the name is used in type positions only. */
-function isTypeOnlyImport(decl: ts.Node): boolean {
-  if (ts.isImportSpecifier(decl)) return decl.isTypeOnly || decl.parent.parent.isTypeOnly;
-  if (ts.isImportClause(decl)) return decl.isTypeOnly;
-  if (ts.isNamespaceImport(decl)) return decl.parent.isTypeOnly;
-  return false;
 }
 
 /** The request facts the endpoint transform reads instead of re-deriving them. */

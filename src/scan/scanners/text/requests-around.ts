@@ -4,6 +4,7 @@
  * command sending it), the text its body is looked for in, and the file's
  * `run_id` queries near it. Shared by the V1 endpoint rules of the text scan.
  */
+import { BODY_LINES } from "../../../core/run-path.js";
 import { statementAround } from "../../../lang/text/statements.js";
 import type { TextFile } from "../../../lang/text/text-file.js";
 import { type HttpMethod, methodInStatement } from "./http-methods.js";
@@ -11,9 +12,6 @@ import type { RequestFacts } from "./other-host.js";
 import { sendingCommandMethod } from "./program-bases.js";
 import { findRunIdQueries, type RunIdQuery } from "./run-id-query.js";
 import { type StructuredRequests, structuredRequestsOf } from "./structured-requests.js";
-
-/** Lines around a URL searched for a request body when no statement or request object bounds it. */
-const BODY_LINES = 10;
 
 export class RequestsAround {
   private structuredCache: StructuredRequests | undefined | null = null;
