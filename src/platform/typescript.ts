@@ -4,13 +4,14 @@
  * JS/TS never pays for the load.
  */
 import { createRequire } from "node:module";
+import { withCompileCache } from "./compile-cache.js";
 import { jsDialectOf } from "./file-types.js";
 
 export type TypeScript = typeof import("ts-morph").ts;
 let typescript: TypeScript | undefined;
 
 export function loadTypeScript(): TypeScript {
-  typescript ??= (createRequire(import.meta.url)("ts-morph") as typeof import("ts-morph")).ts;
+  typescript ??= withCompileCache(() => createRequire(import.meta.url)("ts-morph") as typeof import("ts-morph")).ts;
   return typescript;
 }
 
