@@ -3,14 +3,20 @@
  * the scanner and fix) are compiled once and then read from the cache.
  * Node 22.1 and later do this for every module loaded after start-up
  * (`module.enableCompileCache`). Node 20 has no such call: there
- * `withCompileCache` keeps the code of the CommonJS modules one load requires
- * through `v8-compile-cache-lib`, in a directory only this user can write.
- * NODE_DISABLE_COMPILE_CACHE turns both off, as it does for Node's own flag.
+ * `precompileCommonJs` loads one big file with V8's cached code (kept in a
+ * directory only this user can write) and leaves it in require's cache, where
+ * the require that follows finds it. NODE_DISABLE_COMPILE_CACHE turns both
+ * off, as it does for Node's own flag.
+ *
+ * Not v8-compile-cache-lib: it hooks every module, rewrites its whole cache
+ * (8 MB with ts-morph) on every run, and added 30 MB to a scan's peak memory.
  */
-import { lstatSync, mkdirSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import module, { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { homedir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { Script } from "node:vm";
+import { crc32 } from "node:zlib";
 
 type ModuleApi = { enableCompileCache?: () => unknown };
 
@@ -30,67 +36,89 @@ export function enableCompileCache(
 
 const nodeCacheOn = enableCompileCache();
 
-interface CompileHook {
-  prototype: { _compile: (this: unknown, content: string, filename: string, format?: string) => unknown };
+interface CommonJsModule {
+  exports: unknown;
+  filename: string;
+  loaded: boolean;
+  paths: string[];
+}
+interface ModuleClass {
+  new (id: string, parent?: unknown): CommonJsModule;
+  _cache: Record<string, CommonJsModule | undefined>;
+  _nodeModulePaths(dir: string): string[];
+  wrap(source: string): string;
 }
 
 /**
- * Runs `load` (a `require` or an `import()` of modules that require big
- * CommonJS files) with their compiled code read from, and written to, the
- * cache. Only while `load` runs: nothing else loaded in the process goes
- * through the hook. Where Node keeps its own cache, or no safe directory can
- * be had, `load` simply runs.
+ * Loads the CommonJS file at this absolute path with V8's cached code for it
+ * and leaves it in require's cache, so that the next `require` of it (from
+ * ts-morph, say) takes it as loaded. The code is cached right after the file
+ * ran, and written again only when V8 refused it (another file, another V8).
+ * True when the file is now loaded; false when Node keeps its own cache, the
+ * cache is off or cannot be had, or the file was already loaded: then the
+ * next require loads it as usual.
  */
-export function withCompileCache<T>(
-  load: () => T,
-  { env = process.env, parent = tmpdir() }: { env?: NodeJS.ProcessEnv; parent?: string } = {},
-): T {
-  if (nodeCacheOn || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return load();
-  const cacheDir = privateCacheDir(parent);
-  if (!cacheDir) return load();
-  const end = installHook(cacheDir);
-  let result: T;
+export function precompileCommonJs(
+  file: string,
+  { env = process.env, parent = userCacheHome(env) }: { env?: NodeJS.ProcessEnv; parent?: string } = {},
+): boolean {
+  const Module = module as unknown as ModuleClass;
+  if (nodeCacheOn || env.NODE_DISABLE_COMPILE_CACHE !== undefined || Module._cache[file]) return false;
+  const dir = privateCacheDir(parent);
+  if (!dir) return false;
+  let source: string;
   try {
-    result = load();
-  } catch (error) {
-    end();
-    throw error;
-  }
-  if (result instanceof Promise) return result.finally(end) as T;
-  end();
-  return result;
-}
-
-/** Installs the caching `_compile`; the returned function restores Node's and writes what was compiled. */
-function installHook(cacheDir: string): () => void {
-  const Module = module as unknown as CompileHook;
-  const original = Module.prototype._compile;
-  let cache: { uninstall(): void } | undefined;
-  try {
-    const { install } = createRequire(import.meta.url)("v8-compile-cache-lib") as typeof import("v8-compile-cache-lib");
-    // One cache per V8 version: another version rejects the code, and two Node versions would keep rewriting it.
-    cache = install({ cacheDir, prefix: `comfydeploy-migrate-v8-${process.versions.v8}` });
+    source = readFileSync(file, "utf8");
   } catch {
-    return () => undefined;
+    return false;
   }
-  const cached = Module.prototype._compile;
-  // An ES module required from CommonJS (Node 20.19's require(esm)) arrives with format "module": Node compiles that itself.
-  Module.prototype._compile = function (content, filename, format) {
-    return (format === "module" ? original : cached).call(this, content, filename, format);
-  };
-  return () => {
-    Module.prototype._compile = original;
-    cache?.uninstall();
-  };
+  const cacheFile = codeCacheFile(dir, file, source);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  const script = new Script(Module.wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const loaded = new Module(file, undefined);
+  loaded.filename = file;
+  loaded.paths = Module._nodeModulePaths(dirname(file));
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  wrapper.call(loaded.exports, loaded.exports, createRequire(file), loaded, file, dirname(file));
+  loaded.loaded = true;
+  Module._cache[file] = loaded;
+  if (!cachedData || script.cachedDataRejected) writeAtomically(cacheFile, script.createCachedData());
+  return true;
+}
+
+/** Where a file's code is cached: the name says which file, which bytes and which V8 (V8 itself checks only the length). */
+export function codeCacheFile(dir: string, file: string, source: string): string {
+  const sum = (text: string): string => crc32(text).toString(16);
+  return join(dir, `${basename(file)}-${sum(file)}-${sum(source)}-${source.length}-${process.versions.v8}.code`);
+}
+
+/** A cache file is replaced whole: a run reading it at the same time sees the old one or the new one. */
+function writeAtomically(file: string, data: Buffer): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, data, { mode: 0o600 });
+    renameSync(temp, file);
+  } catch {
+    // A cache that cannot be written only costs speed next time.
+  }
+}
+
+/** XDG_CACHE_HOME, else ~/.cache: not the temp directory, which may be shared, and which CI checks tests leave empty. */
+function userCacheHome(env: NodeJS.ProcessEnv): string {
+  return env.XDG_CACHE_HOME || join(homedir(), ".cache");
 }
 
 /**
- * The cache directory: under the temp directory, named for the user, made
- * with mode 700 and used only while it is a real directory this user owns
- * that nobody else can write: compiled code from a directory another user
- * controls would run as this user.
+ * The cache directory, named for the user, made with mode 700 and used only
+ * while it is a real directory this user owns that nobody else can write:
+ * compiled code from a directory another user controls would run as this user.
  */
-export function privateCacheDir(parent: string = tmpdir()): string | undefined {
+export function privateCacheDir(parent: string): string | undefined {
   const uid = process.getuid?.();
   const dir = join(parent, `comfydeploy-migrate-compile-cache-${uid ?? "user"}`);
   try {

@@ -9,7 +9,7 @@ import { Worker } from "node:worker_threads";
 import type { Finding } from "../core/finding.js";
 import type { JsAnalyzer } from "./js/analyze.js";
 import type { HostSet } from "../core/urls.js";
-import { withCompileCache } from "../platform/compile-cache.js";
+import { precompileTypeScript } from "../platform/typescript.js";
 
 export interface JsWork {
   file: string;
@@ -54,8 +54,11 @@ export abstract class JsPool {
 
 let analyzerModule: Promise<typeof import("./js/analyze.js")> | undefined;
 /** The analyzer's module, loaded once, with TypeScript's compiled code from the compile cache. */
-const loadAnalyzer = (): Promise<typeof import("./js/analyze.js")> =>
-  (analyzerModule ??= withCompileCache(() => import("./js/analyze.js")));
+function loadAnalyzer(): Promise<typeof import("./js/analyze.js")> {
+  if (!analyzerModule) precompileTypeScript();
+  analyzerModule ??= import("./js/analyze.js");
+  return analyzerModule;
+}
 
 /** Starts loading the analyzer (TypeScript) in this thread while it waits on other processes. */
 export function preloadAnalyzer(): void {

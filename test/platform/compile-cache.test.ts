@@ -1,8 +1,13 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import module, { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { enableCompileCache, privateCacheDir, withCompileCache } from "../../src/platform/compile-cache.js";
+import {
+  codeCacheFile,
+  enableCompileCache,
+  precompileCommonJs,
+  privateCacheDir,
+} from "../../src/platform/compile-cache.js";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 
 describe("enableCompileCache", () => {
@@ -32,52 +37,54 @@ describe("enableCompileCache", () => {
   });
 });
 
-// Node 22.1+ keeps its own cache for every module: there withCompileCache only runs the load.
+// Node 22.1+ keeps its own cache for every module: there precompileCommonJs leaves loading to require.
 const nodeKeepsItsOwn = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === "function";
+const requireCache = (module as unknown as { _cache: Record<string, unknown> })._cache;
 
-describe.skipIf(nodeKeepsItsOwn)("withCompileCache (Node without module.enableCompileCache)", () => {
+describe.skipIf(nodeKeepsItsOwn)("precompileCommonJs (Node without module.enableCompileCache)", () => {
   const cacheOf = (parent: string): string =>
     join(parent, `comfydeploy-migrate-compile-cache-${process.getuid?.() ?? "user"}`);
-  const mapOf = (parent: string): string => {
-    const dir = cacheOf(parent);
-    const map = readdirSync(dir).find((f) => f.endsWith(".MAP"));
-    return map ? readFileSync(join(dir, map), "utf8") : "";
-  };
-
-  it("keeps the compiled code of the CommonJS modules the load requires, in a directory only this user can open", () => {
-    const parent = tempDir();
-    const code = tempRepo({ "big.cjs": "module.exports = { answer: () => 42 };" });
-    const loaded = withCompileCache(() => createRequire(join(code, "x.cjs"))("./big.cjs") as { answer(): number }, {
-      env: {},
-      parent,
+  const codeFiles = (parent: string): string[] => readdirSync(cacheOf(parent)).filter((f) => f.endsWith(".code"));
+  const big = (): string =>
+    tempRepo({
+      "lib/big.cjs":
+        "globalThis.bigRuns = (globalThis.bigRuns ?? 0) + 1;\nmodule.exports = { sum: require('./add.cjs')(40, 2), dir: __dirname };",
+      "lib/add.cjs": "module.exports = (a, b) => a + b;",
     });
-    expect(loaded.answer()).toBe(42);
-    expect(mapOf(parent)).toContain(join(code, "big.cjs"));
+
+  it("loads the file into require's cache, runs it once, and keeps its compiled code where only this user can look", () => {
+    const parent = tempDir();
+    const file = join(big(), "lib", "big.cjs");
+    const runs = (globalThis as { bigRuns?: number }).bigRuns ?? 0;
+    expect(precompileCommonJs(file, { env: {}, parent })).toBe(true);
+    const loaded = createRequire(file)("./big.cjs") as { sum: number; dir: string };
+    expect(loaded).toEqual({ sum: 42, dir: dirname(file) });
+    expect((globalThis as { bigRuns?: number }).bigRuns).toBe(runs + 1);
+    expect(codeFiles(parent)).toHaveLength(1);
     expect(statSync(cacheOf(parent)).mode & 0o777).toBe(0o700);
+    delete requireCache[file];
   });
 
-  it("is on only while the load runs, an asynchronous one included", async () => {
+  it("replaces a cached code V8 refuses (from another build of the file, or damaged)", () => {
     const parent = tempDir();
-    const code = tempRepo({ "during.cjs": "module.exports = 1;", "after.cjs": "module.exports = 2;" });
-    const req = createRequire(join(code, "x.cjs"));
-    const compile = (module as unknown as { prototype: { _compile: unknown } }).prototype._compile;
-    await withCompileCache(async () => req("./during.cjs"), { env: {}, parent });
-    expect((module as unknown as { prototype: { _compile: unknown } }).prototype._compile).toBe(compile);
-    req("./after.cjs");
-    expect(mapOf(parent)).toContain("during.cjs");
-    expect(mapOf(parent)).not.toContain("after.cjs");
+    const file = join(big(), "lib", "big.cjs");
+    const dir = privateCacheDir(parent)!;
+    const code = codeCacheFile(dir, file, readFileSync(file, "utf8"));
+    writeFileSync(code, "not V8's code");
+    expect(precompileCommonJs(file, { env: {}, parent })).toBe(true);
+    expect((createRequire(file)("./big.cjs") as { sum: number }).sum).toBe(42);
+    expect(readFileSync(code).toString()).not.toBe("not V8's code");
+    expect(readFileSync(code).length).toBeGreaterThan(100);
+    delete requireCache[file];
   });
 
-  it("lets Node compile an ES module that CommonJS requires", () => {
-    const code = tempRepo({
-      "pkg/package.json": JSON.stringify({ type: "module" }),
-      "pkg/index.js": "export const value = 'esm';",
-    });
-    const loaded = withCompileCache(() => createRequire(join(code, "x.cjs"))("./pkg/index.js") as { value: string }, {
-      env: {},
-      parent: tempDir(),
-    });
-    expect(loaded.value).toBe("esm");
+  it("leaves a file already loaded alone", () => {
+    const parent = tempDir();
+    const file = join(big(), "lib", "add.cjs");
+    createRequire(file)("./add.cjs");
+    expect(precompileCommonJs(file, { env: {}, parent })).toBe(false);
+    expect(readdirSync(parent)).toEqual([]);
+    delete requireCache[file];
   });
 
   it("uses no directory another user could have written: a link, or one others can write, is passed over", () => {
@@ -88,18 +95,17 @@ describe.skipIf(nodeKeepsItsOwn)("withCompileCache (Node without module.enableCo
     const linked = tempDir();
     symlinkSync(tempDir(), cacheOf(linked));
     expect(privateCacheDir(linked)).toBeUndefined();
-    const code = tempRepo({ "plain.cjs": "module.exports = 3;" });
-    expect(withCompileCache(() => createRequire(join(code, "x.cjs"))("./plain.cjs"), { env: {}, parent: linked })).toBe(
-      3,
-    );
+    const file = join(big(), "lib", "big.cjs");
+    expect(precompileCommonJs(file, { env: {}, parent: writable })).toBe(false);
+    expect(precompileCommonJs(file, { env: {}, parent: linked })).toBe(false);
     expect(readdirSync(cacheOf(writable))).toEqual([]);
+    expect(requireCache[file]).toBeUndefined();
   });
 
   it("stays off when NODE_DISABLE_COMPILE_CACHE is set", () => {
     const parent = tempDir();
-    const code = tempRepo({ "off.cjs": "module.exports = 4;" });
-    const env = { NODE_DISABLE_COMPILE_CACHE: "1" };
-    expect(withCompileCache(() => createRequire(join(code, "x.cjs"))("./off.cjs"), { env, parent })).toBe(4);
+    const file = join(big(), "lib", "big.cjs");
+    expect(precompileCommonJs(file, { env: { NODE_DISABLE_COMPILE_CACHE: "1" }, parent })).toBe(false);
     expect(readdirSync(parent)).toEqual([]);
   });
 });
