@@ -23,7 +23,7 @@ import type { RepoFacts } from "./scanner.js";
 import { currentHostsAsLegacy, findLegacyHostMentions, type HostSet } from "../core/urls.js";
 import { cachedReader, contentDigest, decode } from "./file-reading.js";
 import { ImportIndex } from "./import-index.js";
-import { findImporters, hostModuleImports, importerCandidates } from "./importer-follow-up.js";
+import { findImporters, hostModuleImports, importerCandidates, thirdPartyPackages } from "./importer-follow-up.js";
 import { applyInSourceSuppressions, withoutMarkerLines } from "./suppression-pass.js";
 import { scannersFor, scanTextFile, type TextCandidate, textFallback } from "./text-pass.js";
 import { loadGrammarsFor } from "../lang/tree/grammars.js";
@@ -219,23 +219,27 @@ async function scanWithPool(
     }
   };
   // Files that use a client module's exports without naming anything V1 themselves: one index of imports serves every round.
-  // With rg it is built while the first candidates are parsed (rg beside the parser), since any of them may export a client.
-  const buildIndex = (): Promise<ImportIndex> =>
-    ImportIndex.build(root, importerCandidates(filesToScan, fileSet), ripgrep);
-  let importIndex =
-    jsCandidates.length > 0 && ripgrep && filesToScan.length >= RIPGREP_MIN_FILES ? buildIndex() : undefined;
-  importIndex?.catch(() => undefined); // a failure surfaces where the index is awaited
+  // With rg, the repository's own code is indexed while the first candidates are parsed (rg beside the parser), since any
+  // of them may export a client; a third-party package is indexed only once a round looks for importers in it.
+  const importerFiles = importerCandidates(filesToScan, fileSet);
+  const thirdPartyPackage = thirdPartyPackages(fileSet);
+  const index = new ImportIndex(root, ripgrep);
+  let ownCode: Promise<void> | undefined =
+    jsCandidates.length > 0 && ripgrep && filesToScan.length >= RIPGREP_MIN_FILES
+      ? index.cover(importerFiles.filter((f) => thirdPartyPackage(f) === undefined))
+      : undefined;
+  ownCode?.catch(() => undefined); // a failure surfaces where the index is asked
   await run(jsCandidates.splice(0));
   while (clientModules.length > 0) {
     const modules = clientModules.splice(0);
-    importIndex ??= buildIndex();
-    const importers = await findImporters(root, fileSet, analysed, modules, await importIndex, digests);
+    const search = { index, importerFiles, thirdPartyPackage };
+    const importers = await findImporters(root, fileSet, analysed, modules, search, digests);
     if (importers.length === 0) break;
     progress.candidates += importers.filter((w) => !countedJs.has(w.file)).length;
     await run(importers);
   }
-  await importIndex?.catch(() => undefined); // no rg left running when the scan returns
-  importIndex = undefined;
+  await ownCode?.catch(() => undefined); // no rg left running when the scan returns
+  ownCode = undefined;
   // The JS/TS findings are made: the parsed files go before the text pass loads its grammars.
   await pool.close();
   const read = cachedReader(root, fileSet);

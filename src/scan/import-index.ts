@@ -4,9 +4,11 @@
  * collected in one pass (one ripgrep run, or one read of each file without
  * it) and kept as an inverted index from a path segment to the files naming
  * it. Each round of the importer follow-up asks the index instead of searching
- * the tree again, so following imports costs one pass whatever the tree's
- * shape. Only names are kept, not texts: the follow-up reads the few files the
- * index answers.
+ * the tree again, so following imports costs at most one pass over each file
+ * whatever the tree's shape; files are added as a round first needs them
+ * (`cover`), so third-party packages no client module lives in are never read.
+ * Only names are kept, not texts: the follow-up reads the few files the index
+ * answers.
  */
 import { ripgrepEnv } from "../platform/child-env.js";
 import { spawn } from "node:child_process";
@@ -27,15 +29,39 @@ const SPECIFIER = new RegExp(SPECIFIER_SOURCE, "g");
 export class ImportIndex {
   /** Segment key (a segment after a slash, or its part before a dot) → indexes into `files` of the files whose specifiers hold it. */
   private readonly bySegment = new Map<string, number[]>();
+  /** The files covered so far, by id. */
+  private readonly files: string[] = [];
+  private readonly ids = new Map<string, number>();
+  /** Passes run one after another: an answer after `cover` includes every file covered before it. */
+  private passes: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly files: readonly string[]) {}
+  /** An empty index; `cover` adds files (with rg when given and the files are many enough, else by reading them). */
+  constructor(
+    private readonly root: string,
+    private readonly ripgrep: string | undefined,
+  ) {}
 
-  /** Indexes the files' import specifiers with rg when given and the set is big enough, else by reading them. */
+  /** An index of these files' import specifiers. */
   static async build(root: string, files: readonly string[], ripgrep: string | undefined): Promise<ImportIndex> {
-    const index = new ImportIndex(files);
-    if (ripgrep && files.length >= RIPGREP_MIN_FILES) await index.addWithRipgrep(ripgrep, root);
-    else await index.addByReading(root);
+    const index = new ImportIndex(root, ripgrep);
+    await index.cover(files);
     return index;
+  }
+
+  /** Indexes the files not indexed yet, in one pass; resolves once every file covered so far is in the index. */
+  cover(files: readonly string[]): Promise<void> {
+    const first = this.files.length;
+    for (const file of files) {
+      if (this.ids.has(file)) continue;
+      this.ids.set(file, this.files.length);
+      this.files.push(file);
+    }
+    const ids = Array.from({ length: this.files.length - first }, (_, i) => first + i);
+    const pass = (): Promise<void> =>
+      this.ripgrep && ids.length >= RIPGREP_MIN_FILES ? this.addWithRipgrep(this.ripgrep, ids) : this.addByReading(ids);
+    // A failed pass fails the cover that ran it, and every later one (its files would be missing from the answers).
+    this.passes = this.passes.then(() => (ids.length > 0 ? pass() : undefined));
+    return this.passes;
   }
 
   /**
@@ -67,17 +93,16 @@ export class ImportIndex {
     else if (files[files.length - 1] !== file) files.push(file);
   }
 
-  private async addByReading(root: string): Promise<void> {
-    await forEachLimit([...this.files.keys()], READ_CONCURRENCY, async (id) => {
-      const content = await readFile(posix.join(root, this.files[id]!)).catch(() => undefined);
+  private async addByReading(ids: readonly number[]): Promise<void> {
+    await forEachLimit(ids, READ_CONCURRENCY, async (id) => {
+      const content = await readFile(posix.join(this.root, this.files[id]!)).catch(() => undefined);
       if (!content || content.length > MAX_FILE_BYTES) return;
       for (const match of content.toString("utf8").matchAll(SPECIFIER)) this.add(id, quotedPart(match[0]));
     });
   }
 
   /** One rg run a chunk of paths, matches only (`path\0match` a line), read as it streams. */
-  private async addWithRipgrep(rg: string, root: string): Promise<void> {
-    const ids = new Map(this.files.map((file, id) => [file, id]));
+  private async addWithRipgrep(rg: string, ids: readonly number[]): Promise<void> {
     const base = [
       "--only-matching",
       "--with-filename",
@@ -90,34 +115,34 @@ export class ImportIndex {
       SPECIFIER_SOURCE,
       "--",
     ];
-    await forEachLimit(chunkArguments(this.files), 2, (chunk) =>
-      this.streamRipgrep(rg, root, [...base, ...chunk], ids),
+    await forEachLimit(chunkArguments(ids.map((id) => this.files[id]!)), 2, (chunk) =>
+      this.streamRipgrep(rg, [...base, ...chunk]),
     );
   }
 
-  private streamRipgrep(rg: string, root: string, args: string[], ids: ReadonlyMap<string, number>): Promise<void> {
+  private streamRipgrep(rg: string, args: string[]): Promise<void> {
     return new Promise((resolve, reject) => {
-      const child = spawn(rg, args, { cwd: root, env: ripgrepEnv(), stdio: ["ignore", "pipe", "ignore"] });
+      const child = spawn(rg, args, { cwd: this.root, env: ripgrepEnv(), stdio: ["ignore", "pipe", "ignore"] });
       let rest = "";
       child.stdout.setEncoding("utf8");
       child.stdout.on("data", (chunk: string) => {
         const lines = (rest + chunk).split("\n");
         rest = lines.pop()!;
-        for (const line of lines) this.addLine(line, ids);
+        for (const line of lines) this.addLine(line);
       });
       child.on("error", reject);
       // Exit 1: no match; 2: some file could not be read, which only loses its names (the prefilter reports it).
       child.on("close", (code) => {
-        if (rest) this.addLine(rest, ids);
+        if (rest) this.addLine(rest);
         if (code === 0 || code === 1 || code === 2) resolve();
         else reject(new Error(`rg exited with ${code}`));
       });
     });
   }
 
-  private addLine(line: string, ids: ReadonlyMap<string, number>): void {
+  private addLine(line: string): void {
     const nul = line.indexOf("\0");
-    const id = nul > 0 ? ids.get(line.slice(0, nul)) : undefined;
+    const id = nul > 0 ? this.ids.get(line.slice(0, nul)) : undefined;
     if (id !== undefined) this.add(id, quotedPart(line.slice(nul + 1)));
   }
 }

@@ -78,31 +78,22 @@ const USES_A_CLIENT = [
 ];
 const usesAClient = (text: string): boolean => USES_A_CLIENT.some((pattern) => pattern.test(text)) || mayReexport(text);
 
+/** Where findImporters looks: the import index, the files that may import, and which third-party package a file is in. */
+export interface ImporterSearch {
+  index: ImportIndex;
+  importerFiles: readonly string[];
+  thirdPartyPackage?: (file: string) => string | undefined;
+}
+
 /** The files whose importers the follow-up may look for: JS/TS code, not declaration files (they hold no calls). */
 export function importerCandidates(files: readonly string[], fileSet: ReadonlySet<string>): string[] {
   return files.filter((f) => isJsFile(f) && !/\.d\.[cm]?ts$/.test(f) && fileSet.has(f));
 }
 
-/**
- * JS/TS files not yet analysed that import one of the client modules by name
- * (by file or folder name, answered by the import index), so that the import
- * can be checked by the parser.
- */
-export async function findImporters(
-  root: string,
-  fileSet: ReadonlySet<string>,
-  analysed: ReadonlySet<string>,
-  modules: readonly string[],
-  index: ImportIndex,
-  digests: Map<string, string>,
-): Promise<JsWork[]> {
-  const names = importedNames(modules);
-  const needles = importNeedles(names);
-  const importers: JsWork[] = [];
-  // For a module in third-party code, its importers are looked for in its own package and in the repository's own code:
-  // other libraries import a library by name, which resolves to their own dependencies, not to this copy.
+/** The third-party package a file is in (undefined for the repository's own code), answered once per directory. */
+export function thirdPartyPackages(fileSet: ReadonlySet<string>): (file: string) => string | undefined {
   const packageOfDir = new Map<string, string | undefined>();
-  const thirdPartyPackage = (file: string): string | undefined => {
+  return (file) => {
     const dir = posix.dirname(file);
     if (!packageOfDir.has(dir))
       packageOfDir.set(
@@ -111,11 +102,33 @@ export async function findImporters(
       );
     return packageOfDir.get(dir);
   };
+}
+
+/**
+ * JS/TS files not yet analysed that import one of the client modules by name
+ * (by file or folder name, answered by the import index), so that the import
+ * can be checked by the parser. `importerFiles` are the files that may import
+ * (importerCandidates); the index is made to cover those in scope first.
+ */
+export async function findImporters(
+  root: string,
+  fileSet: ReadonlySet<string>,
+  analysed: ReadonlySet<string>,
+  modules: readonly string[],
+  { index, importerFiles, thirdPartyPackage = thirdPartyPackages(fileSet) }: ImporterSearch,
+  digests: Map<string, string>,
+): Promise<JsWork[]> {
+  const names = importedNames(modules);
+  const needles = importNeedles(names);
+  const importers: JsWork[] = [];
+  // For a module in third-party code, its importers are looked for in its own package and in the repository's own code:
+  // other libraries import a library by name, which resolves to their own dependencies, not to this copy.
   const modulePackages = new Set(modules.map(thirdPartyPackage));
   const inScope = (file: string): boolean => {
     const pkg = thirdPartyPackage(file);
     return pkg === undefined || modulePackages.has(pkg);
   };
+  await index.cover(importerFiles.filter(inScope));
   const candidates = [...index.importersOf(names)].filter((f) => !analysed.has(f) && inScope(f)).sort();
   await forEachLimit(candidates, READ_CONCURRENCY, async (file) => {
     const content = await readFile(posix.join(root, file)).catch(() => undefined);

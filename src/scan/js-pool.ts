@@ -9,6 +9,7 @@ import { Worker } from "node:worker_threads";
 import type { Finding } from "../core/finding.js";
 import type { JsAnalyzer } from "./js/analyze.js";
 import type { HostSet } from "../core/urls.js";
+import { precompileTypeScript } from "../platform/typescript.js";
 
 export interface JsWork {
   file: string;
@@ -51,13 +52,21 @@ export abstract class JsPool {
   }
 }
 
+let analyzerModule: Promise<typeof import("./js/analyze.js")> | undefined;
+/** The analyzer's module, loaded once, with TypeScript's compiled code from the compile cache. */
+function loadAnalyzer(): Promise<typeof import("./js/analyze.js")> {
+  if (!analyzerModule) precompileTypeScript();
+  analyzerModule ??= import("./js/analyze.js");
+  return analyzerModule;
+}
+
 /** Starts loading the analyzer (TypeScript) in this thread while it waits on other processes. */
 export function preloadAnalyzer(): void {
-  import("./js/analyze.js").catch(() => undefined);
+  loadAnalyzer().catch(() => undefined);
 }
 
 export async function createAnalyzer(options: Pick<PoolOptions, "root" | "files" | "hosts">): Promise<JsAnalyzer> {
-  const { JsAnalyzer } = await import("./js/analyze.js");
+  const { JsAnalyzer } = await loadAnalyzer();
   return new JsAnalyzer(options.root, new Set(options.files), options.hosts);
 }
 

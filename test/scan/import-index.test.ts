@@ -42,6 +42,17 @@ describe("the import index", () => {
     });
   });
 
+  it("grows as rounds need more files: each covered file is indexed once, and answers take in every file covered", async () => {
+    const root = tempRepo(files);
+    const index = new ImportIndex(root, undefined);
+    await index.cover(["apps/web/a.ts", "apps/web/g.ts"]);
+    expect([...index.importersOf(["comfy"])]).toEqual(["apps/web/a.ts"]);
+    // b.js is now in the index; a.ts, covered again, is not indexed twice.
+    await index.cover(["apps/web/a.ts", "apps/web/b.js"]);
+    expect([...index.importersOf(["comfy"])].sort()).toEqual(["apps/web/a.ts", "apps/web/b.js"]);
+    expect(index.importersOf(["render"]).size).toBe(0);
+  });
+
   const rg = findRipgrep();
   it.skipIf(!rg)("gives the same answers from one rg pass as from reading the files", async () => {
     // Enough files for rg to be used, most without imports.

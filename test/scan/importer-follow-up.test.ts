@@ -46,4 +46,24 @@ describe("the importer follow-up", () => {
     // One run for the prefilter's needles (the paths fit one command line), one for the import index.
     expect(rgRuns).toHaveLength(2);
   });
+
+  it.skipIf(!rg)("reads for imports only the third-party packages a client module lives in", async () => {
+    const files: Record<string, string> = {
+      "vendor/liba/package.json": '{ "name": "liba" }\n',
+      "vendor/liba/comfy.js":
+        'import { ComfyDeployClient } from "comfydeploy";\nexport const client = new ComfyDeployClient({ apiToken: process.env.T });\n',
+      "vendor/liba/use.js": 'import { client } from "./comfy";\nexport const queue = (id) => client.run({ id });\n',
+      "vendor/libb/package.json": '{ "name": "libb" }\n',
+    };
+    for (let i = 0; Object.keys(files).length < RIPGREP_MIN_FILES + 10; i++)
+      files[`vendor/libb/lib/m${i}.js`] = `import { h } from "../util/h${i % 7}";\nexport const v${i} = h(${i});\n`;
+    const root = tempRepo(files);
+    rgRuns.length = 0;
+    const result = await scan({ root, hosts: DEFAULT_HOSTS, workers: false });
+    expect(result.findings.filter((f) => f.file === "vendor/liba/use.js").map((f) => f.ruleId)).toContain(
+      "v1-sdk-call",
+    );
+    const indexRuns = rgRuns.filter((args) => args.includes("--only-matching"));
+    expect(indexRuns.flat().filter((arg) => arg.startsWith("vendor/libb/"))).toEqual([]);
+  });
 });

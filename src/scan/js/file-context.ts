@@ -33,7 +33,9 @@ export type ExportTarget =
   | { kind: "reexport"; module: string; name: string };
 
 export function parseSource(path: string, text: string): ts.SourceFile {
-  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, scriptKindOf(path, ts));
+  // No rule reads JSDoc: leaving its comments unparsed makes a well-documented file parse about a sixth faster.
+  const options = { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone };
+  return ts.createSourceFile(path, text, options, true, scriptKindOf(path, ts));
 }
 
 export class FileContext {
