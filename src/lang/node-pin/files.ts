@@ -14,7 +14,8 @@ export type PinFileKind =
   | "gitmodules"
   | "pyproject"
   | "python"
-  | "list";
+  | "list"
+  | "makefile";
 
 /** Manifests and lockfiles other scanners own (and report as unreadable). */
 const OTHER_OWNERS = new Set([
@@ -31,6 +32,11 @@ function isPinList(file: string): boolean {
   return /\.(txt|list|lst)$/i.test(file);
 }
 
+/** `Makefile`, `GNUmakefile`, `*.mk`: recipes are shell commands. */
+function isMakefile(base: string): boolean {
+  return base === "makefile" || base === "gnumakefile" || base.endsWith(".mk");
+}
+
 /** A pyproject.toml: a vendored copy of the node names its version there. */
 function isPyproject(file: string): boolean {
   return /(^|\/)pyproject\.toml$/i.test(file);
@@ -44,6 +50,7 @@ export function pinFileKind(file: string): PinFileKind | undefined {
   if (isDockerfile(file)) return "dockerfile";
   if (base === ".gitmodules") return "gitmodules";
   if (isPyproject(file)) return "pyproject";
+  if (isMakefile(base)) return "makefile";
   const ext = posix.extname(base);
   if ([".sh", ".bash", ".zsh", ".ksh"].includes(ext)) return "shell";
   if (ext === ".yml" || ext === ".yaml") return "yaml";

@@ -3,7 +3,7 @@
  * BennyKok/comfyui-deploy, and whether the pin is at v2.1.0 or later.
  * Dockerfiles, shell scripts, YAML (CI steps, compose, Kubernetes, YAML
  * snapshots), JSON (machine and Manager snapshots, workflow steps, install
- * lists), `.gitmodules` with its gitlink, vendored pyproject.toml files,
+ * lists), Makefile recipes, `.gitmodules` with its gitlink, vendored pyproject.toml files,
  * and Python code that writes install commands or Dockerfiles.
  * Files that never name the node are not parsed.
  */
@@ -25,6 +25,7 @@ import { mentionsNode } from "./node-source-url.js";
 import { dockerfilePins } from "./node-pin-dockerfile.js";
 import { pythonCodePins } from "./node-pin-python.js";
 import { listPins } from "./node-pin-lists.js";
+import { makefilePins } from "./node-pin-makefile.js";
 
 export const nodePinScanner: FileScanner = {
   id: "node-pins",
@@ -69,6 +70,8 @@ function sitesOf(
       return pythonCodePins(text);
     case "list":
       return listPins(text);
+    case "makefile":
+      return [...makefilePins(text), ...listPins(text)];
     case "gitmodules":
       return submodulePins(text, file, repo.root);
     case "pyproject":
