@@ -3,6 +3,7 @@
  * names: the scanner reads these kinds, and the node-pin transform edits them.
  */
 import { posix } from "node:path";
+import { isJsFile } from "../../platform/file-types.js";
 import { isDockerfile } from "../shell/dockerfile.js";
 
 export type PinFileKind =
@@ -15,7 +16,8 @@ export type PinFileKind =
   | "pyproject"
   | "python"
   | "list"
-  | "makefile";
+  | "makefile"
+  | "js";
 
 /** Manifests and lockfiles other scanners own (and report as unreadable). */
 const OTHER_OWNERS = new Set([
@@ -47,6 +49,8 @@ export function pinFileKind(file: string): PinFileKind | undefined {
   if (OTHER_OWNERS.has(base)) return undefined;
   // Before the Dockerfile names: `dockerfile.py` is code that writes one.
   if (posix.extname(base) === ".py") return "python";
+  // Code that writes a Dockerfile or runs git; the transforms leave JS/TS to their codemods.
+  if (isJsFile(file)) return "js";
   if (isDockerfile(file)) return "dockerfile";
   if (base === ".gitmodules") return "gitmodules";
   if (isPyproject(file)) return "pyproject";
