@@ -17,7 +17,7 @@ export interface Built {
 
 const DOCKERFILE_LINE = /^\s*(FROM|RUN|WORKDIR|ARG|ENV|ADD)\s/im;
 /** Only strings that could install the node are read as commands. */
-export const COMMAND_HINT = /\bgit\b|\bcomfy\b|comfyui-deploy|\bpip\b|\buv\b|curl|wget/i;
+const COMMAND_HINT = /\bgit\b|\bcomfy\b|comfyui-deploy|\bpip\b|\buv\b|curl|wget/i;
 
 export function emptyBuilt(): Built {
   return { text: "", offsets: [] };

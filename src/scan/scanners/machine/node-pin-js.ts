@@ -15,7 +15,6 @@ import type { NodePinSite } from "./node-pin-finding.js";
 import {
   append,
   type Built,
-  COMMAND_HINT,
   emptyBuilt,
   placeholder,
   readGenerated,
@@ -25,8 +24,11 @@ import {
 const MAX_DEPTH = 5;
 const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'", '"': '"', "`": "`", $: "$" };
 
+/** A JS/TS file is parsed only when it could run or write an install command, not for naming the node. */
+const JS_COMMAND_HINT = /\bgit\b|\bcomfy\b|\bpip3?\b|\buv\b|\bcurl\b|\bwget\b/;
+
 export function jsCodePins(file: string, text: string): NodePinSite[] {
-  if (!COMMAND_HINT.test(text)) return [];
+  if (!JS_COMMAND_HINT.test(text)) return [];
   return new JsPinReader(loadTypeScript(), file, text).pins();
 }
 
