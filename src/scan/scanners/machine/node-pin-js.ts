@@ -12,14 +12,7 @@ import type { ts as TS } from "ts-morph";
 import { loadTypeScript, scriptKindOf, type TypeScript } from "../../../platform/typescript.js";
 import { NodeCommandTracker } from "./node-pin-commands.js";
 import type { NodePinSite } from "./node-pin-finding.js";
-import {
-  append,
-  type Built,
-  emptyBuilt,
-  placeholder,
-  readGenerated,
-  unwritten,
-} from "./node-pin-generated.js";
+import { append, type Built, emptyBuilt, placeholder, readGenerated, unwritten } from "./node-pin-generated.js";
 
 const MAX_DEPTH = 5;
 const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'", '"': '"', "`": "`", $: "$" };
@@ -147,7 +140,10 @@ class JsPinReader {
     if (key === undefined || !(ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)))
       return undefined;
     let owner = this.resolved(node.expression, depth + 1);
-    while (owner && (ts.isAsExpression(owner) || ts.isSatisfiesExpression(owner) || ts.isParenthesizedExpression(owner)))
+    while (
+      owner &&
+      (ts.isAsExpression(owner) || ts.isSatisfiesExpression(owner) || ts.isParenthesizedExpression(owner))
+    )
       owner = owner.expression;
     if (!owner || !ts.isObjectLiteralExpression(owner)) return undefined;
     for (const property of owner.properties) {

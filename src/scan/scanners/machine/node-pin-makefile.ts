@@ -43,7 +43,10 @@ export function makefilePins(text: string): NodePinSite[] {
     if (!assignment) continue;
     const [, name, rawValue] = assignment as unknown as [string, string, string];
     const raw = rawValue.replace(/\s+#.*$/, "").trimEnd();
-    const value = raw.replace(MAKE_VARIABLE, (match, paren?: string, brace?: string) => variables.get(paren ?? brace ?? "") ?? match);
+    const value = raw.replace(
+      MAKE_VARIABLE,
+      (match, paren?: string, brace?: string) => variables.get(paren ?? brace ?? "") ?? match,
+    );
     variables.set(name, value);
     tracker.setVariable(name, { value, start: start + body.length - rawValue.length, raw });
   }

@@ -60,7 +60,7 @@ describe("node pins in JS/TS code", () => {
       "",
     ].join("\n");
     expect(pins("src/setup.ts", code)).toEqual([]);
-    const unpinned = 'execSync(`git clone https://github.com/BennyKok/comfyui-deploy ${dir}`);\n';
+    const unpinned = "execSync(`git clone https://github.com/BennyKok/comfyui-deploy ${dir}`);\n";
     expect(pins("src/setup.ts", unpinned)).toEqual(["1:21:unpinned"]);
   });
 

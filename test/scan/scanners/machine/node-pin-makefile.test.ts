@@ -8,7 +8,9 @@ import { scanNodePins } from "../../../../src/scan/scanners/machine/node-pins.js
 
 const repo: RepoFacts = { files: [], root: "/repo", sdkImportingPackages: new Set(), read: () => undefined };
 const pins = (file: string, text: string): string[] =>
-  scanNodePins({ file, text, repo }).map((f) => `${f.line}:${f.column}:${f.facts?.kind === "node-pin" ? f.facts.verdict : ""}`);
+  scanNodePins({ file, text, repo }).map(
+    (f) => `${f.line}:${f.column}:${f.facts?.kind === "node-pin" ? f.facts.verdict : ""}`,
+  );
 
 const OLD = "eb5e2f36cd862b7d6fbc64386fa4c105aa9d2483"; // v0.1.3
 const NEW = "62f8e388bb5217bb0472cb14bd7bf2d417225017"; // v2.1.0

@@ -62,7 +62,7 @@ describe("worker image with its tag apart from its repository", () => {
   });
 
   it("leaves a repository whose tag is written empty (the chart's appVersion) and mentions in prose", () => {
-    const values = "image:\n  repository: bennykok/comfydeploy-runpod-worker\n  tag: \"\"\n";
+    const values = 'image:\n  repository: bennykok/comfydeploy-runpod-worker\n  tag: ""\n';
     expect(found("values.yaml", values)).toEqual([]);
     expect(found("README.md", "We used to run bennykok/comfydeploy-runpod-worker on RunPod.\n")).toEqual([]);
   });
