@@ -20,6 +20,7 @@ import { SUPPRESSION_KEYWORD } from "../core/suppression.js";
 import { findReviewMarkers } from "./review-markers.js";
 import { MARKER_TAG } from "../core/marker.js";
 import type { RepoFacts } from "./scanner.js";
+import { FILE_SCANNERS } from "./scanners/index.js";
 import { currentHostsAsLegacy, findLegacyHostMentions, type HostSet } from "../core/urls.js";
 import { cachedReader, contentDigest, decode } from "./file-reading.js";
 import { ImportIndex } from "./import-index.js";
@@ -174,6 +175,8 @@ async function scanWithPool(
   const needsGrammars = legacyBaseHeld || withCurrentHost.length > 0;
   // A candidate that imports a module holding the V1 host (`${BASE}/run`, `fetch(RUN_URL, …)` with BASE from ./config) needs the parser too.
   const importsHostModule = hostModuleImports(withLegacyHost.filter(({ file }) => isJsFile(file)).map((h) => h.file));
+  /** JS/TS sources a file scanner also reads: kept apart from `candidates`, the non-JS peers names are resolved across. */
+  const jsSourceCandidates: TextCandidate[] = [];
   let textOnly = 0;
   const textOnlySdkImporters: string[] = [];
   const digests = new Map<string, string>();
@@ -184,6 +187,8 @@ async function scanWithPool(
     if (isJsFile(file)) {
       countedJs.add(file);
       const text = decode(content);
+      const sourceScanners = FILE_SCANNERS.filter((s) => s.readsJsSource?.(file, text));
+      if (sourceScanners.length > 0) jsSourceCandidates.push({ file, bytes: content, scanners: sourceScanners });
       if (!jsSignals.matches(content, DECLARATION_FILE.test(file)) && !importsHostModule(file, text)) continue;
       if (looksGenerated(file, content)) {
         const result = jsTextRules(file, text, hosts);
@@ -258,6 +263,7 @@ async function scanWithPool(
     findings.push(...scanTextFile(candidate, hosts, repo));
     progress.parsed++;
   }
+  for (const candidate of jsSourceCandidates) findings.push(...scanTextFile(candidate, hosts, repo));
   if (options.rules) findings.splice(0, findings.length, ...applyRuleSettings(findings, options.rules));
   const unused = applyInSourceSuppressions(findings, ignoreFiles, read, options.now ?? new Date());
   if (options.reportUnusedIgnores)

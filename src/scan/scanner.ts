@@ -52,4 +52,10 @@ export interface FileScanner {
   readonly coversLegacyUrls?: boolean;
   /** The scanner reads binary files (the engine otherwise skips them). */
   readonly readsBinary?: boolean;
+  /**
+   * The scanner also reads this JS/TS source (the analyser's files otherwise):
+   * code that writes what the scanner looks for, such as a script generating
+   * a Dockerfile that pins the node.
+   */
+  readsJsSource?(file: string, text: string): boolean;
 }

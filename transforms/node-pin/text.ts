@@ -12,7 +12,7 @@ import { posix } from "node:path";
 import { factsOf } from "../../src/core/facts.js";
 import type { Finding } from "../../src/core/finding.js";
 import { NODE_COMPONENT, WORKER_IMAGE, WORKER_IMAGE_STATUS } from "../../src/knowledge/migration.js";
-import { isJsFile, markerSyntaxFor } from "../../src/platform/file-types.js";
+import { markerSyntaxFor } from "../../src/platform/file-types.js";
 import { pinFileKind } from "../../src/lang/node-pin/files.js";
 import { insertLineMarkers, type LineMarker } from "../lib/line-markers.js";
 import type { FileFix, FixContext, FixEvent, NodeRefTarget, SiteNote, TransformPart } from "../types.js";
@@ -21,7 +21,8 @@ const NODE = NODE_COMPONENT.repository;
 
 /** The part of the transform for these files. */
 export const part: TransformPart = {
-  appliesTo: (file) => !isJsFile(file) && (pinFileKind(file) !== undefined || markerSyntaxFor(file) !== undefined),
+  // JS/TS files too: a script that writes a Dockerfile keeps the pin in a constant, edited like any other ref.
+  appliesTo: (file) => pinFileKind(file) !== undefined || markerSyntaxFor(file) !== undefined,
   apply: (text, context) => new NodePinMigration(text, context).run(),
 };
 

@@ -3,6 +3,7 @@
  * names: the scanner reads these kinds, and the node-pin transform edits them.
  */
 import { posix } from "node:path";
+import { isJsFile } from "../../platform/file-types.js";
 import { isDockerfile } from "../shell/dockerfile.js";
 
 export type PinFileKind =
@@ -14,7 +15,9 @@ export type PinFileKind =
   | "gitmodules"
   | "pyproject"
   | "python"
-  | "list";
+  | "list"
+  | "makefile"
+  | "js";
 
 /** Manifests and lockfiles other scanners own (and report as unreadable). */
 const OTHER_OWNERS = new Set([
@@ -31,6 +34,11 @@ function isPinList(file: string): boolean {
   return /\.(txt|list|lst)$/i.test(file);
 }
 
+/** `Makefile`, `GNUmakefile`, `*.mk`: recipes are shell commands. */
+function isMakefile(base: string): boolean {
+  return base === "makefile" || base === "gnumakefile" || base.endsWith(".mk");
+}
+
 /** A pyproject.toml: a vendored copy of the node names its version there. */
 function isPyproject(file: string): boolean {
   return /(^|\/)pyproject\.toml$/i.test(file);
@@ -41,9 +49,12 @@ export function pinFileKind(file: string): PinFileKind | undefined {
   if (OTHER_OWNERS.has(base)) return undefined;
   // Before the Dockerfile names: `dockerfile.py` is code that writes one.
   if (posix.extname(base) === ".py") return "python";
+  // Code that writes a Dockerfile or runs git; the transforms leave JS/TS to their codemods.
+  if (isJsFile(file)) return "js";
   if (isDockerfile(file)) return "dockerfile";
   if (base === ".gitmodules") return "gitmodules";
   if (isPyproject(file)) return "pyproject";
+  if (isMakefile(base)) return "makefile";
   const ext = posix.extname(base);
   if ([".sh", ".bash", ".zsh", ".ksh"].includes(ext)) return "shell";
   if (ext === ".yml" || ext === ".yaml") return "yaml";

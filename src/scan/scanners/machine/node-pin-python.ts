@@ -9,39 +9,23 @@
  */
 import { PyModule } from "../../../lang/python/module.js";
 import { fStringParts, isName, isOp, isString, type PyStringToken, type PyToken } from "../../../lang/python/tokens.js";
-import { ScriptContext } from "../../../lang/shell/interpreter.js";
 import { NodeCommandTracker } from "./node-pin-commands.js";
-import { readDockerfileCommands } from "./node-pin-dockerfile.js";
 import type { NodePinSite } from "./node-pin-finding.js";
+import { append, type Built, placeholder, readGenerated, slice } from "./node-pin-generated.js";
 
-/** A rebuilt string and, per character, the file offset it comes from. */
 interface Range {
   lo: number;
   hi: number;
 }
 
-interface Built {
-  text: string;
-  offsets: number[];
-}
-
 const MAX_DEPTH = 5;
 const ENV_GETTERS = new Set(["os.getenv", "getenv", "os.environ.get", "environ.get"]);
-const DOCKERFILE_LINE = /^\s*(FROM|RUN|WORKDIR|ARG|ENV|ADD)\s/im;
-/** Only strings that could install the node are read as commands. */
-const COMMAND_HINT = /\bgit\b|\bcomfy\b|comfyui-deploy|\bpip\b|\buv\b|curl|wget/i;
 
 export function pythonCodePins(text: string): NodePinSite[] {
   const module = new PyModule(text);
   const tracker = new NodeCommandTracker("dockerfile");
   const t = module.tokens;
-  const read = (built: Built): void => {
-    if (!COMMAND_HINT.test(built.text)) return;
-    const toSource = (offset: number): number => built.offsets[Math.min(offset, built.offsets.length - 1)] ?? 0;
-    if (DOCKERFILE_LINE.test(built.text)) readDockerfileCommands(built.text, tracker, toSource);
-    else tracker.run(new ScriptContext(built.text, toSource, "/"));
-    tracker.seal();
-  };
+  const read = (built: Built): void => readGenerated(built, tracker);
   // `TEMPLATE.format(ref=SHA)`, `string.Template(...).substitute(sha=SHA)`: the template is read once, filled in, where it is filled.
   const templates = new Map<number, { body: number; fill: "format" | "substitute" }>();
   for (let i = 0; i < t.length; i++) {
@@ -104,11 +88,6 @@ function chainAt(module: PyModule, i: number, depth: number): { built: Built; ne
     } else break;
   }
   return { built, next: Math.max(j, i + 1) };
-}
-
-function append(built: Built, part: Built): void {
-  built.text += part.text;
-  built.offsets.push(...part.offsets);
 }
 
 /** A literal's value; an f-string's fields filled in from the file's constants. */
@@ -285,20 +264,6 @@ function fill(
 function rangeValue(module: PyModule, range: Range, depth: number): Built {
   const t = module.tokens;
   return expressionValue(module, t[range.lo]!.start, t[range.hi - 1]!.end, depth + 1);
-}
-
-function slice(built: Built, from: number, to: number): Built {
-  return { text: built.text.slice(from, to), offsets: built.offsets.slice(from, to) };
-}
-
-/** A placeholder that the shell tracker keeps as an unresolved variable, pointing at the expression. */
-function placeholder(source: string, start: number): Built {
-  const text = `\${${source.replace(/[^\w]/g, "_")}}`;
-  // `${` and `}` stand for nothing written: the name's characters map onto the expression.
-  return {
-    text,
-    offsets: Array.from(text, (_c, k) => start + Math.min(Math.max(k - 2, 0), Math.max(source.length - 1, 0))),
-  };
 }
 
 /** A literal body with its escapes decoded; each character keeps the offset of what wrote it. */

@@ -3,8 +3,8 @@
  * BennyKok/comfyui-deploy, and whether the pin is at v2.1.0 or later.
  * Dockerfiles, shell scripts, YAML (CI steps, compose, Kubernetes, YAML
  * snapshots), JSON (machine and Manager snapshots, workflow steps, install
- * lists), `.gitmodules` with its gitlink, vendored pyproject.toml files,
- * and Python code that writes install commands or Dockerfiles.
+ * lists), Makefile recipes, `.gitmodules` with its gitlink, vendored pyproject.toml files,
+ * and Python or JS/TS code that writes install commands or Dockerfiles.
  * Files that never name the node are not parsed.
  */
 import { parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
@@ -25,10 +25,13 @@ import { mentionsNode } from "./node-source-url.js";
 import { dockerfilePins } from "./node-pin-dockerfile.js";
 import { pythonCodePins } from "./node-pin-python.js";
 import { listPins } from "./node-pin-lists.js";
+import { makefilePins } from "./node-pin-makefile.js";
+import { jsCodePins } from "./node-pin-js.js";
 
 export const nodePinScanner: FileScanner = {
   id: "node-pins",
   matches: (file) => pinFileKind(file) !== undefined,
+  readsJsSource: (file, text) => pinFileKind(file) === "js" && mentionsNode(text),
   scan: (input) => scanNodePins(input),
 };
 
@@ -69,6 +72,10 @@ function sitesOf(
       return pythonCodePins(text);
     case "list":
       return listPins(text);
+    case "js":
+      return jsCodePins(file, text);
+    case "makefile":
+      return [...makefilePins(text), ...listPins(text)];
     case "gitmodules":
       return submodulePins(text, file, repo.root);
     case "pyproject":

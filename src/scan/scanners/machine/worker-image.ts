@@ -9,6 +9,8 @@
  *
  * Tagged mentions count in any text file; an untagged name only where it
  * selects an image (FROM, `image:`, `container:`, docker pull/run), not in prose or links.
+ * A `repository:` key (Helm values, Terraform, JSON) takes the `tag` of its
+ * own map, and the finding goes on the tag, the value to change.
  */
 import type { Finding } from "../../../core/finding.js";
 import { NODE_COMPONENT, WORKER_IMAGE, WORKER_IMAGE_STATUS } from "../../../knowledge/migration.js";
@@ -38,18 +40,79 @@ const MENTION = new RegExp(
 const SELECTS_IMAGE =
   /(^\s*FROM\s+(--platform=\S+\s+)?|\bimage\s*:\s*["']?|"image"\s*:\s*"|\bcontainer\s*:\s*["']?|\b(docker|podman)\s+(pull|run|create)\b.*\s)$/i;
 
+/** A key naming the image's repository, its tag kept apart: Helm's `image.repository`, a Terraform or TOML `repository =`. */
+const REPOSITORY_KEY = /(?:^|[\s{,])["']?(?:repository|repo|image_?name|imageName)["']?\s*[:=]\s*["']?$/i;
+const TAG_KEY = /^([\s-]*)["']?(?:tag|image_?tag|imageTag)["']?\s*[:=][ \t]*["']?([^"'\s,}#]*)/i;
+
+/**
+ * The `tag` beside a repository key, in the same map: on the same line
+ * (`{ repository: …, tag: … }`) or on a line of the same indentation in the
+ * block around it. Undefined when the map has no tag (the image floats);
+ * an empty value when the tag is written empty (Helm then uses the chart's appVersion).
+ */
+function siblingTag(text: string, lineStart: number, after: number): { value: string; start: number } | undefined {
+  const lineEnd = text.indexOf("\n", after) < 0 ? text.length : text.indexOf("\n", after);
+  const rest = text.slice(after, lineEnd);
+  const inline = /[,{]\s*["']?tag["']?\s*[:=]\s*["']?([^"'\s,}#]*)/i.exec(rest);
+  if (inline) return { value: inline[1]!, start: after + inline.index + inline[0].length - inline[1]!.length };
+  const lines = text.split("\n");
+  const here = text.slice(0, lineStart).split("\n").length - 1;
+  const own = keyIndent(lines[here]!);
+  const offsetOf = (index: number): number => lines.slice(0, index).reduce((sum, l) => sum + l.length + 1, 0);
+  const tagOn = (i: number): { value: string; start: number } | undefined => {
+    const key = TAG_KEY.exec(lines[i]!);
+    return key ? { value: key[2]!, start: offsetOf(i) + key[0].length - key[2]!.length } : undefined;
+  };
+  // Forward to the end of the map (a shallower line or the next list item), then back to its start.
+  for (let i = here + 1; i < lines.length; i++) {
+    if (isBlank(lines[i]!) || keyIndent(lines[i]!) > own) continue;
+    if (keyIndent(lines[i]!) < own || startsItem(lines[i]!)) break;
+    const tag = tagOn(i);
+    if (tag) return tag;
+  }
+  if (startsItem(lines[here]!)) return undefined;
+  for (let i = here - 1; i >= 0; i--) {
+    if (isBlank(lines[i]!) || keyIndent(lines[i]!) > own) continue;
+    if (keyIndent(lines[i]!) < own) break;
+    const tag = tagOn(i);
+    if (tag || startsItem(lines[i]!)) return tag;
+  }
+  return undefined;
+}
+
+/** Where a line's key starts; a YAML list item's `- ` counts as indentation. */
+function keyIndent(line: string): number {
+  return /^[\s-]*/.exec(line)![0].length;
+}
+
+function startsItem(line: string): boolean {
+  return /^\s*- /.test(line);
+}
+
+function isBlank(line: string): boolean {
+  return /^\s*(#.*)?$/.test(line);
+}
+
 export function scanWorkerImages(file: string, text: string): Finding[] {
   if (!text.toLowerCase().includes(IMAGE)) return [];
   const sink = new FindingSink(file, text);
   for (const match of text.matchAll(MENTION)) {
-    const start = match.index;
-    const end = start + match[0].length;
+    let start = match.index;
+    let end = start + match[0].length;
     const writtenTag = match[1];
     const digest = match[2];
-    const tag = writtenTag ? resolveTag(writtenTag, text) : undefined;
+    let tag = writtenTag ? resolveTag(writtenTag, text) : undefined;
     if (tag === undefined && digest === undefined) {
       const lineStart = text.lastIndexOf("\n", start - 1) + 1;
-      if (!SELECTS_IMAGE.test(text.slice(lineStart, start))) continue;
+      const before = text.slice(lineStart, start);
+      const sibling = REPOSITORY_KEY.test(before) ? siblingTag(text, lineStart, end) : undefined;
+      // Helm and Terraform split the image: `repository:` with its `tag:` beside it, where the tag is what to change.
+      if (sibling?.value) {
+        tag = resolveTag(sibling.value, text);
+        start = sibling.start;
+        end = sibling.start + sibling.value.length;
+      } else if (sibling) continue;
+      else if (!SELECTS_IMAGE.test(before) && !REPOSITORY_KEY.test(before)) continue;
     }
     const verdict = decideWorkerTag(tag, digest);
     if (verdict === "ok") continue;

@@ -26,6 +26,7 @@ import { TextFile } from "../../../lang/text/text-file.js";
 import { valueShapeAt } from "./whole-values.js";
 import { type HeldBase, heldBaseOf } from "./env-bases.js";
 import { configuresInProse } from "./prose-config.js";
+import { isInside, routedPaths } from "../../../lang/data/route-tables.js";
 import { baseExpressionOf, isProgramSource, isShellScript, namesPartnerPlatform } from "./program-bases.js";
 import { RequestsAround } from "./requests-around.js";
 import { TextFindings } from "./text-findings.js";
@@ -239,8 +240,13 @@ class TextScan {
       const endpoint = op.method === "POST" ? "create-run" : "get-run";
       this.reportRunUses([{ endpoint, start: op.start, end: op.end, methodKnown: true, fix: "review" }]);
     }
-    const paths = findRunPaths(source.text).filter(
+    // An ingress or rewrite path routes the app's own requests: a routing table is not a request.
+    const found = findRunPaths(source.text);
+    const structured = found.length > 0 && (source.syntax === "json" || source.syntax === "yaml");
+    const routed = structured ? routedPaths(source.text, source.syntax as "json" | "yaml") : [];
+    const paths = found.filter(
       (p) =>
+        !isInside(routed, p.start) &&
         !claimed.has(p.start) &&
         !claimed.has(p.start - 1) &&
         !this.settledByTree(p.start) &&
