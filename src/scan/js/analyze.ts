@@ -38,6 +38,7 @@ import { Values } from "./values.js";
 import { failureReason } from "../scanner-helpers.js";
 import { VendoredClients } from "./vendored-client.js";
 import { ClientReach } from "./client-reach.js";
+import { RepoEnv } from "./repo-env.js";
 import { isSenderFunction, type SenderFunction, V1Senders } from "./v1-senders.js";
 import { enclosingClass, unwrap } from "./file-context.js";
 
@@ -69,7 +70,8 @@ export class JsAnalyzer {
     private readonly hosts: HostSet,
   ) {
     this.project = new JsProject(root, files);
-    this.values = new Values(this.project);
+    const env = new RepoEnv(files, (file) => this.project.textOf(file), hosts);
+    this.values = new Values(this.project, (name) => env.value(name));
     this.http = new HelperRequests(this.values, new HttpCalls(this.values));
     const reach = new ClientReach(this.values);
     this.senders = new V1Senders(this.http, hosts);

@@ -8,6 +8,7 @@ import { ts } from "./typescript-api.cjs";
 import { HOLE } from "../../core/urls.js";
 import { type FileContext, unwrap } from "./file-context.js";
 import { resolveAgainst } from "./url-join.js";
+import { readReturned } from "./call-returns.js";
 import type { Values } from "./values.js";
 
 const STRING_NORMALISERS: ReadonlySet<string> = new Set(["trim", "trimEnd", "trimStart", "toLowerCase"]);
@@ -54,7 +55,11 @@ export function expressionString(
   if (ts.isPropertyAccessExpression(e)) {
     const name = e.name.text;
     if (name === "href" || name === "toString") return values.stringValue(e.expression, context, consume, depth + 1);
-    if (isEnvAccess(e)) return HOLE;
+    const envName = envVariableOf(e);
+    if (envName !== undefined) {
+      const set = values.envValue(envName);
+      if (set !== undefined || isEnvAccess(e)) return set ?? HOLE;
+    }
     if (e.expression.kind === ts.SyntaxKind.ThisKeyword) return thisMemberString(values, e, context, consume, depth);
     const value = values.propertyValue(e, context, depth + 1);
     return value ? values.stringValue(value.expr, value.context, consume, depth + 1) : HOLE;
@@ -100,7 +105,7 @@ function identifierString(
   // Query keys added later with url.searchParams.set("run_id", ...).
   const added = def.context.queryMutations.get(def.node);
   if (added) {
-    for (const key of added) text += `${text.includes("?") ? "&" : "?"}${key}=${HOLE}`;
+    for (const key of added.keys()) text += `${text.includes("?") ? "&" : "?"}${key}=${HOLE}`;
   }
   return text;
 }
@@ -130,7 +135,18 @@ function callString(
       return array.elements.map((el) => values.stringValue(el, context, consume, depth + 1)).join(separator);
     }
   }
-  return HOLE;
+  // `Deno.env.get("COMFY_API")`: a variable the repository's env files may set.
+  if (ts.isPropertyAccessExpression(callee) && callee.name.text === "get" && isEnvObject(callee.expression)) {
+    const name = call.arguments[0];
+    return (name && ts.isStringLiteralLike(name) && values.envValue(name.text)) || HOLE;
+  }
+  // `getBaseUrl()`, `this.url("/run")`: what the repository function returns, with the call's arguments.
+  return (
+    readReturned(values, call, context, depth + 1, (value) => {
+      const text = values.stringValue(value.expr, value.context, consume, depth + 1);
+      return text.startsWith(HOLE) ? undefined : text;
+    }) ?? HOLE
+  );
 }
 
 function urlConstructorString(
@@ -174,6 +190,22 @@ function stripsTrailing(call: ts.CallExpression): boolean {
     pattern !== undefined &&
     ts.isRegularExpressionLiteral(pattern) &&
     /\$\/[a-z]*$/.test(pattern.text)
+  );
+}
+
+/**
+ * The variable an env read names: `process.env.X`, `import.meta.env.X`,
+ * `Bun.env.X`, and a Worker's or framework's `env.X` / `c.env.X`.
+ */
+function envVariableOf(e: ts.PropertyAccessExpression): string | undefined {
+  return isEnvObject(e.expression) ? e.name.text : undefined;
+}
+
+function isEnvObject(expr: ts.Expression): boolean {
+  const owner = unwrap(expr);
+  return (
+    (ts.isIdentifier(owner) && owner.text === "env") ||
+    (ts.isPropertyAccessExpression(owner) && owner.name.text === "env")
   );
 }
 
