@@ -39,6 +39,7 @@ import { failureReason } from "../scanner-helpers.js";
 import { VendoredClients } from "./vendored-client.js";
 import { ClientReach } from "./client-reach.js";
 import { RepoEnv } from "./repo-env.js";
+import { runIdSiteOfDeclaration, runIdSiteOfRequest } from "./run-id-site.js";
 import { isSenderFunction, type SenderFunction, V1Senders } from "./v1-senders.js";
 import { enclosingClass, unwrap } from "./file-context.js";
 
@@ -130,14 +131,15 @@ export class JsAnalyzer {
       const signature = v1SignatureOnUnknownBase(request.url, request.method, request.bodyKeys);
       // On the V2 host the URL literal carries the finding (reported below), not every request that reads it.
       if (endpoint && info.hostKind === "current" && !isStringish(request.urlNode)) continue;
+      const at = (endpoint ?? signature) === "get-run" ? runIdSiteOfRequest(request.urlNode, context) : request.urlNode;
       if (endpoint && isVendorHost(info))
-        report.endpoint(request.urlNode, endpoint, request.method !== undefined, endpointRequest(request));
+        report.endpoint(at, endpoint, request.method !== undefined, endpointRequest(request));
       else if (
         endpoint &&
         (isOtherHostV1Shape(info) || (info.hostKind === "other" && this.inVendoredClass(call, context)))
       ) {
-        report.otherHost(request.urlNode, info.host!);
-      } else if (signature) report.unknownBase(request.urlNode, signature);
+        report.otherHost(at, info.host!);
+      } else if (signature) report.unknownBase(at, signature);
       else continue;
       for (const node of consumed) this.values.consumed.add(node);
       this.values.consumed.add(request.urlNode);
@@ -150,16 +152,19 @@ export class JsAnalyzer {
       if (this.values.consumed.has(expr) || report.hasEndpointAt(expr)) continue;
       let url = this.values.stringValue(expr, context, null);
       const declaration = expr.parent;
+      let at: ts.Node = expr;
       if (ts.isVariableDeclaration(declaration) && declaration.initializer === expr) {
-        for (const key of context.queryMutations.get(declaration) ?? [])
+        for (const key of context.queryMutations.get(declaration)?.keys() ?? [])
           url += `${url.includes("?") ? "&" : "?"}${key}=\u0000`;
+        at = runIdSiteOfDeclaration(declaration, context) ?? expr;
       }
       const info = parseUrlText(url, this.hosts);
       const endpoint = v1EndpointOf(info, undefined);
       const signature = v1SignatureOnUnknownBase(url, undefined, new Set());
-      if (endpoint && isVendorHost(info)) report.endpoint(expr, endpoint, false);
-      else if (endpoint && isOtherHostV1Shape(info)) report.otherHost(expr, info.host!);
-      else if (signature) report.unknownBase(expr, signature);
+      if ((endpoint ?? signature) !== "get-run") at = expr;
+      if (endpoint && isVendorHost(info)) report.endpoint(at, endpoint, false);
+      else if (endpoint && isOtherHostV1Shape(info)) report.otherHost(at, info.host!);
+      else if (signature) report.unknownBase(at, signature);
     }
   }
 
