@@ -116,6 +116,7 @@ export class JsAnalyzer {
   /** Node-keyed memos hold whole syntax trees alive: drop them between files. */
   private forgetNodes(): void {
     this.values.consumed.clear();
+    this.values.forgetConstructions();
     this.sdk.forget();
     this.vendored.forget();
     this.senders.forget();
@@ -123,9 +124,17 @@ export class JsAnalyzer {
 
   private reportRequests(context: FileContext, report: Reporter): void {
     for (const call of context.calls) {
-      const consumed = new Set<ts.Node>();
-      const request = this.http.recognise(call, context, consumed);
+      let consumed = new Set<ts.Node>();
+      let request = this.http.recognise(call, context, consumed);
       if (!request) continue;
+      const unknownBase = !v1EndpointOf(parseUrlText(request.url, this.hosts), request.method);
+      if (unknownBase && v1SignatureOnUnknownBase(request.url, request.method, request.bodyKeys)) {
+        // A V1 shape on a base not known here: what the class's constructions pass may name it.
+        const again = new Set<ts.Node>();
+        const read = this.values.withConstructions(() => this.http.recognise(call, context, again));
+        const info = read && parseUrlText(read.url, this.hosts);
+        if (info && isVendorHost(info) && v1EndpointOf(info, read.method)) [request, consumed] = [read, again];
+      }
       const info = parseUrlText(request.url, this.hosts);
       const endpoint = v1EndpointOf(info, request.method);
       const signature = v1SignatureOnUnknownBase(request.url, request.method, request.bodyKeys);

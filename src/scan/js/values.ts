@@ -9,6 +9,7 @@ import { enclosingClass, type FileContext, unwrap } from "./file-context.js";
 import { expressionString } from "./expression-string.js";
 import type { JsProject } from "./project.js";
 import { readReturned, refValue, returnedExpressions } from "./call-returns.js";
+import { ConstructionSites } from "./construction-sites.js";
 
 export type Definition =
   /** A declaration or expression in some repository file. */
@@ -30,11 +31,32 @@ export class Values {
    */
   private readonly bindings = new Map<ts.Node, { context: FileContext; expr: ts.Expression }>();
 
+  /** Constructor parameters read from the class's construction sites (on only while a request is read again). */
+  private readonly constructions: ConstructionSites;
+  private constructionsOn = false;
+
   constructor(
     readonly project: JsProject,
     /** The ComfyDeploy base the repository's env files set a variable to (`.env`, wrangler vars). */
     readonly envValue: (name: string) => string | undefined = () => undefined,
-  ) {}
+  ) {
+    this.constructions = new ConstructionSites(project);
+  }
+
+  /** Reads `read()` with constructor parameters standing for what the repository's `new C(…)` calls pass. */
+  withConstructions<T>(read: () => T): T {
+    const was = this.constructionsOn;
+    this.constructionsOn = true;
+    try {
+      return read();
+    } finally {
+      this.constructionsOn = was;
+    }
+  }
+
+  forgetConstructions(): void {
+    this.constructions.forget();
+  }
 
   /** Reads `read()` with each parameter bound to the argument at its position; the bindings end with it. */
   withArguments<T>(
@@ -110,7 +132,12 @@ export class Values {
     if (ts.isBindingElement(node))
       return this.destructuredValue(node, def.context) ?? this.defaultValue(node, def.context);
     // A parameter's default (`constructor(base = "https://…")`) is the value callers get when they pass none.
-    if (ts.isParameter(node)) return this.bindings.get(node) ?? this.defaultValue(node, def.context);
+    if (ts.isParameter(node))
+      return (
+        this.bindings.get(node) ??
+        this.defaultValue(node, def.context) ??
+        (this.constructionsOn ? this.constructions.argumentFor(node, this) : undefined)
+      );
     if (ts.isExpression(node)) return { context: def.context, expr: node };
     return undefined;
   }
@@ -150,7 +177,11 @@ export class Values {
     for (const node of evidence ?? []) {
       if ((ts.isPropertyDeclaration(node) || ts.isParameter(node)) && node.initializer)
         out.push({ context, expr: node.initializer });
-      else if (ts.isParameter(node)) continue;
+      // `constructor(private readonly options: Options)`: what the class's construction passes.
+      else if (ts.isParameter(node)) {
+        const passed = this.constructionsOn ? this.constructions.argumentFor(node, this) : undefined;
+        if (passed) out.push(passed);
+      }
       // `get baseUrl() { return this.opts.baseUrl ?? DEFAULT }`: what the getter returns.
       else if (ts.isGetAccessorDeclaration(node))
         for (const expr of returnedExpressions(node)) out.push({ context, expr });
