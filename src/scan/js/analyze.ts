@@ -40,6 +40,7 @@ import { VendoredClients } from "./vendored-client.js";
 import { ClientReach } from "./client-reach.js";
 import { RepoEnv } from "./repo-env.js";
 import { runIdSiteOfDeclaration, runIdSiteOfRequest } from "./run-id-site.js";
+import { readRequest } from "./wired-request.js";
 import { isSenderFunction, type SenderFunction, V1Senders } from "./v1-senders.js";
 import { enclosingClass, unwrap } from "./file-context.js";
 
@@ -124,17 +125,9 @@ export class JsAnalyzer {
 
   private reportRequests(context: FileContext, report: Reporter): void {
     for (const call of context.calls) {
-      let consumed = new Set<ts.Node>();
-      let request = this.http.recognise(call, context, consumed);
-      if (!request) continue;
-      const unknownBase = !v1EndpointOf(parseUrlText(request.url, this.hosts), request.method);
-      if (unknownBase && v1SignatureOnUnknownBase(request.url, request.method, request.bodyKeys)) {
-        // A V1 shape on a base not known here: what the class's constructions pass may name it.
-        const again = new Set<ts.Node>();
-        const read = this.values.withConstructions(() => this.http.recognise(call, context, again));
-        const info = read && parseUrlText(read.url, this.hosts);
-        if (info && isVendorHost(info) && v1EndpointOf(info, read.method)) [request, consumed] = [read, again];
-      }
+      const read = readRequest(this.http, this.values, this.hosts, call, context);
+      if (!read) continue;
+      const { request, consumed } = read;
       const info = parseUrlText(request.url, this.hosts);
       const endpoint = v1EndpointOf(info, request.method);
       const signature = v1SignatureOnUnknownBase(request.url, request.method, request.bodyKeys);

@@ -33,7 +33,17 @@ export class Values {
 
   /** Constructor parameters read from the class's construction sites (on only while a request is read again). */
   private readonly constructions: ConstructionSites;
-  private constructionsOn = false;
+  /**
+   * Whether values set up elsewhere in the repository are read: what `new C(…)`
+   * passes a constructor, the base NestJS registers for an injected client.
+   * On only while a request on an unknown base is read again, so a class is
+   * not taken for a V1 client because of how the app wires it.
+   */
+  private wiring = false;
+
+  get readsWiring(): boolean {
+    return this.wiring;
+  }
 
   constructor(
     readonly project: JsProject,
@@ -43,14 +53,14 @@ export class Values {
     this.constructions = new ConstructionSites(project);
   }
 
-  /** Reads `read()` with constructor parameters standing for what the repository's `new C(…)` calls pass. */
-  withConstructions<T>(read: () => T): T {
-    const was = this.constructionsOn;
-    this.constructionsOn = true;
+  /** Reads `read()` with the repository's wiring read too (see `wiring`). */
+  withWiring<T>(read: () => T): T {
+    const was = this.wiring;
+    this.wiring = true;
     try {
       return read();
     } finally {
-      this.constructionsOn = was;
+      this.wiring = was;
     }
   }
 
@@ -136,7 +146,7 @@ export class Values {
       return (
         this.bindings.get(node) ??
         this.defaultValue(node, def.context) ??
-        (this.constructionsOn ? this.constructions.argumentFor(node, this) : undefined)
+        (this.wiring ? this.constructions.argumentFor(node, this) : undefined)
       );
     if (ts.isExpression(node)) return { context: def.context, expr: node };
     return undefined;
@@ -179,7 +189,7 @@ export class Values {
         out.push({ context, expr: node.initializer });
       // `constructor(private readonly options: Options)`: what the class's construction passes.
       else if (ts.isParameter(node)) {
-        const passed = this.constructionsOn ? this.constructions.argumentFor(node, this) : undefined;
+        const passed = this.wiring ? this.constructions.argumentFor(node, this) : undefined;
         if (passed) out.push(passed);
       }
       // `get baseUrl() { return this.opts.baseUrl ?? DEFAULT }`: what the getter returns.
