@@ -51,6 +51,13 @@ export function expressionString(
     }
     return HOLE;
   }
+  // `opts.baseUrl ? opts.baseUrl : DEFAULT`: the branch that is known, as for `??`.
+  if (ts.isConditionalExpression(e)) {
+    const whenTrue = values.stringValue(e.whenTrue, context, consume, depth + 1);
+    return whenTrue.startsWith(HOLE) ? values.stringValue(e.whenFalse, context, consume, depth + 1) : whenTrue;
+  }
+  // `BASES["production"]`, `BASES[env]`: a static key's entry, else the first entry that is known.
+  if (ts.isElementAccessExpression(e)) return elementString(values, e, context, consume, depth);
   if (ts.isIdentifier(e)) return identifierString(values, e, context, consume, depth);
   if (ts.isPropertyAccessExpression(e)) {
     const name = e.name.text;
@@ -71,6 +78,26 @@ export function expressionString(
       return searchParamsString(values, e.arguments?.[0], context, consume, depth);
   }
   return HOLE;
+}
+
+function elementString(
+  values: Values,
+  e: ts.ElementAccessExpression,
+  context: FileContext,
+  consume: Set<ts.Node> | null,
+  depth: number,
+): string {
+  const object = values.objectLiteral(e.expression, context, depth + 1);
+  if (!object) return HOLE;
+  const key = values.staticString(e.argumentExpression, context);
+  const texts = (key !== undefined ? [key] : values.propertyNames(object)).map((name) => {
+    const value = values.property(object, name);
+    return value ? values.stringValue(value.expr, value.context, consume, depth + 1) : HOLE;
+  });
+  const known = texts.filter((text) => !text.startsWith(HOLE));
+  // A key chosen at run time: only entries that all go to one host say where the request goes.
+  const origins = new Set(known.map((text) => /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(text)?.[0] ?? text));
+  return known.length > 0 && (key !== undefined || origins.size === 1) ? known[0]! : HOLE;
 }
 
 function thisMemberString(
@@ -140,6 +167,12 @@ function callString(
     const name = call.arguments[0];
     return (name && ts.isStringLiteralLike(name) && values.envValue(name.text)) || HOLE;
   }
+  // `config.get("COMFY_API", "https://…")`: a config reader's default, unless the env files set the name.
+  if (ts.isPropertyAccessExpression(callee) && isConfigRead(callee) && call.arguments.length === 2) {
+    const [name, fallback] = call.arguments;
+    const set = name && ts.isStringLiteralLike(name) ? values.envValue(name.text) : undefined;
+    return set ?? values.stringValue(fallback!, context, consume, depth + 1);
+  }
   // `getBaseUrl()`, `this.url("/run")`: what the repository function returns, with the call's arguments.
   return (
     readReturned(values, call, context, depth + 1, (value) => {
@@ -207,6 +240,14 @@ function isEnvObject(expr: ts.Expression): boolean {
     (ts.isIdentifier(owner) && owner.text === "env") ||
     (ts.isPropertyAccessExpression(owner) && owner.name.text === "env")
   );
+}
+
+/** `config.get(…)`, `this.configService.get(…)`, `getOrThrow`: a config service read (Nest's ConfigService, node-config). */
+function isConfigRead(callee: ts.PropertyAccessExpression): boolean {
+  if (callee.name.text !== "get" && callee.name.text !== "getOrThrow") return false;
+  const owner = unwrap(callee.expression);
+  const name = ts.isIdentifier(owner) ? owner.text : ts.isPropertyAccessExpression(owner) ? owner.name.text : "";
+  return /config/i.test(name);
 }
 
 /** `process.env.X` or `import.meta.env.X`. */
