@@ -332,7 +332,7 @@ const RECALL_FLOORS = {
 
 /** False positives still open, by file:line:rule (training set) or by count (the held-aside set, whose lines stay unread). */
 const KNOWN_FALSE_POSITIVES: Record<(typeof CORPORA)[number], readonly string[] | number> = {
-  "real-shapes": ["deno-edge-module: supabase/functions/_shared/comfydeploy.ts:19:legacy-get-run"],
+  "real-shapes": [],
   "real-shapes-holdout": 23,
   existing: [],
 };

@@ -30,6 +30,7 @@ import {
   propertiesOf,
   queryRunIdOf,
   requestShapeOf,
+  searchParamsOwnerOf,
   searchParamsRunIdOf,
 } from "./request-shape.js";
 import { type ConstBinding, type FlatUrl, flattenUrl, type UrlPart, usesOf } from "./url-parts.js";
@@ -123,8 +124,10 @@ class EndpointMigration {
   // ------------------------------------------------------------ endpoints
 
   private endpoint(finding: Finding): void {
-    const url = this.index.expressionAt(finding);
-    if (!url) return;
+    const at = this.index.expressionAt(finding);
+    if (!at) return;
+    // A status request whose run_id a later line adds to its URL object is found on that line: the URL is the object.
+    const url = searchParamsOwnerOf(at) ?? at;
     const outcome = finding.ruleId === "legacy-create-run" ? this.create(finding, url) : this.get(finding, url);
     if (outcome.kind === "rewrite") {
       this.report("rewrite", finding.ruleId, finding.line, outcome.message);

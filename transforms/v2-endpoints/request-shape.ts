@@ -235,3 +235,15 @@ export function searchParamsRunIdOf(url: ASTPath, all: readonly ASTPath[]): Sear
   }
   return { construction: init, statement, value: set.get("arguments", 1) as ASTPath };
 }
+
+/** `url` in `url.searchParams.set(…)` / `.append(…)`. */
+export function searchParamsOwnerOf(path: ASTPath): ASTPath | undefined {
+  const node = path.node as Node;
+  if (node.type !== "CallExpression") return undefined;
+  const callee = node.callee as Node;
+  if (callee.type !== "MemberExpression" || !["set", "append"].includes(String((callee.property as Node).name)))
+    return undefined;
+  const owner = callee.object as Node;
+  if (owner.type !== "MemberExpression" || (owner.property as Node).name !== "searchParams") return undefined;
+  return (owner.object as Node).type === "Identifier" ? (path.get("callee", "object", "object") as ASTPath) : undefined;
+}

@@ -39,6 +39,9 @@ import { Values } from "./values.js";
 import { failureReason } from "../scanner-helpers.js";
 import { VendoredClients } from "./vendored-client.js";
 import { ClientReach } from "./client-reach.js";
+import { RepoEnv } from "./repo-env.js";
+import { runIdSiteOfDeclaration, runIdSiteOfRequest } from "./run-id-site.js";
+import { readRequest } from "./wired-request.js";
 import { isSenderFunction, type SenderFunction, V1Senders } from "./v1-senders.js";
 import { enclosingClass, unwrap } from "./file-context.js";
 
@@ -70,7 +73,8 @@ export class JsAnalyzer {
     private readonly hosts: HostSet,
   ) {
     this.project = new JsProject(root, files);
-    this.values = new Values(this.project);
+    const env = new RepoEnv(files, (file) => this.project.textOf(file), hosts);
+    this.values = new Values(this.project, (name) => env.value(name));
     this.http = new HelperRequests(this.values, new HttpCalls(this.values));
     const reach = new ClientReach(this.values);
     this.senders = new V1Senders(this.http, hosts);
@@ -115,6 +119,7 @@ export class JsAnalyzer {
   /** Node-keyed memos hold whole syntax trees alive: drop them between files. */
   private forgetNodes(): void {
     this.values.consumed.clear();
+    this.values.forgetConstructions();
     this.sdk.forget();
     this.vendored.forget();
     this.senders.forget();
@@ -122,22 +127,23 @@ export class JsAnalyzer {
 
   private reportRequests(context: FileContext, report: Reporter): void {
     for (const call of context.calls) {
-      const consumed = new Set<ts.Node>();
-      const request = this.http.recognise(call, context, consumed);
-      if (!request) continue;
+      const read = readRequest(this.http, this.values, this.hosts, call, context);
+      if (!read) continue;
+      const { request, consumed } = read;
       const info = parseUrlText(request.url, this.hosts);
       const endpoint = v1EndpointOf(info, request.method);
       const signature = v1SignatureOnUnknownBase(request.url, request.method, request.bodyKeys);
       // On the V2 host the URL literal carries the finding (reported below), not every request that reads it.
       if (endpoint && info.hostKind === "current" && !isStringish(request.urlNode)) continue;
+      const at = (endpoint ?? signature) === "get-run" ? runIdSiteOfRequest(request.urlNode, context) : request.urlNode;
       if (endpoint && isVendorHost(info))
-        report.endpoint(request.urlNode, endpoint, request.method !== undefined, endpointRequest(request));
+        report.endpoint(at, endpoint, request.method !== undefined, endpointRequest(request));
       else if (
         endpoint &&
         (isOtherHostV1Shape(info) || (info.hostKind === "other" && this.inVendoredClass(call, context)))
       ) {
-        report.otherHost(request.urlNode, info.host!);
-      } else if (signature) report.unknownBase(request.urlNode, signature);
+        report.otherHost(at, info.host!);
+      } else if (signature) report.unknownBase(at, signature);
       else continue;
       for (const node of consumed) this.values.consumed.add(node);
       this.values.consumed.add(request.urlNode);
@@ -150,16 +156,19 @@ export class JsAnalyzer {
       if (this.values.consumed.has(expr) || report.hasEndpointAt(expr)) continue;
       let url = this.values.stringValue(expr, context, null);
       const declaration = expr.parent;
+      let at: ts.Node = expr;
       if (ts.isVariableDeclaration(declaration) && declaration.initializer === expr) {
-        for (const key of context.queryMutations.get(declaration) ?? [])
+        for (const key of context.queryMutations.get(declaration)?.keys() ?? [])
           url += `${url.includes("?") ? "&" : "?"}${key}=\u0000`;
+        at = runIdSiteOfDeclaration(declaration, context) ?? expr;
       }
       const info = parseUrlText(url, this.hosts);
       const endpoint = v1EndpointOf(info, undefined);
       const signature = v1SignatureOnUnknownBase(url, undefined, new Set());
-      if (endpoint && isVendorHost(info)) report.endpoint(expr, endpoint, false);
-      else if (endpoint && isOtherHostV1Shape(info)) report.otherHost(expr, info.host!);
-      else if (signature) report.unknownBase(expr, signature);
+      if ((endpoint ?? signature) !== "get-run") at = expr;
+      if (endpoint && isVendorHost(info)) report.endpoint(at, endpoint, false);
+      else if (endpoint && isOtherHostV1Shape(info)) report.otherHost(at, info.host!);
+      else if (signature) report.unknownBase(at, signature);
     }
   }
 

@@ -8,6 +8,7 @@ import { ts } from "./typescript-api.cjs";
 import { HOLE } from "../../core/urls.js";
 import { type FileContext, unwrap } from "./file-context.js";
 import { resolveAgainst } from "./url-join.js";
+import { readReturned } from "./call-returns.js";
 import type { Values } from "./values.js";
 
 const STRING_NORMALISERS: ReadonlySet<string> = new Set(["trim", "trimEnd", "trimStart", "toLowerCase"]);
@@ -50,11 +51,22 @@ export function expressionString(
     }
     return HOLE;
   }
+  // `opts.baseUrl ? opts.baseUrl : DEFAULT`: the branch that is known, as for `??`.
+  if (ts.isConditionalExpression(e)) {
+    const whenTrue = values.stringValue(e.whenTrue, context, consume, depth + 1);
+    return whenTrue.startsWith(HOLE) ? values.stringValue(e.whenFalse, context, consume, depth + 1) : whenTrue;
+  }
+  // `BASES["production"]`, `BASES[env]`: a static key's entry, else the first entry that is known.
+  if (ts.isElementAccessExpression(e)) return elementString(values, e, context, consume, depth);
   if (ts.isIdentifier(e)) return identifierString(values, e, context, consume, depth);
   if (ts.isPropertyAccessExpression(e)) {
     const name = e.name.text;
     if (name === "href" || name === "toString") return values.stringValue(e.expression, context, consume, depth + 1);
-    if (isEnvAccess(e)) return HOLE;
+    const envName = envVariableOf(e);
+    if (envName !== undefined) {
+      const set = values.envValue(envName);
+      if (set !== undefined || isEnvAccess(e)) return set ?? HOLE;
+    }
     if (e.expression.kind === ts.SyntaxKind.ThisKeyword) return thisMemberString(values, e, context, consume, depth);
     const value = values.propertyValue(e, context, depth + 1);
     return value ? values.stringValue(value.expr, value.context, consume, depth + 1) : HOLE;
@@ -66,6 +78,26 @@ export function expressionString(
       return searchParamsString(values, e.arguments?.[0], context, consume, depth);
   }
   return HOLE;
+}
+
+function elementString(
+  values: Values,
+  e: ts.ElementAccessExpression,
+  context: FileContext,
+  consume: Set<ts.Node> | null,
+  depth: number,
+): string {
+  const object = values.objectLiteral(e.expression, context, depth + 1);
+  if (!object) return HOLE;
+  const key = values.staticString(e.argumentExpression, context);
+  const texts = (key !== undefined ? [key] : values.propertyNames(object)).map((name) => {
+    const value = values.property(object, name);
+    return value ? values.stringValue(value.expr, value.context, consume, depth + 1) : HOLE;
+  });
+  const known = texts.filter((text) => !text.startsWith(HOLE));
+  // A key chosen at run time: only entries that all go to one host say where the request goes.
+  const origins = new Set(known.map((text) => /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(text)?.[0] ?? text));
+  return known.length > 0 && (key !== undefined || origins.size === 1) ? known[0]! : HOLE;
 }
 
 function thisMemberString(
@@ -100,7 +132,7 @@ function identifierString(
   // Query keys added later with url.searchParams.set("run_id", ...).
   const added = def.context.queryMutations.get(def.node);
   if (added) {
-    for (const key of added) text += `${text.includes("?") ? "&" : "?"}${key}=${HOLE}`;
+    for (const key of added.keys()) text += `${text.includes("?") ? "&" : "?"}${key}=${HOLE}`;
   }
   return text;
 }
@@ -130,7 +162,24 @@ function callString(
       return array.elements.map((el) => values.stringValue(el, context, consume, depth + 1)).join(separator);
     }
   }
-  return HOLE;
+  // `Deno.env.get("COMFY_API")`: a variable the repository's env files may set.
+  if (ts.isPropertyAccessExpression(callee) && callee.name.text === "get" && isEnvObject(callee.expression)) {
+    const name = call.arguments[0];
+    return (name && ts.isStringLiteralLike(name) && values.envValue(name.text)) || HOLE;
+  }
+  // `config.get("COMFY_API", "https://…")`: a config reader's default, unless the env files set the name.
+  if (ts.isPropertyAccessExpression(callee) && isConfigRead(callee) && call.arguments.length === 2) {
+    const [name, fallback] = call.arguments;
+    const set = name && ts.isStringLiteralLike(name) ? values.envValue(name.text) : undefined;
+    return set ?? values.stringValue(fallback!, context, consume, depth + 1);
+  }
+  // `getBaseUrl()`, `this.url("/run")`: what the repository function returns, with the call's arguments.
+  return (
+    readReturned(values, call, context, depth + 1, (value) => {
+      const text = values.stringValue(value.expr, value.context, consume, depth + 1);
+      return text.startsWith(HOLE) ? undefined : text;
+    }) ?? HOLE
+  );
 }
 
 function urlConstructorString(
@@ -175,6 +224,30 @@ function stripsTrailing(call: ts.CallExpression): boolean {
     ts.isRegularExpressionLiteral(pattern) &&
     /\$\/[a-z]*$/.test(pattern.text)
   );
+}
+
+/**
+ * The variable an env read names: `process.env.X`, `import.meta.env.X`,
+ * `Bun.env.X`, and a Worker's or framework's `env.X` / `c.env.X`.
+ */
+function envVariableOf(e: ts.PropertyAccessExpression): string | undefined {
+  return isEnvObject(e.expression) ? e.name.text : undefined;
+}
+
+function isEnvObject(expr: ts.Expression): boolean {
+  const owner = unwrap(expr);
+  return (
+    (ts.isIdentifier(owner) && owner.text === "env") ||
+    (ts.isPropertyAccessExpression(owner) && owner.name.text === "env")
+  );
+}
+
+/** `config.get(…)`, `this.configService.get(…)`, `getOrThrow`: a config service read (Nest's ConfigService, node-config). */
+function isConfigRead(callee: ts.PropertyAccessExpression): boolean {
+  if (callee.name.text !== "get" && callee.name.text !== "getOrThrow") return false;
+  const owner = unwrap(callee.expression);
+  const name = ts.isIdentifier(owner) ? owner.text : ts.isPropertyAccessExpression(owner) ? owner.name.text : "";
+  return /config/i.test(name);
 }
 
 /** `process.env.X` or `import.meta.env.X`. */

@@ -43,8 +43,8 @@ export class FileContext {
   private readonly scopes = new Map<ts.Node, Map<string, ts.Node>>();
   /** Right-hand sides of `x = ...` assignments, by the declaration of x. */
   readonly assignments = new Map<ts.Node, ts.Expression[]>();
-  /** Query keys added with `x.searchParams.set(k, v)` / `x.set(k, v)`, by the declaration of x. */
-  readonly queryMutations = new Map<ts.Node, Set<string>>();
+  /** Query keys added with `x.searchParams.set(k, v)` / `x.set(k, v)` (each key's first call), by the declaration of x. */
+  readonly queryMutations = new Map<ts.Node, Map<string, ts.CallExpression>>();
   readonly imports = new Map<ts.Node, ImportBinding>();
   readonly exports = new Map<string, ExportTarget>();
   readonly starExports: string[] = [];
@@ -284,8 +284,8 @@ export class FileContext {
     if (!ts.isIdentifier(owner)) return;
     const decl = this.resolve(owner);
     if (!decl) return;
-    const keys = this.queryMutations.get(decl) ?? new Set<string>();
-    keys.add(key.text);
+    const keys = this.queryMutations.get(decl) ?? new Map<string, ts.CallExpression>();
+    if (!keys.has(key.text)) keys.set(key.text, call);
     this.queryMutations.set(decl, keys);
   }
 

@@ -8,6 +8,7 @@ import { HOLE } from "../../core/urls.js";
 import { enclosingClass, type FileContext, unwrap } from "./file-context.js";
 import { joinBase } from "./url-join.js";
 import type { Definition, Values } from "./values.js";
+import { NestHttp } from "./nest-http.js";
 import {
   BODY_VERBS,
   type ClientFamily,
@@ -44,7 +45,11 @@ export interface HttpRequest {
 type Located = { context: FileContext; expr: ts.Expression };
 
 export class HttpCalls {
-  constructor(private readonly values: Values) {}
+  private readonly nest: NestHttp;
+
+  constructor(private readonly values: Values) {
+    this.nest = new NestHttp(values);
+  }
 
   recognise(call: ts.CallExpression, context: FileContext, consumed: Set<ts.Node>): HttpRequest | undefined {
     const callee = unwrap(call.expression);
@@ -344,6 +349,12 @@ export class HttpCalls {
     const cls = enclosingClass(access);
     const evidence = cls && context.classMembers.get(cls)?.get(access.name.text);
     for (const node of evidence ?? []) {
+      // `constructor(private readonly http: HttpService)`: NestJS injects the axios instance HttpModule registers.
+      if (ts.isParameter(node)) {
+        if (!this.nest.isHttpService(node, context)) continue;
+        const base = this.values.readsWiring ? this.nest.registeredBase() : undefined;
+        return base === undefined ? { family: "axios" } : { family: "axios", base };
+      }
       const expr = ts.isPropertyDeclaration(node) ? node.initializer : (node as ts.Expression);
       const client = expr && this.clientOf(expr, context, depth + 1);
       if (client) return client;

@@ -8,6 +8,8 @@ import { HOLE } from "../../core/urls.js";
 import { enclosingClass, type FileContext, unwrap } from "./file-context.js";
 import { expressionString } from "./expression-string.js";
 import type { JsProject } from "./project.js";
+import { readReturned, refValue, returnedExpressions } from "./call-returns.js";
+import { ConstructionSites } from "./construction-sites.js";
 
 export type Definition =
   /** A declaration or expression in some repository file. */
@@ -29,7 +31,42 @@ export class Values {
    */
   private readonly bindings = new Map<ts.Node, { context: FileContext; expr: ts.Expression }>();
 
-  constructor(readonly project: JsProject) {}
+  /** Constructor parameters read from the class's construction sites (on only while a request is read again). */
+  private readonly constructions: ConstructionSites;
+  /**
+   * Whether values set up elsewhere in the repository are read: what `new C(…)`
+   * passes a constructor, the base NestJS registers for an injected client.
+   * On only while a request on an unknown base is read again, so a class is
+   * not taken for a V1 client because of how the app wires it.
+   */
+  private wiring = false;
+
+  get readsWiring(): boolean {
+    return this.wiring;
+  }
+
+  constructor(
+    readonly project: JsProject,
+    /** The ComfyDeploy base the repository's env files set a variable to (`.env`, wrangler vars). */
+    readonly envValue: (name: string) => string | undefined = () => undefined,
+  ) {
+    this.constructions = new ConstructionSites(project);
+  }
+
+  /** Reads `read()` with the repository's wiring read too (see `wiring`). */
+  withWiring<T>(read: () => T): T {
+    const was = this.wiring;
+    this.wiring = true;
+    try {
+      return read();
+    } finally {
+      this.wiring = was;
+    }
+  }
+
+  forgetConstructions(): void {
+    this.constructions.forget();
+  }
 
   /** Reads `read()` with each parameter bound to the argument at its position; the bindings end with it. */
   withArguments<T>(
@@ -105,7 +142,12 @@ export class Values {
     if (ts.isBindingElement(node))
       return this.destructuredValue(node, def.context) ?? this.defaultValue(node, def.context);
     // A parameter's default (`constructor(base = "https://…")`) is the value callers get when they pass none.
-    if (ts.isParameter(node)) return this.bindings.get(node) ?? this.defaultValue(node, def.context);
+    if (ts.isParameter(node))
+      return (
+        this.bindings.get(node) ??
+        this.defaultValue(node, def.context) ??
+        (this.wiring ? this.constructions.argumentFor(node, this) : undefined)
+      );
     if (ts.isExpression(node)) return { context: def.context, expr: node };
     return undefined;
   }
@@ -145,8 +187,25 @@ export class Values {
     for (const node of evidence ?? []) {
       if ((ts.isPropertyDeclaration(node) || ts.isParameter(node)) && node.initializer)
         out.push({ context, expr: node.initializer });
-      else if (ts.isParameter(node)) continue;
+      // `constructor(private readonly options: Options)`: what the class's construction passes.
+      else if (ts.isParameter(node)) {
+        const passed = this.wiring ? this.constructions.argumentFor(node, this) : undefined;
+        if (passed) out.push(passed);
+      }
+      // `get baseUrl() { return this.opts.baseUrl ?? DEFAULT }`: what the getter returns.
+      else if (ts.isGetAccessorDeclaration(node))
+        for (const expr of returnedExpressions(node)) out.push({ context, expr });
       else if (ts.isExpression(node)) out.push({ context, expr: node });
+    }
+    // `Object.assign(this, DEFAULTS, options)`: the last object that names the member.
+    for (const call of cls ? context.calls : []) {
+      const [target, ...sources] = call.arguments;
+      if (!target || target.kind !== ts.SyntaxKind.ThisKeyword || !isObjectAssign(call) || enclosingClass(call) !== cls)
+        continue;
+      for (const source of sources.reverse()) {
+        const value = this.property(this.objectLiteral(source, context), access.name.text);
+        if (value) out.push(value);
+      }
     }
     return out;
   }
@@ -165,9 +224,15 @@ export class Values {
       return value && this.objectLiteral(value.expr, value.context, depth + 1);
     }
     if (ts.isPropertyAccessExpression(e)) {
+      // `this.options = { baseUrl: DEFAULT, ...options }` read as `this.options.baseUrl`.
+      if (e.expression.kind === ts.SyntaxKind.ThisKeyword)
+        return firstOf(this.thisMemberValues(e, context), (v) => this.objectLiteral(v.expr, v.context, depth + 1));
       const value = this.propertyValue(e, context, depth + 1);
       return value && this.objectLiteral(value.expr, value.context, depth + 1);
     }
+    // `const { baseUrl } = useComfyConfig()`: the object the function returns.
+    if (ts.isCallExpression(e))
+      return readReturned(this, e, context, depth + 1, (v) => this.objectLiteral(v.expr, v.context, depth + 1));
     return undefined;
   }
 
@@ -217,11 +282,18 @@ export class Values {
     depth: number,
   ): { context: FileContext; expr: ts.Expression } | undefined {
     const owner = unwrap(access.expression);
+    const name = access.name.text;
     if (ts.isIdentifier(owner)) {
       const def = this.definitionOf(owner, context, depth);
-      if (def?.kind === "module") return this.valueOf(this.exportDefinition(def.file, access.name.text, depth + 1));
+      if (def?.kind === "module") return this.valueOf(this.exportDefinition(def.file, name, depth + 1));
+      // `RenderClient.BASE_URL`: a static field of a class.
+      if (def?.kind === "node" && ts.isClassLike(def.node)) return staticField(def.node, name, def.context);
     }
-    return this.property(this.objectLiteral(owner, context, depth + 1), access.name.text, depth + 1);
+    if (name === "value") {
+      const held = refValue(this, owner, context, depth + 1)[0];
+      if (held) return held;
+    }
+    return this.property(this.objectLiteral(owner, context, depth + 1), name, depth + 1);
   }
 
   /** A string method name or literal argument, if it is static. */
@@ -239,6 +311,38 @@ export class Values {
     if (depth > MAX_DEPTH) return HOLE;
     return expressionString(this, expr, context, consume, depth);
   }
+}
+
+/** The initializer of a class's static field `name`. */
+function staticField(
+  cls: ts.ClassLikeDeclaration,
+  name: string,
+  context: FileContext,
+): { context: FileContext; expr: ts.Expression } | undefined {
+  for (const member of cls.members) {
+    if (!ts.isPropertyDeclaration(member) || !member.initializer || propertyNameText(member.name) !== name) continue;
+    if (member.modifiers?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword))
+      return { context, expr: member.initializer };
+  }
+  return undefined;
+}
+
+function isObjectAssign(call: ts.CallExpression): boolean {
+  const callee = unwrap(call.expression);
+  return (
+    ts.isPropertyAccessExpression(callee) &&
+    callee.name.text === "assign" &&
+    ts.isIdentifier(callee.expression) &&
+    callee.expression.text === "Object"
+  );
+}
+
+function firstOf<T, R>(items: readonly T[], read: (item: T) => R | undefined): R | undefined {
+  for (const item of items) {
+    const found = read(item);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 export function propertyNameText(name: ts.PropertyName): string | undefined {

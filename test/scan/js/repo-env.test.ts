@@ -1,0 +1,57 @@
+/**
+ * Requests built on an env read the repository's own env files set to a
+ * ComfyDeploy base (wrangler vars, `.env`-style files) are built on that base.
+ */
+import { describe, expect, it } from "vitest";
+import { scan } from "../../../src/scan/engine.js";
+import { DEFAULT_HOSTS } from "../../../src/core/urls.js";
+import { tempRepo } from "../../helpers/temp-repo.js";
+
+const WORKER = [
+  "export async function queue(env: Env, inputs: object) {",
+  '  return fetch(env.COMFY_BASE + "/run", { method: "POST", body: JSON.stringify({ deployment_id: env.DEPLOYMENT, inputs }) });',
+  "}",
+  "export const status = (env: Env, id: string) => fetch(`${env.COMFY_BASE}/run?run_id=${id}`);",
+  "",
+].join("\n");
+
+async function rulesIn(files: Record<string, string>, file: string): Promise<string[]> {
+  const result = await scan({ root: tempRepo(files), hosts: DEFAULT_HOSTS, workers: false });
+  return result.findings
+    .filter((f) => f.file === file)
+    .map((f) => `${f.line}:${f.ruleId}`)
+    .sort();
+}
+
+describe("bases set in the repository's env files", () => {
+  it("takes a Worker's env var from wrangler.toml vars", async () => {
+    const files = {
+      "wrangler.toml": '[vars]\nCOMFY_BASE = "https://www.comfydeploy.com/api"\n',
+      "src/comfy.ts": WORKER,
+    };
+    expect(await rulesIn(files, "src/comfy.ts")).toEqual(["2:legacy-create-run", "4:legacy-get-run"]);
+  });
+
+  it("takes process.env, import.meta.env and Deno.env reads from an .env example, on the V2 host too", async () => {
+    const files = {
+      ".env.example": "COMFY_API=https://api.comfydeploy.com/api\nOTHER=1\n",
+      "src/api.ts": [
+        "export const queue = (inputs: object) =>",
+        '  fetch(`${process.env.COMFY_API}/run`, { method: "POST", body: JSON.stringify({ deployment_id: "d", inputs }) });',
+        "export const status = (id: string) => fetch(`${import.meta.env.COMFY_API}/run?run_id=${id}`);",
+        'export const poll = (id: string) => fetch(`${Deno.env.get("COMFY_API")}/run?run_id=${id}`);',
+        "",
+      ].join("\n"),
+    };
+    expect(await rulesIn(files, "src/api.ts")).toEqual(["2:legacy-create-run", "3:legacy-get-run", "4:legacy-get-run"]);
+  });
+
+  it("keeps a V1 shape on an unknown base when the env files set the variable to another address", async () => {
+    const files = {
+      "wrangler.toml": '[vars]\nCOMFY_BASE = "http://127.0.0.1:8787"\n',
+      ".env": "COMFY_BASE=https://api.runpod.ai/v2/abc\n",
+      "src/comfy.ts": WORKER,
+    };
+    expect(await rulesIn(files, "src/comfy.ts")).toEqual(["2:v1-shape-unknown-base", "4:v1-shape-unknown-base"]);
+  });
+});
