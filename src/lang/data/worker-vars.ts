@@ -3,9 +3,8 @@
  * `env.NAME`, set in `wrangler.toml` (`[vars]`, `[env.<name>.vars]`) or
  * `wrangler.json(c)` (`vars`, `env.<name>.vars`). A V1 base kept there is
  * the base the Worker's requests are built on, so the JS/TS analyser can
- * resolve `env.COMFY_BASE + "/run"` through the nearest such file.
+ * resolve `env.COMFY_BASE + "/run"` (read by scan/js/repo-env.ts).
  */
-import { posix } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
 
@@ -37,23 +36,6 @@ export function parseWorkerVars(file: string, text: string): Map<string, WorkerV
     }
   }
   return out;
-}
-
-/** The vars of the wrangler file nearest `sourceFile` (its directory, then each parent up to the root). */
-export function workerVarsFor(
-  sourceFile: string,
-  files: ReadonlySet<string>,
-  read: (file: string) => string | undefined,
-): Map<string, WorkerVar> {
-  for (let dir = posix.dirname(sourceFile); ; dir = posix.dirname(dir)) {
-    for (const name of WRANGLER_FILES) {
-      const candidate = dir === "." ? name : `${dir}/${name}`;
-      if (!files.has(candidate)) continue;
-      const text = read(candidate);
-      if (text !== undefined) return parseWorkerVars(candidate, text);
-    }
-    if (dir === "." || dir === "/" || dir === "") return new Map();
-  }
 }
 
 function objectOf(value: unknown): Record<string, unknown> | undefined {

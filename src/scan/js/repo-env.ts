@@ -1,17 +1,16 @@
 /**
  * Environment variables the repository itself sets to a ComfyDeploy API base:
  * `.env`-style files (`.env`, `.env.example`, `.env.production`, …) and a
- * Worker's `wrangler.toml` vars. A request built on `process.env.X`,
+ * Worker's wrangler vars (`wrangler.toml`, `wrangler.json(c)`). A request built on `process.env.X`,
  * `import.meta.env.X`, `Bun.env.X`, `Deno.env.get("X")` or a Worker's `env.X`
  * is built on that base. Other values are not taken: a local address in an
  * env file is a developer's override, not the base the code ships with.
  */
 import { posix } from "node:path";
-import { parse as parseToml } from "smol-toml";
 import { currentHostsAsLegacy, findLegacyHostMentions, type HostSet } from "../../core/urls.js";
+import { parseWorkerVars, WRANGLER_FILES } from "../../lang/data/worker-vars.js";
 
 const ENV_FILE = /^\.env(?:\.[\w.-]+)?$/;
-const WRANGLER_FILE = "wrangler.toml";
 const ASSIGNMENT = /^\s*(?:export\s+)?([A-Za-z_]\w*)\s*=\s*["']?([^"'#\s]+)/;
 
 export class RepoEnv {
@@ -41,9 +40,8 @@ export class RepoEnv {
           const m = ASSIGNMENT.exec(line);
           if (m) add(m[1]!, m[2]!);
         }
-      } else if (base === WRANGLER_FILE) {
-        for (const vars of wranglerVars(this.read(file)))
-          for (const [name, value] of Object.entries(vars)) add(name, value);
+      } else if (WRANGLER_FILES.includes(base)) {
+        for (const [name, set] of parseWorkerVars(file, this.read(file) ?? "")) add(name, set.value);
       }
     }
     return table;
@@ -57,22 +55,4 @@ export class RepoEnv {
     ];
     return mentions.some((m) => m.kind === "api" && m.start === 0);
   }
-}
-
-/** The `[vars]` table of a wrangler.toml and those of its `[env.<name>.vars]` environments. */
-function wranglerVars(text: string | undefined): Array<Record<string, unknown>> {
-  if (!text) return [];
-  let parsed: Record<string, unknown>;
-  try {
-    parsed = parseToml(text) as Record<string, unknown>;
-  } catch {
-    return [];
-  }
-  const tables = [parsed.vars];
-  if (isTable(parsed.env)) for (const env of Object.values(parsed.env)) if (isTable(env)) tables.push(env.vars);
-  return tables.filter(isTable);
-}
-
-function isTable(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

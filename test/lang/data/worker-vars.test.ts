@@ -1,9 +1,9 @@
 /**
  * A Cloudflare Worker's configured vars, as the base its `env.NAME` reads:
- * wrangler.toml and wrangler.json(c), environments, the nearest file.
+ * wrangler.toml and wrangler.json(c) and their environments.
  */
 import { describe, expect, it } from "vitest";
-import { parseWorkerVars, workerVarsFor } from "../../../src/lang/data/worker-vars.js";
+import { parseWorkerVars } from "../../../src/lang/data/worker-vars.js";
 
 const TOML = [
   'name = "render-proxy"',
@@ -33,16 +33,5 @@ describe("worker vars", () => {
     const jsonc = '{\n  // the API base\n  "vars": { "COMFY_BASE": "https://www.comfydeploy.com/api" },\n}\n';
     expect(parseWorkerVars("wrangler.jsonc", jsonc).get("COMFY_BASE")?.line).toBe(3);
     expect(parseWorkerVars("wrangler.toml", "[vars\nA = ").size).toBe(0);
-  });
-
-  it("takes the wrangler file nearest the source", () => {
-    const files = new Set(["wrangler.toml", "workers/proxy/wrangler.json", "workers/proxy/src/index.ts", "src/a.ts"]);
-    const read = (file: string): string | undefined =>
-      file === "wrangler.toml" ? TOML : '{ "vars": { "COMFY_BASE": "https://comfy.internal/api" } }';
-    expect(workerVarsFor("workers/proxy/src/index.ts", files, read).get("COMFY_BASE")?.file).toBe(
-      "workers/proxy/wrangler.json",
-    );
-    expect(workerVarsFor("src/a.ts", files, read).get("COMFY_BASE")?.value).toBe("https://www.comfydeploy.com/api");
-    expect(workerVarsFor("src/a.ts", new Set(["src/a.ts"]), read).size).toBe(0);
   });
 });
