@@ -107,7 +107,7 @@ export class ShellInterpreter {
       const name = scope ? (scope === "env" ? scopedName : undefined) : (braced ?? bare);
       const definition = name === undefined ? undefined : this.variables.get(name);
       if (definition) return { value: definition.value, span: spanner(definition.raw, definition.start) };
-      if (fallback) return { value: fallback, span: here };
+      if (fallback) return { value: unquoted(fallback), span: here };
       return { value: word.value, unresolved: word.value, span: here };
     }
     if (!word.value.includes("$")) return { value: word.value, span: here };
@@ -186,13 +186,18 @@ export class ShellInterpreter {
         const name = scope ? (scope === "env" ? scopedName : undefined) : (braced ?? bare);
         const definition = name === undefined ? undefined : this.variables.get(name);
         if (definition) return definition.value;
-        if (fallback) return fallback;
+        if (fallback) return unquoted(fallback);
         unresolved = true;
         return match;
       },
     );
     return { value, unresolved };
   }
+}
+
+/** `${BASE:-"https://…"}`: the default is written in quotes of its own. */
+function unquoted(text: string): string {
+  return /^(["'])(.*)\1$/s.exec(text)?.[2] ?? text;
 }
 
 /**

@@ -59,6 +59,18 @@ describe("shell requests on a path variable", () => {
     expect(scan("scripts/nightly.sh", files)).toEqual(["6:legacy-create-run", "9:legacy-get-run"]);
   });
 
+  it("reads a default written in quotes of its own", () => {
+    const quoted = lib.replace(
+      '"${COMFY_BASE:-https://www.comfydeploy.com/api}"',
+      '${COMFY_BASE:-"https://www.comfydeploy.com/api"}',
+    );
+    expect(quoted).not.toBe(lib);
+    expect(scan("scripts/nightly.sh", { "scripts/lib.sh": quoted, "scripts/nightly.sh": nightly })).toEqual([
+      "6:legacy-create-run",
+      "9:legacy-get-run",
+    ]);
+  });
+
   it("leaves the line that defines the path quiet", () => {
     expect(scan("scripts/lib.sh", { "scripts/lib.sh": lib })).toEqual(["2:legacy-base-url"]);
   });
