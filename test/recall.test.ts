@@ -326,7 +326,7 @@ const CORPORA = ["real-shapes", "real-shapes-holdout", "existing"] as const;
  */
 const RECALL_FLOORS = {
   "real-shapes": 411 / 424,
-  "real-shapes-holdout": 157 / 184,
+  "real-shapes-holdout": 159 / 184,
   existing: RECALL_TARGETS.existing,
 } as const;
 
