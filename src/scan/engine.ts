@@ -27,6 +27,7 @@ import { ImportIndex } from "./import-index.js";
 import { findImporters, hostModuleImports, importerCandidates, thirdPartyPackages } from "./importer-follow-up.js";
 import { applyInSourceSuppressions, withoutMarkerLines } from "./suppression-pass.js";
 import { scannersFor, scanTextFile, type TextCandidate, textFallback } from "./text-pass.js";
+import { scriptsSourcingCandidates } from "./sourced-follow-up.js";
 import { loadGrammarsFor } from "../lang/tree/grammars.js";
 
 export interface ScanOptions {
@@ -248,6 +249,9 @@ async function scanWithPool(
   // The JS/TS findings are made: the parsed files go before the text pass loads its grammars.
   await pool.close();
   const read = cachedReader(root, fileSet);
+  const sourcing = scriptsSourcingCandidates(textCandidates, filesToScan, allFiles, read);
+  progress.candidates += sourcing.length;
+  textCandidates.push(...sourcing);
   const candidates = textCandidates.map((c) => c.file);
   if (needsGrammars) await loadGrammarsFor(candidates);
   const repo: RepoFacts = {

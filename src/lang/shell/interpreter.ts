@@ -8,7 +8,7 @@
  */
 import { posix } from "node:path";
 import { resolveDir, type Span, spanner } from "./args.js";
-import { readShell, type ShellWord } from "./words.js";
+import { matchingClose, readShell, type ShellWord } from "./words.js";
 
 /** A variable's value and the file offsets where it is written. */
 export interface VariableValue {
@@ -54,13 +54,26 @@ const WHOLE_VARIABLE =
 const ANY_VARIABLE =
   /\$(?:\{\{\s*([A-Za-z_]\w*)\.([A-Za-z_][\w-]*)\s*\}\}|\{([A-Za-z_]\w*)(?::?[-=]([^}]*))?\}|([A-Za-z_]\w*))/g;
 
+export interface InterpreterOptions {
+  /** Also hand the commands inside `$(…)` to the handler (`id=$(curl -X POST …)`). */
+  commandSubstitutions?: boolean;
+}
+
 export class ShellInterpreter {
   private readonly variables = new Map<string, VariableValue>();
 
-  constructor(private readonly handler: CommandHandler) {}
+  constructor(
+    private readonly handler: CommandHandler,
+    private readonly options: InterpreterOptions = {},
+  ) {}
 
   setVariable(name: string, value: VariableValue): void {
     this.variables.set(name, value);
+  }
+
+  /** A variable set so far (in the text read, or by the caller). */
+  variable(name: string): VariableValue | undefined {
+    return this.variables.get(name);
   }
 
   /** Reads every command of a script; the context's cwd follows `cd`. */
@@ -94,7 +107,7 @@ export class ShellInterpreter {
       const name = scope ? (scope === "env" ? scopedName : undefined) : (braced ?? bare);
       const definition = name === undefined ? undefined : this.variables.get(name);
       if (definition) return { value: definition.value, span: spanner(definition.raw, definition.start) };
-      if (fallback) return { value: fallback, span: here };
+      if (fallback) return { value: unquoted(fallback), span: here };
       return { value: word.value, unresolved: word.value, span: here };
     }
     if (!word.value.includes("$")) return { value: word.value, span: here };
@@ -103,6 +116,7 @@ export class ShellInterpreter {
   }
 
   private command(all: ShellWord[], context: ScriptContext): void {
+    if (this.options.commandSubstitutions) for (const word of all) this.substitutions(word, context);
     let i = 0;
     while (i < all.length && RUN_FLAG.test(all[i]!.value)) i++;
     const assignments: ShellWord[] = [];
@@ -152,6 +166,18 @@ export class ShellInterpreter {
     this.run(new ScriptContext(script.value, (offset) => context.toSource(base + offset), context.cwd));
   }
 
+  /** The scripts of a word's `$(…)` substitutions (not `$((…))` arithmetic), read in place. */
+  private substitutions(word: ShellWord, context: ScriptContext): void {
+    const raw = context.text.slice(word.start, word.end);
+    for (let at = raw.indexOf("$("); at >= 0; at = raw.indexOf("$(", at + 2)) {
+      if (raw[at + 2] === "(") continue;
+      const close = matchingClose(raw, at + 1);
+      const offset = word.start + at + 2;
+      this.run(new ScriptContext(raw.slice(at + 2, close - 1), (o) => context.toSource(offset + o), context.cwd));
+      at = close - 2;
+    }
+  }
+
   private substitute(text: string): { value: string; unresolved: boolean } {
     let unresolved = false;
     const value = text.replace(
@@ -160,13 +186,18 @@ export class ShellInterpreter {
         const name = scope ? (scope === "env" ? scopedName : undefined) : (braced ?? bare);
         const definition = name === undefined ? undefined : this.variables.get(name);
         if (definition) return definition.value;
-        if (fallback) return fallback;
+        if (fallback) return unquoted(fallback);
         unresolved = true;
         return match;
       },
     );
     return { value, unresolved };
   }
+}
+
+/** `${BASE:-"https://…"}`: the default is written in quotes of its own. */
+function unquoted(text: string): string {
+  return /^(["'])(.*)\1$/s.exec(text)?.[2] ?? text;
 }
 
 /**

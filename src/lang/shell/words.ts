@@ -161,7 +161,7 @@ function readDoubleQuoted(text: string, from: number, append: (s: string) => voi
 }
 
 /** Index just after the bracket matching the one at `open`, skipping nested brackets and quotes. */
-function matchingClose(text: string, open: number): number {
+export function matchingClose(text: string, open: number): number {
   const pairs: Record<string, string> = { "(": ")", "{": "}" };
   const stack: string[] = [];
   let i = open;

@@ -8,9 +8,7 @@
 import { PackageScope, TreeSource } from "./declarations.js";
 import { parseTree } from "./grammars.js";
 import { treeLanguageOf } from "./languages.js";
-import { isRunLiteral } from "./run-expressions.js";
-import type { Node } from "web-tree-sitter";
-import { STRING_NODES, STRING_TEXT_NODES } from "./syntax.js";
+import { isPathConstant, readsOneOf } from "./run-expressions.js";
 import { TreeValues } from "./values.js";
 
 export class PackageTrees {
@@ -40,11 +38,26 @@ export class PackageTrees {
   runConstants(from: TreeSource): ReadonlySet<string> {
     let names = this.runNames.get(from.language);
     if (!names) {
-      names = new Set();
-      for (const peer of this.peersOf(from)) {
+      const found = new Set<string>();
+      names = found;
+      const peers = this.peersOf(from);
+      for (const peer of peers) {
         for (const [name, bindings] of peer.bindings) {
           if (bindings.some((b) => b.kind === "value" && typeof b.value !== "string" && isPathConstant(b.value)))
-            names.add(name);
+            found.add(name);
+        }
+      }
+      // Names bound to one of those (`final _runPath = Endpoints.run`, `RUN = Paths.RUN`) hold the path too.
+      for (let grown = found.size > 0; grown; ) {
+        grown = false;
+        for (const peer of peers) {
+          for (const [name, bindings] of peer.bindings) {
+            if (found.has(name)) continue;
+            if (bindings.some((b) => b.kind === "value" && typeof b.value !== "string" && readsOneOf(b.value, found))) {
+              found.add(name);
+              grown = true;
+            }
+          }
         }
       }
       this.runNames.set(from.language, names);
@@ -73,14 +86,4 @@ export class PackageTrees {
     this.byLanguage.clear();
     this.runNames.clear();
   }
-}
-
-/** A literal that is the run path alone (`"/run"`, `'run'`, `"/api/run"`), not a URL built on a base. */
-function isPathConstant(node: Node): boolean {
-  return (
-    STRING_NODES.has(node.type) &&
-    node.namedChildren.every((c) => c === null || STRING_TEXT_NODES.has(c.type)) &&
-    isRunLiteral(node) &&
-    /^[A-Za-z]{0,2}["'`]\/?(?:api\/)?run\b/.test(node.text)
-  );
 }

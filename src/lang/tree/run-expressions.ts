@@ -7,7 +7,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { TreeSource } from "./declarations.js";
-import { stringCallAround, type TreeValues } from "./values.js";
+import { calledName, stringCallAround, type TreeValues } from "./values.js";
 import {
   ARGUMENT_LIST_NODES,
   CALL_NODES,
@@ -18,7 +18,9 @@ import {
   MEMBER_NODES,
   NAME_NODES,
   nameText,
+  PATH_JOIN_METHODS,
   STRING_NODES,
+  STRING_TEXT_NODES,
   VALUE_WRAPPERS,
 } from "./syntax.js";
 
@@ -35,6 +37,8 @@ export interface RunExpression {
   annotatedMethod?: "GET" | "POST";
   /** The statement the expression is in. */
   statement: Node;
+  /** Where a finding about it starts, when not at the expression: the path segment's call in a builder chain written over lines. */
+  reportStart?: number;
   /** The class, object or module it is in. */
   owner: Node | undefined;
 }
@@ -43,6 +47,12 @@ export interface RunExpression {
 const RUN_LITERAL = /(?:^|[/}$)\]"'`])(?:api\/)?run\/?(?:\?[^"'`]*)?["'`]*$/;
 /** Client annotations that name the method and path of a request (Retrofit, Feign's `@RequestLine` aside). */
 const CLIENT_ANNOTATIONS = /^(?:GET|POST|PUT|DELETE|PATCH|HTTP)$/;
+/**
+ * The same verbs in any letter case, on an interface's methods: Refit's and
+ * RestEase's `[Post("/run")]`, Micronaut's declarative `@Post`. An interface
+ * declares a client; controllers are classes (and ASP.NET's are `[HttpPost]`).
+ */
+const INTERFACE_CLIENT_ANNOTATIONS = /^(?:get|post|put|delete|patch)$/i;
 const ANNOTATION_NODES = new Set(["annotation", "marker_annotation", "attribute", "decorator", "attribute_list"]);
 /** Calls that declare the app's own routes. */
 const ROUTE_FUNCTIONS =
@@ -71,13 +81,15 @@ export function runExpressionsOf(
   const stack: Node[] = [source.tree.rootNode];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (STRING_NODES.has(node.type)) {
-      if (isRunLiteral(node)) add(node);
+    if (STRING_NODES.has(node.type) && isRunLiteral(node)) {
+      add(node);
       continue;
     }
+    // A string with no run path of its own may interpolate a constant that holds one (`'$_base$_runPath'`).
+    if (STRING_NODES.has(node.type) && runConstants.size === 0) continue;
     if (runConstants.size > 0 && (NAME_NODES.has(node.type) || MEMBER_NODES.has(node.type))) {
       const name = lastName(node);
-      if (name && runConstants.has(nameText(name)) && !isDeclaredName(node)) {
+      if (name && runConstants.has(nameText(name)) && !isDeclaredName(node) && !shadowed(source, node, runConstants)) {
         add(node);
         continue;
       }
@@ -92,6 +104,52 @@ export function runExpressionsOf(
 
 export function isRunLiteral(node: Node): boolean {
   return /\brun\b/.test(node.text) && RUN_LITERAL.test(node.text.replace(/\s+$/, ""));
+}
+
+/** A literal that is the run path alone (`"/run"`, `'run'`, `"/api/run"`), not a URL built on a base. */
+export function isPathConstant(node: Node): boolean {
+  return (
+    STRING_NODES.has(node.type) &&
+    node.namedChildren.every((c) => c === null || STRING_TEXT_NODES.has(c.type)) &&
+    isRunLiteral(node) &&
+    /^[A-Za-z]{0,2}["'`]\/?(?:api\/)?run\b/.test(node.text)
+  );
+}
+
+/** A read of one of the names, alone: `Endpoints.run`, `RUN_PATH`, Dart's selector `.run`. */
+export function readsOneOf(node: Node, names: ReadonlySet<string>): boolean {
+  if (!NAME_NODES.has(node.type) && !MEMBER_NODES.has(node.type) && node.type !== "selector") return false;
+  const name = lastName(node);
+  return name !== undefined && names.has(nameText(name));
+}
+
+/**
+ * A bare name this file binds to something else (`final run = await api.status(id)`),
+ * or a parameter of the function it is read in, is not the package's path constant.
+ */
+function shadowed(source: TreeSource, node: Node, runConstants: ReadonlySet<string>): boolean {
+  if (!NAME_NODES.has(node.type)) return false;
+  const name = nameText(node);
+  const own = source.bindings.get(name);
+  if (
+    own?.every((b) => typeof b.value === "string" || (!isPathConstant(b.value) && !readsOneOf(b.value, runConstants)))
+  )
+    return true;
+  const word = new RegExp(`(?<![\\w$@])[$@]?${name.replace(/[$]/g, "\\$")}\\b`);
+  for (let at = node.parent; at; at = at.parent) {
+    // Dart puts a function's parameters in the signature beside its body.
+    const holder = at.type === "function_body" ? at.previousNamedSibling : at;
+    const parameters =
+      holder?.childForFieldName("parameters") ??
+      holder?.namedChildren.find((c) => c !== null && /^(?:formal_)?parameter_list$|^parameters$/.test(c.type)) ??
+      (holder && holder !== at ? firstOfType(holder, "formal_parameter_list") : undefined);
+    if (parameters && word.test(parameters.text)) return true;
+  }
+  return false;
+}
+
+function firstOfType(node: Node, type: string): Node | undefined {
+  return node.descendantsOfType(type)[0] ?? undefined;
 }
 
 /** The name a declaration binds, not a read of it. */
@@ -112,13 +170,14 @@ function describe(node: Node, literal: Node, source: TreeSource, values: TreeVal
   const annotation = annotationAround(node);
   if (annotation) {
     const name = annotationName(annotation);
-    if (name && CLIENT_ANNOTATIONS.test(name)) {
+    const onInterface = ownerNode?.type === "interface_declaration";
+    if (name && (CLIENT_ANNOTATIONS.test(name) || (onInterface && INTERFACE_CLIENT_ANNOTATIONS.test(name)))) {
       return {
         node,
         literal,
         value,
         position: "request",
-        annotatedMethod: name === "GET" ? "GET" : "POST",
+        annotatedMethod: name.toUpperCase() === "GET" ? "GET" : "POST",
         statement,
         owner: ownerNode,
       };
@@ -126,7 +185,29 @@ function describe(node: Node, literal: Node, source: TreeSource, values: TreeVal
     return { node, literal, value, position: "route", statement, owner: ownerNode };
   }
   const position: RunPosition = isDeclaredValue(node) ? "definition" : isRouteArgument(node) ? "route" : "request";
-  return { node, literal, value, position, statement, owner: ownerNode };
+  const segmentCall = pathSegmentCallOf(node, literal);
+  return {
+    node,
+    literal,
+    value,
+    position,
+    statement,
+    owner: ownerNode,
+    ...(segmentCall ? { reportStart: segmentCall.startIndex } : {}),
+  };
+}
+
+/**
+ * `Endpoint\n  .AppendPathSegment("run")\n  .PostJsonAsync(…)`: the line that
+ * appends the path is the request's, not the line of the base it starts from.
+ */
+function pathSegmentCallOf(node: Node, literal: Node): Node | undefined {
+  if (!CALL_NODES.has(node.type)) return undefined;
+  const name = calledName(node);
+  if (!name || !PATH_JOIN_METHODS.has(nameText(name))) return undefined;
+  return name.startPosition.row > node.startPosition.row && name.startPosition.row <= literal.startPosition.row
+    ? name
+    : undefined;
 }
 
 /** Climbs from a literal through interpolation, concatenation and format calls to the whole URL expression. */
@@ -135,6 +216,11 @@ function outermostValue(literal: Node): Node {
   for (;;) {
     const parent = node.parent;
     if (!parent) return node;
+    // Dart's flat member read: `Endpoints.run` is `Endpoints` and the selector `.run` side by side.
+    if (parent.type === "unconditional_assignable_selector" || parent.type === "selector") {
+      node = parent;
+      continue;
+    }
     if (
       INTERPOLATION_NODES.has(parent.type) ||
       STRING_NODES.has(parent.type) ||
@@ -243,7 +329,7 @@ function statementOf(node: Node): Node {
   while (
     at.parent &&
     !STATEMENT.test(at.type) &&
-    !/block|body|program|source_file|module|compilation_unit/.test(at.parent.type)
+    !/block|body|program|source_file|module|compilation_unit|declaration_list/.test(at.parent.type)
   )
     at = at.parent;
   return at;

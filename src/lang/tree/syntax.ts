@@ -166,6 +166,26 @@ export const STRING_KEEPING_METHODS = new Set([
   "freeze",
 ]);
 
+/**
+ * Calls that append path segments to the URL they are called on (Flurl's
+ * `base.AppendPathSegment("run")`, OkHttp's `addPathSegment`, Android's
+ * `appendPath`, Go's `u.JoinPath("run")`); called on a type or package
+ * (`Url.Combine(base, "run")`, `url.JoinPath(base, "run")`), they join their arguments.
+ */
+export const PATH_JOIN_METHODS = new Set([
+  "AppendPathSegment",
+  "AppendPathSegments",
+  "Combine",
+  "JoinPath",
+  "addPathSegment",
+  "addPathSegments",
+  "addEncodedPathSegment",
+  "addEncodedPathSegments",
+  "appendPath",
+  "appendEncodedPath",
+  "pathSegment",
+]);
+
 /** Format calls: the first string argument is a template for the rest. */
 export const FORMAT_FUNCTIONS = new Set(["Sprintf", "sprintf", "format", "Format", "formatted", "printf"]);
 

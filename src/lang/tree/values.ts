@@ -20,6 +20,7 @@ import {
   MEMBER_NODES,
   NAME_NODES,
   nameText,
+  PATH_JOIN_METHODS,
   SETTING_READS,
   STRING_KEEPING_METHODS,
   STRING_NODES,
@@ -76,6 +77,8 @@ export class TreeValues {
     // Dart writes member reads flat: `cfg.base` is an identifier followed by selectors.
     if (node.namedChildCount > 1 && node.namedChild(1)?.type === "selector")
       return this.memberValue(node, source, depth);
+    // …so a declaration binds the last selector (`final _run = Endpoints.run` binds `.run`, after `Endpoints`).
+    if (type === "selector") return this.selectorValue(node, source, depth);
     return HOLE;
   }
 
@@ -145,6 +148,14 @@ export class TreeValues {
     return this.nameValue(nameText(last), node, source, qualifier, depth);
   }
 
+  private selectorValue(node: Node, source: TreeSource, depth: number): string {
+    const last = lastName(node);
+    if (!last) return HOLE;
+    const before = node.previousNamedSibling;
+    const qualifier = before && NAME_NODES.has(before.type) ? nameText(before) : undefined;
+    return this.nameValue(nameText(last), node, source, qualifier, depth);
+  }
+
   /** `getenv("X") ?? "…"`: the default is what the code ships with. */
   private fallbackValue(node: Node, operator: Node, source: TreeSource, depth: number): string {
     const named = node.namedChildren.filter((c): c is Node => c !== null);
@@ -174,6 +185,15 @@ export class TreeValues {
         this.valueOf(template, source, depth + 1),
         rest.map((a) => this.valueOf(a, source, depth + 1)),
       );
+    }
+    if (PATH_JOIN_METHODS.has(name)) {
+      const parts = args.map((a) => this.valueOf(a, source, depth + 1));
+      const onType =
+        receiver !== null &&
+        NAME_NODES.has(receiver.type) &&
+        PATH_JOIN_TYPES.test(nameText(receiver)) &&
+        args.length >= 2;
+      return joinPath(receiver && !onType ? [this.valueOf(receiver, source, depth + 1), ...parts] : parts);
     }
     if (SETTING_READS.test(name) && args.length >= 2) return this.valueOf(args.at(-1)!, source, depth + 1);
     if (args.length === 0)
@@ -249,13 +269,24 @@ export function stringCallAround(node: Node): Node | undefined {
   const name = calledName(at);
   if (!name) return undefined;
   const method = nameText(name);
-  if (FORMAT_FUNCTIONS.has(method)) return at;
+  if (FORMAT_FUNCTIONS.has(method) || PATH_JOIN_METHODS.has(method)) return at;
   if (STRING_KEEPING_METHODS.has(method) && argumentsOf(at).every((a) => !isWithin(node, a))) return at;
   return undefined;
 }
 
 function isWithin(node: Node, container: Node): boolean {
   return container.startIndex <= node.startIndex && node.endIndex <= container.endIndex;
+}
+
+/** Types and packages whose join call joins its arguments: `Url.Combine(base, "run")`, Go's `url.JoinPath(base, "run")`. */
+const PATH_JOIN_TYPES = /^(?:url|Url|URL|path|Path)$/;
+
+/** Path parts joined by one slash each. */
+function joinPath(parts: string[]): string {
+  return parts.reduce(
+    (left, right) => (left === "" ? right : `${left.replace(/\/+$/, "")}/${right.replace(/^\/+/, "")}`),
+    "",
+  );
 }
 
 /** `%s`, `%v`, `{}`, `{0}` and `{name}` placeholders filled in order. */

@@ -152,6 +152,43 @@ describe("tree values", () => {
     expect(runValues(files, "app/c.py").map((e) => e.value)).toEqual([`${V1}/run`, `${V1}/run?run_id=${HOLE}`]);
   });
 
+  it("path joins: Flurl's AppendPathSegment, Url.Combine and Go's url.JoinPath add one slash each", () => {
+    const files = {
+      "Api/Client.cs": `class Client {
+  const string Base = "${V1}/";
+  Task A() => Base.AppendPathSegment("/run").PostJsonAsync(body);
+  string B() => Url.Combine(Base, "run");
+}
+`,
+      "c/c.go": `package c
+const base = "${V1}"
+func f() { u, _ := url.JoinPath(base, "run"); http.Post(u, "", nil) }
+`,
+    };
+    expect(runValues(files, "Api/Client.cs").map((e) => e.value)).toEqual([`${V1}/run`, `${V1}/run`]);
+    expect(runValues(files, "c/c.go").map((e) => e.value)).toEqual([`${V1}/run`]);
+  });
+
+  it("Dart: a field bound to another class's path constant is a path constant too", () => {
+    const files = {
+      "lib/paths.dart": `abstract final class Paths {
+  static const base = '${V1}';
+  static const run = '/run';
+}
+`,
+      "lib/api.dart": `class Api {
+  final _base = Paths.base;
+  final _run = Paths.run;
+  f() => http.post(Uri.parse('$_base$_run'));
+}
+`,
+    };
+    expect(runValues(files, "lib/api.dart")).toEqual([
+      { value: "/run", position: "definition", line: 3 },
+      { value: `${V1}/run`, position: "request", line: 4 },
+    ]);
+  });
+
   it("a name whose declarations disagree is unknown only where nothing is known", () => {
     const files = { "x/a.go": `package x\nvar base string\nfunc f(u string) { base = u; http.Get(base + "/run") }\n` };
     expect(runValues(files, "x/a.go")[0]!.value).toBe(`${HOLE}/run`);

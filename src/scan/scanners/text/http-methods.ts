@@ -23,18 +23,19 @@ const SIGNALS: Signal[] = [
     method: "POST",
   },
   { pattern: /\b(?:MethodGet|HttpGet|CURLOPT_HTTPGET|Net::HTTP::Get)\b|\b(?:Http)?Method\.Get\b/g, method: "GET" },
-  // Go http.Post/PostForm, C# PostAsync, Spring postForObject, OkHttp/Guzzle/reqwest/ktor .post(, Laravel Http::post(.
+  // Go http.Post/PostForm, C# PostAsync, Flurl PostJsonAsync, Spring postForObject, OkHttp/Guzzle/reqwest/ktor .post(, Laravel Http::post(.
   {
-    pattern: /(?:\.|::|\b)post(?:Async|AsJsonAsync|Form|ForObject|ForEntity|ForLocation|Json)?\s*(?:<[^>]*>)?\s*\(/gi,
+    pattern:
+      /(?:\.|::|\b)post(?:Async|AsJsonAsync|(?:Json|String|UrlEncoded|Multipart)Async|Form|ForObject|ForEntity|ForLocation|Json)?\s*(?:<[^>]*>)?\s*\(/gi,
     method: "POST",
   },
   { pattern: /\b(?:wp_remote_post|curl_post)\s*\(|--post-(?:data|file)\b|-Method\s+["']?Post\b/gi, method: "POST" },
   { pattern: /\bmethod["']?\s*(?:=>|:|=)\s*["'`]?post\b/gi, method: "POST" },
   { pattern: /\bmethod["']?\s*(?:=>|:|=)\s*["'`]?get\b/gi, method: "GET" },
-  // C# GetAsync/GetStringAsync/GetFromJsonAsync, Spring getForObject, OkHttp's argument-less .get().
+  // C# GetAsync/GetStringAsync/GetFromJsonAsync, Flurl GetJsonAsync, Spring getForObject, OkHttp's argument-less .get().
   {
     pattern:
-      /\bGet(?:Async|StringAsync|StreamAsync|ByteArrayAsync|FromJsonAsync)\s*(?:<[^>]*>)?\s*\(|\.get(?:ForObject|ForEntity)\s*\(|\.get\(\s*\)/g,
+      /\bGet(?:Async|StringAsync|StreamAsync|ByteArrayAsync|FromJsonAsync|JsonAsync|BytesAsync)\s*(?:<[^>]*>)?\s*\(|\.get(?:ForObject|ForEntity)\s*\(|\.get\(\s*\)/g,
     method: "GET",
   },
   {

@@ -31,6 +31,7 @@ import { baseExpressionOf, isProgramSource, isShellScript, namesPartnerPlatform 
 import { RequestsAround } from "./requests-around.js";
 import { TextFindings } from "./text-findings.js";
 import { type TreeRequests, treeRequestsOf, treeUseFinding } from "./tree-requests.js";
+import { type ShellRequests, shellRequestsOf } from "./shell-requests.js";
 import { type HostSet, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
 import type { EndpointFacts } from "../../../core/facts.js";
 
@@ -45,6 +46,7 @@ export const legacyUrlScanner: FileScanner = {
       hosts,
       heldBaseOf(file, text, hosts, repo),
       treeRequestsOf(file, text, hosts, repo),
+      shellRequestsOf(file, text, hosts, repo),
     ),
 };
 
@@ -55,8 +57,9 @@ export function scanLegacyUrls(
   hosts: HostSet,
   heldBase: (base: string) => HeldBase | undefined = () => undefined,
   tree?: TreeRequests,
+  shell?: ShellRequests,
 ): Finding[] {
-  return new TextScan(new TextFile(file, text, kind, hosts), heldBase, tree).run();
+  return new TextScan(new TextFile(file, text, kind, hosts), heldBase, tree, shell).run();
 }
 
 /** How a V1 `/run` use was resolved: the endpoint, where it is, and whether the method was seen. */
@@ -87,6 +90,7 @@ class TextScan {
     private readonly source: TextFile,
     private readonly isHeldBase: (base: string) => HeldBase | undefined,
     private readonly tree?: TreeRequests,
+    private readonly shell?: ShellRequests,
   ) {
     const isShell = isShellScript(source.file, source.text);
     this.findings = new TextFindings(source, isShell);
@@ -95,6 +99,7 @@ class TextScan {
 
   run(): Finding[] {
     this.reportTreeUses();
+    this.reportShellUses();
     const hasLegacyBase = this.scanLegacyHost();
     // V1 endpoints on the V2 host (`POST https://api.comfydeploy.com/api/run`) are V1 uses too.
     for (const url of v1PathsOnCurrentHost(this.source.text, this.source.hosts)) {
@@ -167,11 +172,26 @@ class TextScan {
     }
   }
 
-  /** A `/run` the syntax tree showed is a route or a constant's definition, or whose line it already reported. */
+  /** Shell requests whose V1 path comes from a variable (`"${COMFY_BASE}${RUN_PATH}"`): the path is not in the line, so they are for review. */
+  private reportShellUses(): void {
+    for (const use of this.shell?.uses ?? []) {
+      this.treeLines.add(this.source.lineOf(use.start));
+      const ruleId = use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
+      this.findings.reportOnce(use.start, use.end, ruleId, endpointMessage(use.endpoint), "review", undefined, {
+        kind: "endpoint",
+        endpoint: use.endpoint,
+        methodSeen: true,
+      });
+    }
+  }
+
+  /** A `/run` the syntax tree (or the shell reading) showed is a route or a path's definition, or whose line it already reported. */
   private settledByTree(offset: number): boolean {
+    const within = (range: { start: number; end: number }): boolean => range.start <= offset && offset < range.end;
     return (
       this.treeLines.has(this.source.lineOf(offset)) ||
-      (this.tree?.quiet ?? []).some((range) => range.start <= offset && offset < range.end)
+      (this.tree?.quiet ?? []).some(within) ||
+      (this.shell?.quiet ?? []).some(within)
     );
   }
 

@@ -48,6 +48,8 @@ export interface TreeRunUse {
   methodKnown: boolean;
   /** Where the V1 base this request is taken to be on is set, when the request itself does not show it. */
   evidence?: { file: string; line: number };
+  /** The run path comes from a constant defined elsewhere (`'$_base$_runPath'`): fix cannot edit it here. */
+  pathElsewhere?: boolean;
 }
 
 export interface TreeRequests {
@@ -67,7 +69,8 @@ export function treeUseFinding(use: TreeRunUse): {
     ruleId: use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run",
     message: use.evidence ? heldBaseMessage(use.endpoint, use.evidence) : endpointMessage(use.endpoint),
     // On the V2 host the text transform edits the /run literal the facts name, as on the V1 host.
-    fix: use.evidence || use.endpoint === "run-ambiguous" || !use.methodKnown ? "review" : undefined,
+    fix:
+      use.evidence || use.pathElsewhere || use.endpoint === "run-ambiguous" || !use.methodKnown ? "review" : undefined,
     facts: { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.methodKnown, runLiteral: use.runLiteral },
   };
 }
@@ -113,8 +116,9 @@ function judge(
   const { node, value } = expression;
   const method = methodOf(expression, text);
   const info = parseUrlText(value, hosts);
-  const at = { start: node.startIndex, end: node.endIndex };
+  const at = { start: expression.reportStart ?? node.startIndex, end: node.endIndex };
   const runLiteral = { start: expression.literal.startIndex, end: expression.literal.endIndex };
+  const pathElsewhere = STRING_NODES.has(expression.literal.type) ? {} : { pathElsewhere: true };
   if (info.hostKind === "legacy" || info.hostKind === "current") {
     const endpoint = isVendorHost(info) ? v1EndpointOf(info, method) : undefined;
     if (!endpoint) return undefined;
@@ -125,6 +129,7 @@ function judge(
       runLiteral,
       methodKnown: method !== undefined,
       ...onCurrentHost,
+      ...pathElsewhere,
     };
   }
   if (info.hostKind !== "unknown" && info.hostKind !== "relative") return undefined;
@@ -138,7 +143,7 @@ function judge(
   );
   // On a base this file does not show, only V1's signature counts.
   if (use.endpoint === "run-ambiguous") return undefined;
-  return { ...use, urlStart: at.start, runLiteral, methodKnown: true, evidence: repo.legacyBase };
+  return { ...use, urlStart: at.start, runLiteral, methodKnown: true, evidence: repo.legacyBase, ...pathElsewhere };
 }
 
 /** `/run`, `run` or `/api/run`, after the unknown base, with or without a query. */

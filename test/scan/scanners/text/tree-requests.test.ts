@@ -72,3 +72,113 @@ describe("tree requests", () => {
     expect(scan("app.rb", { "app.rb": app, "lib/client.rb": client })).toEqual([]);
   });
 });
+
+describe("paths kept apart from their base", () => {
+  beforeAll(async () => {
+    await loadGrammarsFor(["a.cs", "a.dart", "a.java"]);
+  });
+
+  const refit = `using Refit;
+
+namespace Renders.Clients;
+
+public record Queued(string run_id);
+
+public interface IRenderApi
+{
+    [Post("/run")]
+    Task<Queued> QueueAsync([Body] QueueRequest request);
+
+    [Get("/run")]
+    Task<RunStatus> GetRunAsync([AliasAs("run_id")] string runId);
+}
+`;
+
+  it("reads Refit's [Post] and [Get] on an interface as requests on the configured base", () => {
+    const files = { "Api/IRenderApi.cs": refit, "Program.cs": `var b = "${V1}";\n` };
+    expect(scan("Api/IRenderApi.cs", files, { file: "Program.cs", line: 1 })).toEqual([
+      "9:legacy-create-run",
+      "13:legacy-get-run",
+    ]);
+  });
+
+  it("leaves a controller class's [HttpPost] and a class's [Post] route quiet", () => {
+    const controller = `[ApiController]\npublic class RunController : ControllerBase\n{\n    [HttpPost("/run")]\n    public IActionResult Create() => Ok();\n\n    [Post("/run")]\n    public IActionResult Other() => Ok();\n}\n`;
+    expect(scan("RunController.cs", { "RunController.cs": controller }, { file: "Program.cs", line: 1 })).toEqual([]);
+  });
+
+  const settings = `public sealed class ComfySettings\n{\n    public string Endpoint { get; set; } = "${V1}";\n}\n`;
+  const worker = `using Flurl;
+using Flurl.Http;
+
+public sealed class Worker
+{
+    private readonly ComfySettings _settings;
+    private string Endpoint => _settings.Endpoint;
+
+    public async Task<Queued> Queue(string id) =>
+        await Endpoint.AppendPathSegment("run").PostJsonAsync(new { deployment_id = id }).ReceiveJson<Queued>();
+
+    public async Task<RunStatus> Status(string id) =>
+        await Endpoint
+            .AppendPathSegment("run")
+            .SetQueryParam("run_id", id)
+            .GetJsonAsync<RunStatus>();
+}
+`;
+
+  it("resolves a Flurl path segment appended to a settings base, and the Flurl verbs", () => {
+    const files = { "Worker.cs": worker, "ComfySettings.cs": settings };
+    expect(scan("Worker.cs", files, { file: "ComfySettings.cs", line: 3 })).toEqual([
+      "10:legacy-create-run",
+      "15:legacy-get-run",
+    ]);
+  });
+
+  const endpoints = `class Endpoints {\n  static const String base = '${V1}';\n  static const String run = '/run';\n}\n`;
+  const repository = `import '../config/endpoints.dart';
+
+class RenderRepository {
+  final String _base = Endpoints.base;
+  final String _runPath = Endpoints.run;
+
+  Future<http.Response> status(String id) =>
+      _client.get(Uri.parse('$_base$_runPath?run_id=$id'));
+
+  Future<http.Response> again(String id) =>
+      _client.get(Uri.parse('\${Endpoints.base}\${Endpoints.run}?run_id=$id'));
+
+  Future<http.Response> queue(String body) =>
+      _client.post(Uri.parse('$_base$_runPath'), body: body);
+}
+`;
+
+  it("resolves a Dart path constant interpolated beside the base, directly or through a field", () => {
+    const files = { "lib/data/render_repository.dart": repository, "lib/config/endpoints.dart": endpoints };
+    expect(scan("lib/data/render_repository.dart", files, { file: "lib/config/endpoints.dart", line: 2 })).toEqual([
+      "8:legacy-get-run",
+      "11:legacy-get-run",
+      "14:legacy-create-run",
+    ]);
+    expect(scan("lib/config/endpoints.dart", files, { file: "lib/config/endpoints.dart", line: 2 })).toEqual([
+      "2:legacy-base-url",
+    ]);
+  });
+
+  it("does not take a local variable named like the path constant for it", () => {
+    const controller = `class Controller {
+  Future<void> save(Map<String, dynamic> run) async {
+    await _client.post(Uri.parse(_historyUrl), body: jsonEncode(run));
+  }
+}
+`;
+    const files = { "lib/controller.dart": controller, "lib/config/endpoints.dart": endpoints };
+    expect(scan("lib/controller.dart", files, { file: "lib/config/endpoints.dart", line: 2 })).toEqual([]);
+  });
+
+  it("keeps a path constant beside another service's base quiet", () => {
+    const runpod = `class RunpodClient {\n  static const String run = '/run';\n  final String _base = 'https://api.runpod.ai/v2/abc';\n  Future<void> go() => _client.post(Uri.parse('$_base\${RunpodClient.run}'), body: '{}');\n}\n`;
+    const files = { "lib/runpod.dart": runpod, "lib/config/endpoints.dart": endpoints };
+    expect(scan("lib/runpod.dart", files, { file: "lib/config/endpoints.dart", line: 2 })).toEqual([]);
+  });
+});
