@@ -226,10 +226,14 @@ async function scanWithPool(
     jsCandidates.length > 0 && ripgrep && filesToScan.length >= RIPGREP_MIN_FILES ? buildIndex() : undefined;
   importIndex?.catch(() => undefined); // a failure surfaces where the index is awaited
   await run(jsCandidates.splice(0));
+  const provenClients: string[] = [];
   while (clientModules.length > 0) {
     const modules = clientModules.splice(0);
+    provenClients.push(...modules);
     importIndex ??= buildIndex();
-    const importers = await findImporters(root, fileSet, analysed, modules, await importIndex, digests);
+    const importers = await findImporters(root, fileSet, analysed, modules, await importIndex, digests, [
+      ...provenClients,
+    ]);
     if (importers.length === 0) break;
     progress.candidates += importers.filter((w) => !countedJs.has(w.file)).length;
     await run(importers);

@@ -95,6 +95,8 @@ export async function findImporters(
   modules: readonly string[],
   index: ImportIndex,
   digests: Map<string, string>,
+  /** Every client module the scan has proved so far (these modules included): the importers' analysis takes them as clients. */
+  proven: readonly string[] = modules,
 ): Promise<JsWork[]> {
   const names = importedNames(modules);
   const needles = importNeedles(names);
@@ -125,7 +127,7 @@ export async function findImporters(
     const text = decode(content);
     // The repository's own code is parsed whatever it calls: a local client's methods have any names (`jobs.enqueue()`).
     if (!usesAClient(text) && thirdPartyPackage(file) !== undefined) return;
-    importers.push({ file, text, clientModules: modules });
+    importers.push({ file, text, clientModules: proven });
     digests.set(file, contentDigest(content));
   });
   return importers;

@@ -62,6 +62,7 @@ export class JsAnalyzer {
   private readonly sdk: V1Sdk;
   private readonly vendored: VendoredClients;
   private readonly senders: V1Senders;
+  private readonly reach: ClientReach;
 
   constructor(
     root: string,
@@ -72,6 +73,7 @@ export class JsAnalyzer {
     this.values = new Values(this.project);
     this.http = new HelperRequests(this.values, new HttpCalls(this.values));
     const reach = new ClientReach(this.values);
+    this.reach = reach;
     this.senders = new V1Senders(this.http, hosts);
     this.vendored = new VendoredClients(this.values, hosts, reach, this.senders);
     this.sdk = new V1Sdk(this.values, this.vendored, reach, this.senders);
@@ -94,6 +96,8 @@ export class JsAnalyzer {
   }
 
   private analyzeParsed(file: string, text: string, clientModules?: readonly string[]): JsFileResult {
+    // What the scan proved before this file was found is known to reach a client, whatever the module's text shows.
+    if (clientModules) this.reach.prove(clientModules);
     const context = this.project.contextFor(file, text);
     if (!context) return { findings: [], exportsClient: false, importsSdk: false, error: "the parser gave up on it" };
     const report = new Reporter(context);

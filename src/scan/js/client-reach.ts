@@ -30,8 +30,12 @@ const RUN_MEMBER = /^[ \t]*(?:(?:public|private|protected|static|async|override)
 const COMFY_CLASS = new RegExp(`\\bclass\\s+[\\w$]*${COMFY_NAME.source}`, "i");
 const RUN_ID = /(?<![\w$])run_id(?![\w$])/;
 
-/** V1's request shape in the text (`/run` beside `run_id` or `deployment_id`): a module that may send V1 requests, whatever its names. */
-const RUN_PATH = /\/run(?![\w-])/;
+/**
+ * V1's request shape in the text (`/run`, or a quoted `"run"` as a prefixed
+ * client such as got's `prefixUrl` spells it, beside `run_id` or
+ * `deployment_id`): a module that may send V1 requests, whatever its names.
+ */
+const RUN_PATH = /\/run(?![\w-])|["'`]run["'`?]/;
 const V1_KEY = /(?<![\w$])(?:run_id|deployment_id)(?![\w$])/;
 
 function mayDefineClient(text: string): boolean {
@@ -50,6 +54,21 @@ export class ClientReach {
   private readonly enters = (file: string): boolean => this.canReach(file);
 
   constructor(private readonly values: Values) {}
+
+  /**
+   * Modules the scan has proved to export a client (the importer follow-up
+   * hands them on): they reach one whatever their text shows. Modules settled
+   * as unreachable before may import them, so those are asked again.
+   */
+  prove(files: Iterable<string>): void {
+    let added = false;
+    for (const file of files) {
+      if (this.known.get(file) === true) continue;
+      this.known.set(file, true);
+      added = true;
+    }
+    if (added) for (const [file, reach] of this.known) if (!reach) this.known.delete(file);
+  }
 
   /** What a name refers to; undefined when it is imported from a module that cannot reach a client. */
   definitionOf(identifier: ts.Identifier, context: FileContext): Definition | undefined {
