@@ -61,9 +61,14 @@ export class FileContext {
   /** Class member evidence: `this.x = ...` and field initializers, by class then member name. */
   readonly classMembers = new Map<ts.Node, Map<string, ts.Node[]>>();
 
+  /** Declarations standing for names the framework puts in scope (see `implicit`), one per name asked. */
+  private readonly implicitDeclarations = new Map<string, ts.Node>();
+
   constructor(
     readonly file: string,
     readonly sourceFile: ts.SourceFile,
+    /** Names in scope without an import statement (a Nuxt app's auto-imports): the module and export each stands for. */
+    private readonly implicit?: (name: string) => ImportBinding | undefined,
   ) {
     this.walk(sourceFile);
   }
@@ -79,7 +84,22 @@ export class FileContext {
       const found = this.scopes.get(p)?.get(name);
       if (found) return found;
     }
-    return undefined;
+    return this.implicitDeclaration(name);
+  }
+
+  /**
+   * A free name the framework imports: a stand-in declaration recorded as an
+   * import of its module, so that everything that follows imports follows it.
+   */
+  private implicitDeclaration(name: string): ts.Node | undefined {
+    const known = this.implicitDeclarations.get(name);
+    if (known || !this.implicit) return known;
+    const binding = this.implicit(name);
+    if (!binding) return undefined;
+    const declaration = ts.factory.createIdentifier(name);
+    this.implicitDeclarations.set(name, declaration);
+    this.imports.set(declaration, binding);
+    return declaration;
   }
 
   private declare(scope: ts.Node, name: string, declaration: ts.Node): void {
