@@ -40,6 +40,7 @@ import { VendoredClients } from "./vendored-client.js";
 import { ClientReach } from "./client-reach.js";
 import { isSenderFunction, type SenderFunction, V1Senders } from "./v1-senders.js";
 import { enclosingClass, unwrap } from "./file-context.js";
+import { besideV1Value } from "./sdk-import-line.js";
 
 const CLIENT_PROPERTIES: ReadonlySet<string> = new Set(V1_CLIENT_PROPERTIES);
 const LINK_ATTRIBUTES: ReadonlySet<string> = new Set(["href", "src", "action", "cite"]);
@@ -283,7 +284,8 @@ export class JsAnalyzer {
   private reportSdk(context: FileContext, report: Reporter): void {
     for (const [decl, binding] of context.imports) {
       if (isSdkModule(binding.module) && V1_EXPORT_NAMES.has(binding.name)) {
-        const ruleId = isTypeOnlyImport(decl) ? "v1-sdk-type" : "v1-sdk-import";
+        // A type named beside a V1 value on one import line is part of that import: the line is one place to act.
+        const ruleId = isTypeOnlyImport(decl) && !besideV1Value(decl) ? "v1-sdk-type" : "v1-sdk-import";
         report.add(decl, {
           ruleId,
           message: ruleId === "v1-sdk-type" ? sdkTypeMessage(binding.name) : sdkImportMessage(binding.name),
