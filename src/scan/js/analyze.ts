@@ -208,13 +208,17 @@ export class JsAnalyzer {
         report.add(decl, { ruleId: "v1-sdk-import", message: vendoredImportMessage(local.text), fix: "review" });
     }
     for (const expr of context.newExpressions) {
-      const target = expr.expression;
-      const vendored = ts.isIdentifier(target) ? this.vendored.classOf(target, context) : undefined;
+      const target = unwrap(expr.expression);
+      const vendored = this.vendored.classOf(target, context);
       if (!vendored || !appCode(vendored.cls)) continue;
-      report.add(expr, {
-        ruleId: "v1-sdk-client",
-        message: vendoredConstructorMessage((target as ts.Identifier).text),
-      });
+      // Through a namespace import (`new render.RenderApi()`) the access is the import, as for the SDK's.
+      if (ts.isPropertyAccessExpression(target))
+        report.add(target, {
+          ruleId: "v1-sdk-import",
+          message: vendoredImportMessage(target.getText()),
+          fix: "review",
+        });
+      report.add(expr, { ruleId: "v1-sdk-client", message: vendoredConstructorMessage(target.getText()) });
     }
     // A factory's call creates the client (`createComfyClient({ apiKey })`); a function that sends V1 itself is a V1 call.
     for (const call of context.calls) {

@@ -30,6 +30,7 @@ export interface ImportBinding {
 export type ExportTarget =
   | { kind: "local"; node: ts.Node }
   | { kind: "expression"; node: ts.Expression }
+  /** `name` "*": the module itself (`export * as x from`, `exports.x = require(…)`). */
   | { kind: "reexport"; module: string; name: string };
 
 export function parseSource(path: string, text: string): ts.SourceFile {
@@ -199,6 +200,9 @@ export class FileContext {
       const clause = node.exportClause;
       if (!clause) {
         if (module) this.starExports.push(module);
+      } else if (ts.isNamespaceExport(clause)) {
+        // `export * as comfy from "./comfy"`: the module itself under a name.
+        if (module) this.exports.set(clause.name.text, { kind: "reexport", module, name: "*" });
       } else if (ts.isNamedExports(clause)) {
         for (const spec of clause.elements) {
           const local = (spec.propertyName ?? spec.name).text;
@@ -271,12 +275,19 @@ export class FileContext {
     if (isModuleExports) {
       this.exports.set("default", { kind: "expression", node: right });
       const value = unwrap(right);
+      // `module.exports = require("./client")`: a CommonJS barrel passing every export on.
+      const whole = requiredModule(value);
+      if (whole !== undefined) this.starExports.push(whole);
       if (ts.isObjectLiteralExpression(value)) {
         for (const prop of value.properties) {
           if (ts.isPropertyAssignment(prop) && ts.isIdentifier(prop.name)) {
-            this.exports.set(prop.name.text, { kind: "expression", node: prop.initializer });
+            this.exports.set(prop.name.text, exportOfValue(prop.initializer));
           } else if (ts.isShorthandPropertyAssignment(prop)) {
             this.exports.set(prop.name.text, { kind: "expression", node: prop.name });
+          } else if (ts.isSpreadAssignment(prop)) {
+            // `{ ...require("./client") }`
+            const spread = requiredModule(unwrap(prop.expression));
+            if (spread !== undefined) this.starExports.push(spread);
           }
         }
       }
@@ -288,7 +299,7 @@ export class FileContext {
         ts.isIdentifier(target.expression) &&
         target.expression.text === "module" &&
         target.name.text === "exports");
-    if (isExportsObject) this.exports.set(left.name.text, { kind: "expression", node: right });
+    if (isExportsObject) this.exports.set(left.name.text, exportOfValue(right));
   }
 
   private recordQueryMutation(call: ts.CallExpression): void {
@@ -331,4 +342,20 @@ export class FileContext {
     }
     for (const node of all) this.recordExpression(node);
   }
+}
+
+/**
+ * What a CommonJS export holds: `require("./client")` is that module under
+ * the export's name, `require("./client").client` one of its exports, passed
+ * on as `export … from` would; anything else is its own expression.
+ */
+function exportOfValue(value: ts.Expression): ExportTarget {
+  const e = unwrap(value);
+  const whole = requiredModule(e);
+  if (whole !== undefined) return { kind: "reexport", module: whole, name: "*" };
+  if (ts.isPropertyAccessExpression(e)) {
+    const owner = requiredModule(unwrap(e.expression));
+    if (owner !== undefined) return { kind: "reexport", module: owner, name: e.name.text };
+  }
+  return { kind: "expression", node: value };
 }

@@ -278,7 +278,8 @@ export class JsProject {
     const context = this.contextFor(file);
     if (!context) return undefined;
     const target = context.exports.get(name);
-    if (target?.kind === "reexport") {
+    // A module passed on whole (`export * as x from`) is the caller's to take as a module.
+    if (target?.kind === "reexport" && target.name !== "*") {
       const next = this.resolveModule(file, target.module);
       return next ? this.resolveExport(next, target.name, seen) : { context, target };
     }
