@@ -64,6 +64,20 @@ describe("the importer follow-up", () => {
     ).toEqual(["2:v1-sdk-call"]);
   });
 
+  it("finds a route's V1 call on the client of a default export Nuxt names after its module", async () => {
+    const files = {
+      "package.json": '{ "name": "app", "private": true }\n',
+      "nuxt.config.ts": "export default {};\n",
+      "server/utils/comfy-client.ts":
+        'import { ComfyDeployClient } from "comfydeploy";\nexport default function () {\n  return new ComfyDeployClient({ apiToken: "t" });\n}\n',
+      "server/api/run.post.ts": "export default defineEventHandler(() => comfyClient().run({ deployment_id: 'd' }));\n",
+    };
+    const result = await scan({ root: tempRepo(files), hosts: DEFAULT_HOSTS, workers: false });
+    expect(
+      result.findings.filter((f) => f.file === "server/api/run.post.ts").map((f) => `${f.line}:${f.ruleId}`),
+    ).toEqual(["1:v1-sdk-call"]);
+  });
+
   it("leaves the route alone on a V2 client, or where no Nuxt config puts the helper in scope", async () => {
     const v2 =
       'import { ComfyDeploy } from "comfydeploy";\nexport const useComfy = () => new ComfyDeploy({ bearer: "t" });\n';

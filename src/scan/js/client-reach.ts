@@ -99,7 +99,16 @@ export class ClientReach {
     if (depth > MAX_MODULE_DEPTH) return undefined;
     if (ts.isIdentifier(expr)) {
       const def = this.definitionOf(expr, context);
-      return def?.kind === "module" ? def.file : undefined;
+      if (def?.kind === "module") return def.file;
+      // `const { comfy } = services`: a member of a module, destructured.
+      const element = def?.kind === "node" && ts.isBindingElement(def.node) ? def.node : undefined;
+      const holder = element?.parent.parent;
+      if (!element || !holder || !ts.isVariableDeclaration(holder) || !holder.initializer) return undefined;
+      const owner = this.moduleOf(unwrap(holder.initializer), def!.context, depth + 1);
+      const key = element.propertyName ?? element.name;
+      if (owner === undefined || !ts.isIdentifier(key)) return undefined;
+      const member = this.exportDefinition(owner, key.text);
+      return member?.kind === "module" ? member.file : undefined;
     }
     if (!ts.isPropertyAccessExpression(expr)) return undefined;
     const owner = this.moduleOf(unwrap(expr.expression), context, depth + 1);

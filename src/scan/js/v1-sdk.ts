@@ -321,6 +321,8 @@ export class V1Sdk {
           return true;
         const fnName = ts.isFunctionDeclaration(node) || ts.isVariableDeclaration(node) ? node.name : undefined;
         if (fnName && ts.isIdentifier(fnName) && this.returnKind(fnName, def.context, 0)) return true;
+        // `export default function () { return client }`: Nuxt auto-imports it under its module's name.
+        if (ts.isFunctionDeclaration(node) && !node.name && this.bodyKind(node.body, def.context, 0)) return true;
         // An exported function that sends V1 itself (`export async function getRun(id)`): its callers are the app's V1 calls.
         const fn = ts.isVariableDeclaration(node) && node.initializer ? unwrap(node.initializer) : node;
         if (isSenderFunction(fn) && this.senders.sends(fn, def.context) && this.copiesClientFunctions(def.context))

@@ -29,6 +29,8 @@ function barrels(client: string): Record<string, string> {
       'const { client } = require("../spread");\nmodule.exports = (id) => client.run({ deployment_id: id });\n',
     "routes/named.js":
       'const lib = require("../named");\nmodule.exports = (id) => lib.comfy.client.run({ deployment_id: id });\n',
+    "routes/destructured.js":
+      'const lib = require("../named");\nconst { comfy } = lib;\nmodule.exports = (id) => comfy.client.run({ deployment_id: id });\n',
     "routes/whole.js":
       'const { client } = require("../whole");\nmodule.exports = (id) => client.run({ deployment_id: id });\n',
     "routes/member.js": 'const { client } = require("../member");\nmodule.exports = (id) => client.getRun(id);\n',
@@ -46,6 +48,7 @@ async function callsIn(files: Record<string, string>, under: string): Promise<st
 describe("clients passed on through modules", () => {
   it("reaches a V1 client through CommonJS barrels of every spelling", async () => {
     expect(await callsIn(barrels(V1), "routes/")).toEqual([
+      "routes/destructured.js:3:v1-sdk-call",
       "routes/member.js:2:v1-sdk-call",
       "routes/named.js:2:v1-sdk-call",
       "routes/spread.js:2:v1-sdk-call",
