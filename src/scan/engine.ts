@@ -229,17 +229,19 @@ async function scanWithPool(
   // of them may export a client; a third-party package is indexed only once a round looks for importers in it.
   const importerFiles = importerCandidates(filesToScan, fileSet);
   const thirdPartyPackage = thirdPartyPackages(fileSet);
-  const index = new ImportIndex(root, ripgrep);
+  const index = new ImportIndex(root, ripgrep, importerFiles);
   let ownCode: Promise<void> | undefined =
     jsCandidates.length > 0 && ripgrep && filesToScan.length >= RIPGREP_MIN_FILES
       ? index.cover(importerFiles.filter((f) => thirdPartyPackage(f) === undefined))
       : undefined;
   ownCode?.catch(() => undefined); // a failure surfaces where the index is asked
   await run(jsCandidates.splice(0));
+  const provenClients: string[] = [];
   while (clientModules.length > 0) {
     const modules = clientModules.splice(0);
+    provenClients.push(...modules);
     const search = { index, importerFiles, thirdPartyPackage };
-    const importers = await findImporters(root, fileSet, analysed, modules, search, digests);
+    const importers = await findImporters(root, fileSet, analysed, modules, search, digests, [...provenClients]);
     if (importers.length === 0) break;
     progress.candidates += importers.filter((w) => !countedJs.has(w.file)).length;
     await run(importers);

@@ -9,12 +9,18 @@
  * (`cover`), so third-party packages no client module lives in are never read.
  * Only names are kept, not texts: the follow-up reads the few files the index
  * answers.
+ *
+ * In a Nuxt or Nitro app a module is also used without an import: the names
+ * its auto-import folders export are looked for in the same passes, and a file
+ * naming one of them is indexed as using it (`AutoImports` says which files
+ * see which names).
  */
 import { ripgrepEnv } from "../platform/child-env.js";
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { posix } from "node:path";
 import { forEachLimit } from "../platform/concurrency.js";
+import { AutoImports } from "./js/auto-imports.js";
 import { MAX_FILE_BYTES, READ_CONCURRENCY, RIPGREP_MIN_FILES } from "./prefilter-pass.js";
 import { chunkArguments, RG_LISTED_FILES } from "./ripgrep-feed.js";
 
@@ -25,6 +31,10 @@ import { chunkArguments, RG_LISTED_FILES } from "./ripgrep-feed.js";
  */
 const SPECIFIER_SOURCE = String.raw`(?:\bfrom|\brequire\s*\(|\bimport\s*\()\s*["'\x60][^"'\x60\n]*/[^"'\x60\n]*["'\x60]`;
 const SPECIFIER = new RegExp(SPECIFIER_SOURCE, "g");
+/** Index keys of auto-imported names start with a character no path segment holds. */
+const NAME_KEY = "\0";
+/** Bytes of names per rg pattern, well under Linux's limit on one argument. */
+const NAMES_PATTERN_BYTES = 32 * 1024;
 
 export class ImportIndex {
   /** Segment key (a segment after a slash, or its part before a dot) → indexes into `files` of the files whose specifiers hold it. */
@@ -33,19 +43,48 @@ export class ImportIndex {
   private readonly files: string[] = [];
   private readonly ids = new Map<string, number>();
   /** Passes run one after another: an answer after `cover` includes every file covered before it. */
-  private passes: Promise<void> = Promise.resolve();
+  private passes: Promise<void>;
 
-  /** An empty index; `cover` adds files (with rg when given and the files are many enough, else by reading them). */
+  /** The names Nuxt or Nitro put in scope, and where from (read before the first pass). */
+  autoImports: AutoImports = AutoImports.build([], new Map());
+  /** Patterns for the auto-imported names (none outside a Nuxt or Nitro app). */
+  private namePatterns: string[] = [];
+  private nameExpressions: RegExp[] = [];
+
+  /**
+   * An empty index; `cover` adds files (with rg when given and the files are
+   * many enough, else by reading them). `codeFiles` are the JS/TS files whose
+   * auto-import folders say which names are in scope without an import.
+   */
   constructor(
     private readonly root: string,
     private readonly ripgrep: string | undefined,
-  ) {}
+    codeFiles: readonly string[] = [],
+  ) {
+    this.passes = this.readAutoImports(codeFiles);
+  }
 
   /** An index of these files' import specifiers. */
   static async build(root: string, files: readonly string[], ripgrep: string | undefined): Promise<ImportIndex> {
-    const index = new ImportIndex(root, ripgrep);
+    const index = new ImportIndex(root, ripgrep, files);
     await index.cover(files);
     return index;
+  }
+
+  /** Files naming one of these auto-imported names (whether they see it is `AutoImports`' to say). */
+  usersOf(names: Iterable<string>): Set<string> {
+    return this.importersOf([...names].map((name) => NAME_KEY + name));
+  }
+
+  private async readAutoImports(files: readonly string[]): Promise<void> {
+    const texts = new Map<string, string>();
+    await forEachLimit(AutoImports.modulesToRead(files), READ_CONCURRENCY, async (module) => {
+      const content = await readFile(posix.join(this.root, module)).catch(() => undefined);
+      if (content && content.length <= MAX_FILE_BYTES) texts.set(module, content.toString("utf8"));
+    });
+    this.autoImports = AutoImports.build(files, texts);
+    this.namePatterns = namePatterns(this.autoImports.allNames());
+    this.nameExpressions = this.namePatterns.map((pattern) => new RegExp(pattern, "g"));
   }
 
   /** Indexes the files not indexed yet, in one pass; resolves once every file covered so far is in the index. */
@@ -97,7 +136,10 @@ export class ImportIndex {
     await forEachLimit(ids, READ_CONCURRENCY, async (id) => {
       const content = await readFile(posix.join(this.root, this.files[id]!)).catch(() => undefined);
       if (!content || content.length > MAX_FILE_BYTES) return;
-      for (const match of content.toString("utf8").matchAll(SPECIFIER)) this.add(id, quotedPart(match[0]));
+      const text = content.toString("utf8");
+      for (const match of text.matchAll(SPECIFIER)) this.add(id, quotedPart(match[0]));
+      for (const pattern of this.nameExpressions)
+        for (const match of text.matchAll(pattern)) this.keyOf(NAME_KEY + match[0], id);
     });
   }
 
@@ -113,6 +155,7 @@ export class ImportIndex {
       "--color=never",
       "-e",
       SPECIFIER_SOURCE,
+      ...this.namePatterns.flatMap((pattern) => ["-e", pattern]),
       "--",
     ];
     await forEachLimit(chunkArguments(ids.map((id) => this.files[id]!)), 2, (chunk) =>
@@ -143,11 +186,35 @@ export class ImportIndex {
   private addLine(line: string): void {
     const nul = line.indexOf("\0");
     const id = nul > 0 ? this.ids.get(line.slice(0, nul)) : undefined;
-    if (id !== undefined) this.add(id, quotedPart(line.slice(nul + 1)));
+    if (id === undefined) return;
+    const match = line.slice(nul + 1);
+    // A specifier holds a quote; an auto-imported name is a bare word.
+    if (/["'`]/.test(match)) this.add(id, quotedPart(match));
+    else this.keyOf(NAME_KEY + match, id);
   }
 }
 
 /** The quoted specifier of a match: from its first quote to the end. */
 function quotedPart(match: string): string {
   return match.slice(match.search(/["'`]/));
+}
+
+/** Word patterns for the names, as few as fit the argument limit (rg's and JavaScript's syntax alike). */
+function namePatterns(names: readonly string[]): string[] {
+  const patterns: string[] = [];
+  let group: string[] = [];
+  let size = 0;
+  const flush = (): void => {
+    if (group.length > 0) patterns.push(`\\b(?:${group.join("|")})\\b`);
+    group = [];
+    size = 0;
+  };
+  for (const name of names) {
+    const escaped = name.replace(/\$/g, "\\$");
+    if (size + escaped.length + 1 > NAMES_PATTERN_BYTES) flush();
+    group.push(escaped);
+    size += escaped.length + 1;
+  }
+  flush();
+  return patterns;
 }

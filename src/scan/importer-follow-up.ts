@@ -117,6 +117,8 @@ export async function findImporters(
   modules: readonly string[],
   { index, importerFiles, thirdPartyPackage = thirdPartyPackages(fileSet) }: ImporterSearch,
   digests: Map<string, string>,
+  /** Every client module the scan has proved so far (these modules included): the importers' analysis takes them as clients. */
+  proven: readonly string[] = modules,
 ): Promise<JsWork[]> {
   const names = importedNames(modules);
   const needles = importNeedles(names);
@@ -129,16 +131,29 @@ export async function findImporters(
     return pkg === undefined || modulePackages.has(pkg);
   };
   await index.cover(importerFiles.filter(inScope));
-  const candidates = [...index.importersOf(names)].filter((f) => !analysed.has(f) && inScope(f)).sort();
+  // Files that see a name a module puts in scope without an import (Nuxt's auto-imports) use it by naming it.
+  const usedWithout = new Map<string, Buffer[]>();
+  for (const module of modules) {
+    const exported = index.autoImports.exportsOf(module);
+    if (!exported) continue;
+    for (const file of index.usersOf(exported.names)) {
+      if (!exported.sees(file)) continue;
+      usedWithout.set(file, [...(usedWithout.get(file) ?? []), ...exported.names.map((name) => Buffer.from(name))]);
+    }
+  }
+  const candidates = [...new Set([...index.importersOf(names), ...usedWithout.keys()])]
+    .filter((f) => !analysed.has(f) && inScope(f))
+    .sort();
   await forEachLimit(candidates, READ_CONCURRENCY, async (file) => {
     const content = await readFile(posix.join(root, file)).catch(() => undefined);
     if (!content || content.length > MAX_FILE_BYTES || looksBinary(content)) return;
+    const named = [...needles, ...(usedWithout.get(file) ?? [])];
     // A bundle's imports are inlined copies of files the follow-up reaches in their own right.
-    if (!needles.some((n) => content.indexOf(n) !== -1) || looksGenerated(file, content)) return;
+    if (!named.some((n) => content.indexOf(n) !== -1) || looksGenerated(file, content)) return;
     const text = decode(content);
     // The repository's own code is parsed whatever it calls: a local client's methods have any names (`jobs.enqueue()`).
     if (!usesAClient(text) && thirdPartyPackage(file) !== undefined) return;
-    importers.push({ file, text, clientModules: modules });
+    importers.push({ file, text, clientModules: proven });
     digests.set(file, contentDigest(content));
   });
   return importers;

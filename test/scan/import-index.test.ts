@@ -66,4 +66,22 @@ describe("the import index", () => {
     expect(await answers(withRg)).toEqual(await answers(byReading));
     expect(withRg.importersOf(["comfy"]).has("apps/wëb/ü.ts")).toBe(true);
   });
+
+  it("indexes the files naming a Nuxt app's auto-imported names, the same with rg as by reading", async () => {
+    const many: Record<string, string> = {
+      "nuxt.config.ts": "export default defineNuxtConfig({});\n",
+      "server/utils/comfy.ts": "export function useComfy() {}\n",
+      "server/api/a.post.ts": "export default defineEventHandler(() => useComfy().run({}));\n",
+      "server/api/b.get.ts": "const c = useComfyExtra();\nexport default c;\n",
+    };
+    for (let i = 0; Object.keys(many).length < RIPGREP_MIN_FILES; i++)
+      many[`filler/f${i}.js`] = `export const v${i} = ${i};\n`;
+    const root = tempRepo(many);
+    const listed = Object.keys(many).sort();
+    const byReading = await ImportIndex.build(root, listed, undefined);
+    // The module naming its own export is indexed too: the follow-up asks AutoImports who sees it.
+    const users = ["server/api/a.post.ts", "server/utils/comfy.ts"];
+    expect([...byReading.usersOf(["useComfy"])].sort()).toEqual(users);
+    if (rg) expect([...(await ImportIndex.build(root, listed, rg)).usersOf(["useComfy"])].sort()).toEqual(users);
+  });
 });

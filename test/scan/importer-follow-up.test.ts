@@ -66,4 +66,56 @@ describe("the importer follow-up", () => {
     const indexRuns = rgRuns.filter((args) => args.includes("--only-matching"));
     expect(indexRuns.flat().filter((arg) => arg.startsWith("vendor/libb/"))).toEqual([]);
   });
+
+  const nuxtApp = (client: string, config = "nuxt.config.ts"): Record<string, string> => ({
+    "package.json": '{ "name": "app", "private": true }\n',
+    [config]: "export default {};\n",
+    "server/utils/comfy.ts": client,
+    "server/api/run.post.ts":
+      "export default defineEventHandler(async () => {\n  return useComfy().run({ deployment_id: 'd', inputs: {} });\n});\n",
+  });
+  const V1_CLIENT =
+    'import { ComfyDeployClient } from "comfydeploy";\nexport const useComfy = () => new ComfyDeployClient({ apiToken: "t" });\n';
+
+  it("finds the V1 calls of a Nuxt route on a client its server/utils hand out without an import", async () => {
+    const result = await scan({ root: tempRepo(nuxtApp(V1_CLIENT)), hosts: DEFAULT_HOSTS, workers: false });
+    expect(
+      result.findings.filter((f) => f.file === "server/api/run.post.ts").map((f) => `${f.line}:${f.ruleId}`),
+    ).toEqual(["2:v1-sdk-call"]);
+  });
+
+  it("finds a route's V1 call on the client of a default export Nuxt names after its module", async () => {
+    const files = {
+      "package.json": '{ "name": "app", "private": true }\n',
+      "nuxt.config.ts": "export default {};\n",
+      "server/utils/comfy-client.ts":
+        'import { ComfyDeployClient } from "comfydeploy";\nexport default function () {\n  return new ComfyDeployClient({ apiToken: "t" });\n}\n',
+      "server/api/run.post.ts": "export default defineEventHandler(() => comfyClient().run({ deployment_id: 'd' }));\n",
+    };
+    const result = await scan({ root: tempRepo(files), hosts: DEFAULT_HOSTS, workers: false });
+    expect(
+      result.findings.filter((f) => f.file === "server/api/run.post.ts").map((f) => `${f.line}:${f.ruleId}`),
+    ).toEqual(["1:v1-sdk-call"]);
+  });
+
+  it("leaves the route alone on a V2 client, or where no Nuxt config puts the helper in scope", async () => {
+    const v2 =
+      'import { ComfyDeploy } from "comfydeploy";\nexport const useComfy = () => new ComfyDeploy({ bearer: "t" });\n';
+    for (const files of [nuxtApp(v2), nuxtApp(V1_CLIENT, "vite.config.ts")]) {
+      const result = await scan({ root: tempRepo(files), hosts: DEFAULT_HOSTS, workers: false });
+      expect(result.findings.filter((f) => f.file === "server/api/run.post.ts")).toEqual([]);
+    }
+  });
+
+  it.skipIf(!rg)("finds a Nuxt route's auto-imported client in the same one pass for imports", async () => {
+    const files = nuxtApp(V1_CLIENT);
+    for (let i = 0; Object.keys(files).length < RIPGREP_MIN_FILES + 10; i++)
+      files[`server/api/p${i % 40}/m${i}.get.ts`] = `export default defineEventHandler(() => ${i});\n`;
+    rgRuns.length = 0;
+    const result = await scan({ root: tempRepo(files), hosts: DEFAULT_HOSTS, workers: false });
+    expect(result.findings.filter((f) => f.file === "server/api/run.post.ts").map((f) => f.ruleId)).toEqual([
+      "v1-sdk-call",
+    ]);
+    expect(rgRuns).toHaveLength(2);
+  });
 });

@@ -44,6 +44,7 @@ import { runIdSiteOfDeclaration, runIdSiteOfRequest } from "./run-id-site.js";
 import { readRequest } from "./wired-request.js";
 import { isSenderFunction, type SenderFunction, V1Senders } from "./v1-senders.js";
 import { enclosingClass, unwrap } from "./file-context.js";
+import { besideV1Value } from "./sdk-import-line.js";
 
 const CLIENT_PROPERTIES: ReadonlySet<string> = new Set(V1_CLIENT_PROPERTIES);
 const LINK_ATTRIBUTES: ReadonlySet<string> = new Set(["href", "src", "action", "cite"]);
@@ -66,6 +67,7 @@ export class JsAnalyzer {
   private readonly sdk: V1Sdk;
   private readonly vendored: VendoredClients;
   private readonly senders: V1Senders;
+  private readonly reach: ClientReach;
 
   constructor(
     root: string,
@@ -77,6 +79,7 @@ export class JsAnalyzer {
     this.values = new Values(this.project, (name) => env.value(name));
     this.http = new HelperRequests(this.values, new HttpCalls(this.values));
     const reach = new ClientReach(this.values);
+    this.reach = reach;
     this.senders = new V1Senders(this.http, hosts);
     this.vendored = new VendoredClients(this.values, hosts, reach, this.senders);
     this.sdk = new V1Sdk(this.values, this.vendored, reach, this.senders);
@@ -99,6 +102,8 @@ export class JsAnalyzer {
   }
 
   private analyzeParsed(file: string, text: string, clientModules?: readonly string[]): JsFileResult {
+    // What the scan proved before this file was found is known to reach a client, whatever the module's text shows.
+    if (clientModules) this.reach.prove(clientModules);
     const context = this.project.contextFor(file, text);
     if (!context) return { findings: [], exportsClient: false, importsSdk: false, error: "the parser gave up on it" };
     const report = new Reporter(context);
@@ -214,13 +219,17 @@ export class JsAnalyzer {
         report.add(decl, { ruleId: "v1-sdk-import", message: vendoredImportMessage(local.text), fix: "review" });
     }
     for (const expr of context.newExpressions) {
-      const target = expr.expression;
-      const vendored = ts.isIdentifier(target) ? this.vendored.classOf(target, context) : undefined;
+      const target = unwrap(expr.expression);
+      const vendored = this.vendored.classOf(target, context);
       if (!vendored || !appCode(vendored.cls)) continue;
-      report.add(expr, {
-        ruleId: "v1-sdk-client",
-        message: vendoredConstructorMessage((target as ts.Identifier).text),
-      });
+      // Through a namespace import (`new render.RenderApi()`) the access is the import, as for the SDK's.
+      if (ts.isPropertyAccessExpression(target))
+        report.add(target, {
+          ruleId: "v1-sdk-import",
+          message: vendoredImportMessage(target.getText()),
+          fix: "review",
+        });
+      report.add(expr, { ruleId: "v1-sdk-client", message: vendoredConstructorMessage(target.getText()) });
     }
     // A factory's call creates the client (`createComfyClient({ apiKey })`); a function that sends V1 itself is a V1 call.
     for (const call of context.calls) {
@@ -290,7 +299,8 @@ export class JsAnalyzer {
   private reportSdk(context: FileContext, report: Reporter): void {
     for (const [decl, binding] of context.imports) {
       if (isSdkModule(binding.module) && V1_EXPORT_NAMES.has(binding.name)) {
-        const ruleId = isTypeOnlyImport(decl) ? "v1-sdk-type" : "v1-sdk-import";
+        // A type named beside a V1 value on one import line is part of that import: the line is one place to act.
+        const ruleId = isTypeOnlyImport(decl) && !besideV1Value(decl) ? "v1-sdk-type" : "v1-sdk-import";
         report.add(decl, {
           ruleId,
           message: ruleId === "v1-sdk-type" ? sdkTypeMessage(binding.name) : sdkImportMessage(binding.name),

@@ -7,8 +7,8 @@
  * a library module (moment.js, a mongodb driver) only to learn it holds no
  * client.
  */
-import type { FileContext } from "./file-context.js";
-import type { ts } from "ts-morph";
+import { type FileContext, unwrap } from "./file-context.js";
+import { ts } from "./typescript-api.cjs";
 import { importSpecifiers } from "../../lang/js/module-syntax.js";
 import { JS_SDK, V1_SDK_EXPORTS } from "../../knowledge/migration.js";
 import { DISTINCTIVE_METHOD_NAMES } from "../needles.js";
@@ -28,10 +28,16 @@ const SDK_SPECIFIER = new RegExp(`["'\`]${JS_SDK.packageName}(?:/[^"'\`]*)?["'\`
 const CLIENT_METHOD = new RegExp(`(?<![\\w$])(?:${DISTINCTIVE_METHOD_NAMES.join("|")})(?![\\w$])`);
 const RUN_MEMBER = /^[ \t]*(?:(?:public|private|protected|static|async|override)\s+)*run\s*[(<]/m;
 const COMFY_CLASS = new RegExp(`\\bclass\\s+[\\w$]*${COMFY_NAME.source}`, "i");
+/** Modules passed on inside modules (`lib.render.comfy`): a few levels at most. */
+const MAX_MODULE_DEPTH = 8;
 const RUN_ID = /(?<![\w$])run_id(?![\w$])/;
 
-/** V1's request shape in the text (`/run` beside `run_id` or `deployment_id`): a module that may send V1 requests, whatever its names. */
-const RUN_PATH = /\/run(?![\w-])/;
+/**
+ * V1's request shape in the text (`/run`, or a quoted `"run"` as a prefixed
+ * client such as got's `prefixUrl` spells it, beside `run_id` or
+ * `deployment_id`): a module that may send V1 requests, whatever its names.
+ */
+const RUN_PATH = /\/run(?![\w-])|["'`]run["'`?]/;
 const V1_KEY = /(?<![\w$])(?:run_id|deployment_id)(?![\w$])/;
 
 function mayDefineClient(text: string): boolean {
@@ -51,6 +57,21 @@ export class ClientReach {
 
   constructor(private readonly values: Values) {}
 
+  /**
+   * Modules the scan has proved to export a client (the importer follow-up
+   * hands them on): they reach one whatever their text shows. Modules settled
+   * as unreachable before may import them, so those are asked again.
+   */
+  prove(files: Iterable<string>): void {
+    let added = false;
+    for (const file of files) {
+      if (this.known.get(file) === true) continue;
+      this.known.set(file, true);
+      added = true;
+    }
+    if (added) for (const [file, reach] of this.known) if (!reach) this.known.delete(file);
+  }
+
   /** What a name refers to; undefined when it is imported from a module that cannot reach a client. */
   definitionOf(identifier: ts.Identifier, context: FileContext): Definition | undefined {
     return this.values.definitionOf(identifier, context, 0, this.enters);
@@ -59,6 +80,40 @@ export class ClientReach {
   /** A module's export, when the module can reach a client at all. */
   exportDefinition(file: string, name: string): Definition | undefined {
     return this.canReach(file) ? this.values.exportDefinition(file, name) : undefined;
+  }
+
+  /** What a name or a module's member (`render.RenderApi` of `import * as render`) refers to. */
+  definitionOfName(expr: ts.Expression, context: FileContext): Definition | undefined {
+    if (ts.isIdentifier(expr)) return this.definitionOf(expr, context);
+    if (!ts.isPropertyAccessExpression(expr)) return undefined;
+    const module = this.moduleOf(unwrap(expr.expression), context);
+    return module === undefined ? undefined : this.exportDefinition(module, expr.name.text);
+  }
+
+  /**
+   * The repository module an expression names: a namespace import or require
+   * (`comfy`), or a module passed on whole (`lib.comfy` for
+   * `exports.comfy = require("./comfy")` or `export * as comfy from`).
+   */
+  moduleOf(expr: ts.Expression, context: FileContext, depth = 0): string | undefined {
+    if (depth > MAX_MODULE_DEPTH) return undefined;
+    if (ts.isIdentifier(expr)) {
+      const def = this.definitionOf(expr, context);
+      if (def?.kind === "module") return def.file;
+      // `const { comfy } = services`: a member of a module, destructured.
+      const element = def?.kind === "node" && ts.isBindingElement(def.node) ? def.node : undefined;
+      const holder = element?.parent.parent;
+      if (!element || !holder || !ts.isVariableDeclaration(holder) || !holder.initializer) return undefined;
+      const owner = this.moduleOf(unwrap(holder.initializer), def!.context, depth + 1);
+      const key = element.propertyName ?? element.name;
+      if (owner === undefined || !ts.isIdentifier(key)) return undefined;
+      const member = this.exportDefinition(owner, key.text);
+      return member?.kind === "module" ? member.file : undefined;
+    }
+    if (!ts.isPropertyAccessExpression(expr)) return undefined;
+    const owner = this.moduleOf(unwrap(expr.expression), context, depth + 1);
+    const def = owner === undefined ? undefined : this.exportDefinition(owner, expr.name.text);
+    return def?.kind === "module" ? def.file : undefined;
   }
 
   /** A search over the import graph from the module, stopping at the first module that may define a client. */

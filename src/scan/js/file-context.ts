@@ -30,6 +30,7 @@ export interface ImportBinding {
 export type ExportTarget =
   | { kind: "local"; node: ts.Node }
   | { kind: "expression"; node: ts.Expression }
+  /** `name` "*": the module itself (`export * as x from`, `exports.x = require(…)`). */
   | { kind: "reexport"; module: string; name: string };
 
 export function parseSource(path: string, text: string): ts.SourceFile {
@@ -63,9 +64,14 @@ export class FileContext {
   /** Class member evidence: `this.x = ...` and field initializers, by class then member name. */
   readonly classMembers = new Map<ts.Node, Map<string, ts.Node[]>>();
 
+  /** Declarations standing for names the framework puts in scope (see `implicit`), one per name asked. */
+  private readonly implicitDeclarations = new Map<string, ts.Node>();
+
   constructor(
     readonly file: string,
     readonly sourceFile: ts.SourceFile,
+    /** Names in scope without an import statement (a Nuxt app's auto-imports): the module and export each stands for. */
+    private readonly implicit?: (name: string) => ImportBinding | undefined,
   ) {
     this.walk(sourceFile);
   }
@@ -81,7 +87,22 @@ export class FileContext {
       const found = this.scopes.get(p)?.get(name);
       if (found) return found;
     }
-    return undefined;
+    return this.implicitDeclaration(name);
+  }
+
+  /**
+   * A free name the framework imports: a stand-in declaration recorded as an
+   * import of its module, so that everything that follows imports follows it.
+   */
+  private implicitDeclaration(name: string): ts.Node | undefined {
+    const known = this.implicitDeclarations.get(name);
+    if (known || !this.implicit) return known;
+    const binding = this.implicit(name);
+    if (!binding) return undefined;
+    const declaration = ts.factory.createIdentifier(name);
+    this.implicitDeclarations.set(name, declaration);
+    this.imports.set(declaration, binding);
+    return declaration;
   }
 
   private declare(scope: ts.Node, name: string, declaration: ts.Node): void {
@@ -181,6 +202,9 @@ export class FileContext {
       const clause = node.exportClause;
       if (!clause) {
         if (module) this.starExports.push(module);
+      } else if (ts.isNamespaceExport(clause)) {
+        // `export * as comfy from "./comfy"`: the module itself under a name.
+        if (module) this.exports.set(clause.name.text, { kind: "reexport", module, name: "*" });
       } else if (ts.isNamedExports(clause)) {
         for (const spec of clause.elements) {
           const local = (spec.propertyName ?? spec.name).text;
@@ -253,12 +277,19 @@ export class FileContext {
     if (isModuleExports) {
       this.exports.set("default", { kind: "expression", node: right });
       const value = unwrap(right);
+      // `module.exports = require("./client")`: a CommonJS barrel passing every export on.
+      const whole = requiredModule(value);
+      if (whole !== undefined) this.starExports.push(whole);
       if (ts.isObjectLiteralExpression(value)) {
         for (const prop of value.properties) {
           if (ts.isPropertyAssignment(prop) && ts.isIdentifier(prop.name)) {
-            this.exports.set(prop.name.text, { kind: "expression", node: prop.initializer });
+            this.exports.set(prop.name.text, exportOfValue(prop.initializer));
           } else if (ts.isShorthandPropertyAssignment(prop)) {
             this.exports.set(prop.name.text, { kind: "expression", node: prop.name });
+          } else if (ts.isSpreadAssignment(prop)) {
+            // `{ ...require("./client") }`
+            const spread = requiredModule(unwrap(prop.expression));
+            if (spread !== undefined) this.starExports.push(spread);
           }
         }
       }
@@ -270,7 +301,7 @@ export class FileContext {
         ts.isIdentifier(target.expression) &&
         target.expression.text === "module" &&
         target.name.text === "exports");
-    if (isExportsObject) this.exports.set(left.name.text, { kind: "expression", node: right });
+    if (isExportsObject) this.exports.set(left.name.text, exportOfValue(right));
   }
 
   private recordQueryMutation(call: ts.CallExpression): void {
@@ -313,4 +344,20 @@ export class FileContext {
     }
     for (const node of all) this.recordExpression(node);
   }
+}
+
+/**
+ * What a CommonJS export holds: `require("./client")` is that module under
+ * the export's name, `require("./client").client` one of its exports, passed
+ * on as `export … from` would; anything else is its own expression.
+ */
+function exportOfValue(value: ts.Expression): ExportTarget {
+  const e = unwrap(value);
+  const whole = requiredModule(e);
+  if (whole !== undefined) return { kind: "reexport", module: whole, name: "*" };
+  if (ts.isPropertyAccessExpression(e)) {
+    const owner = requiredModule(unwrap(e.expression));
+    if (owner !== undefined) return { kind: "reexport", module: owner, name: e.name.text };
+  }
+  return { kind: "expression", node: value };
 }

@@ -9,7 +9,8 @@ import picomatch from "picomatch";
 import { ts } from "./typescript-api.cjs";
 import { parse as parseYaml } from "yaml";
 import { FileContext, parseSource } from "./file-context.js";
-import type { ExportTarget } from "./file-context.js";
+import type { ExportTarget, ImportBinding } from "./file-context.js";
+import { AutoImports } from "./auto-imports.js";
 
 const EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
 const EXTENSION_SWAPS: Record<string, string[]> = {
@@ -38,6 +39,8 @@ export class JsProject {
   private readonly aliasCache = new Map<string, PathAliases | null>();
   /** Workspace packages (package.json outside node_modules) by name: their directory and entry files. */
   private workspace: Map<string, { dir: string; entries: string[] }> | undefined;
+  /** Names Nuxt or Nitro import without an import statement, read once on first use. */
+  private autoImports: AutoImports | undefined;
 
   constructor(
     /** Absolute root directory. */
@@ -59,13 +62,34 @@ export class JsProject {
     let context: FileContext | null = null;
     try {
       const source = text ?? this.readText(file);
-      context = new FileContext(file, parseSource(file, source));
+      context = new FileContext(file, parseSource(file, source), this.implicitImports(file));
     } catch {
       context = null;
     }
     this.contexts.set(file, context);
     while (this.contexts.size > MAX_CACHED_FILES) this.contexts.delete(this.contexts.keys().next().value!);
     return context ?? undefined;
+  }
+
+  /** The names a framework imports into this file without an import statement (undefined: none). */
+  private implicitImports(file: string): ((name: string) => ImportBinding | undefined) | undefined {
+    this.autoImports ??= AutoImports.build(
+      this.files,
+      new Map(
+        AutoImports.modulesToRead(this.files).flatMap((module) => {
+          const text = this.textOf(module);
+          return text === undefined ? [] : [[module, text] as const];
+        }),
+      ),
+    );
+    const table = this.autoImports;
+    if (table.empty) return undefined;
+    return (name) => {
+      const source = table.sourceOf(file, name);
+      if (!source) return undefined;
+      const relative = posix.relative(posix.dirname(file), source.file);
+      return { module: relative.startsWith(".") ? relative : `./${relative}`, name: source.name };
+    };
   }
 
   /** A module's text, without parsing it (undefined when it cannot be read). */
@@ -254,7 +278,8 @@ export class JsProject {
     const context = this.contextFor(file);
     if (!context) return undefined;
     const target = context.exports.get(name);
-    if (target?.kind === "reexport") {
+    // A module passed on whole (`export * as x from`) is the caller's to take as a module.
+    if (target?.kind === "reexport" && target.name !== "*") {
       const next = this.resolveModule(file, target.module);
       return next ? this.resolveExport(next, target.name, seen) : { context, target };
     }

@@ -133,11 +133,8 @@ export class V1Sdk {
     if (ts.isPropertyAccessExpression(e)) {
       if (e.expression.kind === ts.SyntaxKind.ThisKeyword) return this.memberKind(e, enclosingClass(e), context, depth);
       const owner = unwrap(e.expression);
-      if (ts.isIdentifier(owner)) {
-        const def = this.reach.definitionOf(owner, context);
-        if (def?.kind === "module")
-          return this.definitionKind(this.reach.exportDefinition(def.file, e.name.text), depth);
-      }
+      const module = this.reach.moduleOf(owner, context);
+      if (module) return this.definitionKind(this.reach.exportDefinition(module, e.name.text), depth);
       // `stickers.client` where `stickers = new StickerService()`: the member of that class.
       const instance = this.instanceClass(owner, context, depth + 1);
       if (instance) return this.memberKind(e, instance.cls, instance.context, depth);
@@ -195,8 +192,8 @@ export class V1Sdk {
   ): { cls: ts.ClassLikeDeclaration; context: FileContext } | undefined {
     if (depth > MAX_DEPTH) return undefined;
     const e = unwrap(expr);
-    if (ts.isNewExpression(e) && ts.isIdentifier(e.expression)) {
-      const def = this.reach.definitionOf(e.expression, context);
+    if (ts.isNewExpression(e)) {
+      const def = this.reach.definitionOfName(unwrap(e.expression), context);
       if (def?.kind === "node" && (ts.isClassDeclaration(def.node) || ts.isClassExpression(def.node)))
         return { cls: def.node, context: def.context };
       return undefined;
@@ -212,13 +209,15 @@ export class V1Sdk {
     const e = unwrap(callee);
     let def: Definition | undefined;
     if (ts.isIdentifier(e)) def = this.reach.definitionOf(e, context);
-    else if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression)) {
-      const owner = this.reach.definitionOf(e.expression, context);
-      if (owner?.kind === "module") def = this.reach.exportDefinition(owner.file, e.name.text);
+    else if (ts.isPropertyAccessExpression(e)) {
+      const module = this.reach.moduleOf(unwrap(e.expression), context);
+      if (module) def = this.reach.exportDefinition(module, e.name.text);
     }
     if (def?.kind !== "node") return undefined;
     let fn: ts.Node = def.node;
     if (ts.isVariableDeclaration(fn) && fn.initializer) fn = unwrap(fn.initializer);
+    // `memoize(() => new ComfyDeployClient(…))`, `cache(…)`, `once(…)`: a wrapped factory returns what it returns.
+    if (ts.isCallExpression(fn) && fn.arguments.length === 1) fn = unwrap(fn.arguments[0]!);
     if (!(ts.isFunctionDeclaration(fn) || ts.isFunctionExpression(fn) || ts.isArrowFunction(fn))) return undefined;
     const typed = fn.type && this.clientTypeKind(unwrapPromiseType(fn.type), def.context);
     if (typed) return typed;
@@ -322,6 +321,8 @@ export class V1Sdk {
           return true;
         const fnName = ts.isFunctionDeclaration(node) || ts.isVariableDeclaration(node) ? node.name : undefined;
         if (fnName && ts.isIdentifier(fnName) && this.returnKind(fnName, def.context, 0)) return true;
+        // `export default function () { return client }`: Nuxt auto-imports it under its module's name.
+        if (ts.isFunctionDeclaration(node) && !node.name && this.bodyKind(node.body, def.context, 0)) return true;
         // An exported function that sends V1 itself (`export async function getRun(id)`): its callers are the app's V1 calls.
         const fn = ts.isVariableDeclaration(node) && node.initializer ? unwrap(node.initializer) : node;
         if (isSenderFunction(fn) && this.senders.sends(fn, def.context) && this.copiesClientFunctions(def.context))

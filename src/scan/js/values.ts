@@ -122,6 +122,8 @@ export class Values {
     if (!found) return undefined;
     const { context, target } = found;
     if (target.kind === "reexport") {
+      const whole = target.name === "*" ? this.project.resolveModule(context.file, target.module) : undefined;
+      if (whole) return { kind: "module", file: whole };
       return { kind: "external", module: target.module, name: target.name, context, node: context.sourceFile };
     }
     const node = target.node;

@@ -133,8 +133,8 @@ export class VendoredClients {
     context: FileContext,
     depth = 0,
   ): { cls: ts.ClassLikeDeclaration; info: VendoredClass } | undefined {
-    if (depth > 8 || !ts.isIdentifier(expr)) return undefined;
-    const def = this.reach.definitionOf(expr, context);
+    if (depth > 8) return undefined;
+    const def = this.reach.definitionOfName(expr, context);
     if (def?.kind !== "node") return undefined;
     let node: ts.Node = def.node;
     if (ts.isVariableDeclaration(node) && node.initializer) {
