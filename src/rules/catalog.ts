@@ -139,7 +139,7 @@ const rules: Omit<Rule, "docs">[] = [
     title: "Local copy of the V1 client",
     severity: "error",
     fix: "manual",
-    explanation: `A class in the repository that copies the V1 client (its method names and V1's {base}/run?run_id= status call), in JS/TS or Python, and the calls made on its instances; the app's import and construction of it are reported as v1-sdk-import and v1-sdk-client, where the app switches to V2. The class talks to V1 whatever it is called: replace it with the V2 SDK (${JS_SDK.packageName}@${JS_SDK.v2Pin}) or move its requests to the V2 endpoints. On a host that is not the vendor's it is a warning: the host may proxy V1.`,
+    explanation: `A local V1 client in the repository, in JS/TS or Python: a class, factory or module of functions whose members send V1 requests, that holds the connection settings (the base URL or API key as constructor parameters, defaults or module-level bindings) and takes the deployment from its caller; and the calls made on it. The app's import and construction of it are reported as v1-sdk-import and v1-sdk-client, where the app switches to V2. The app's own services (sending V1 on the app's shared settings, with a deployment they pick from the app's inputs) are not clients: their requests are reported, their callers are not. A client talks to V1 whatever it is called: replace it with the V2 SDK (${JS_SDK.packageName}@${JS_SDK.v2Pin}) or move its requests to the V2 endpoints. On a host that is not the vendor's it is a warning: the host may proxy V1.`,
     example: `class ComfyDeployClient { apiBase = "${HOSTS.v1.apiBase}"; getRun(id) { return fetch(\`\${this.apiBase}/run?run_id=\${id}\`) } }`,
   },
   {

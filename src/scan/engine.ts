@@ -25,6 +25,7 @@ import { currentHostsAsLegacy, findLegacyHostMentions, type HostSet } from "../c
 import { cachedReader, contentDigest, decode } from "./file-reading.js";
 import { ImportIndex } from "./import-index.js";
 import { findImporters, hostModuleImports, importerCandidates, thirdPartyPackages } from "./importer-follow-up.js";
+import { pythonImporterFindings } from "./scanners/python/importers.js";
 import { applyInSourceSuppressions, withoutMarkerLines } from "./suppression-pass.js";
 import { scannersFor, scanTextFile, type TextCandidate, textFallback } from "./text-pass.js";
 import { scriptsSourcingCandidates } from "./sourced-follow-up.js";
@@ -270,6 +271,18 @@ async function scanWithPool(
     progress.parsed++;
   }
   for (const candidate of jsSourceCandidates) findings.push(...scanTextFile(candidate, hosts, repo));
+  // Python files that only import a module sending V1 (`from worker.comfy import submit`) hold no needle.
+  const pythonImporters = await pythonImporterFindings(
+    root,
+    filesToScan,
+    new Set(candidates),
+    findings,
+    (file, bytes) => {
+      digests.set(file, contentDigest(bytes));
+      return scanTextFile({ file, bytes, scanners: scannersFor(file) }, hosts, repo);
+    },
+  );
+  findings.push(...pythonImporters);
   if (options.rules) findings.splice(0, findings.length, ...applyRuleSettings(findings, options.rules));
   const unused = applyInSourceSuppressions(findings, ignoreFiles, read, options.now ?? new Date());
   if (options.reportUnusedIgnores)

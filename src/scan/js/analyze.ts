@@ -42,7 +42,7 @@ import { ClientReach } from "./client-reach.js";
 import { RepoEnv } from "./repo-env.js";
 import { runIdSiteOfDeclaration, runIdSiteOfRequest } from "./run-id-site.js";
 import { readRequest } from "./wired-request.js";
-import { isSenderFunction, type SenderFunction, V1Senders } from "./v1-senders.js";
+import { topLevelFunctions, V1Senders } from "./v1-senders.js";
 import { enclosingClass, unwrap } from "./file-context.js";
 import { besideV1Value } from "./sdk-import-line.js";
 
@@ -358,21 +358,6 @@ export class JsAnalyzer {
       }
     }
   }
-}
-
-/** Functions declared at the top of a module: `function f() {}`, `const f = () => …`, exported or not. */
-function topLevelFunctions(file: ts.SourceFile): Array<{ name: ts.Identifier; fn: SenderFunction }> {
-  const out: Array<{ name: ts.Identifier; fn: SenderFunction }> = [];
-  for (const statement of file.statements) {
-    if (ts.isFunctionDeclaration(statement) && statement.name && isSenderFunction(statement))
-      out.push({ name: statement.name, fn: statement });
-    if (!ts.isVariableStatement(statement)) continue;
-    for (const decl of statement.declarationList.declarations) {
-      const init = decl.initializer && unwrap(decl.initializer);
-      if (ts.isIdentifier(decl.name) && init && isSenderFunction(init)) out.push({ name: decl.name, fn: init });
-    }
-  }
-  return out;
 }
 
 /** The local name an import binds: `{ X }`, `{ Y as X }`, a default import, `const { X } = require(…)`. */

@@ -287,24 +287,8 @@ export class V1Sdk {
     const found = this.localFunction(name, context);
     if (!found) return undefined;
     if (this.senders.factorySends(found.fn, found.context)) return { role: "factory", ...found };
-    if (this.senders.sends(found.fn, found.context) && this.copiesClientFunctions(found.context))
-      return { role: "sender", ...found };
+    if (this.senders.clientFunctionSends(found.fn, found.context)) return { role: "sender", ...found };
     return undefined;
-  }
-
-  /**
-   * A module of functions is a copy of the client when it exports one under a
-   * V1 client method name that sends V1 (`export async function getRun(id)`);
-   * an app's own `createThumbnailRun()` is app code, its requests the findings.
-   */
-  private copiesClientFunctions(context: FileContext): boolean {
-    for (const [name, target] of context.exports) {
-      if (!V1_METHOD_NAMES.has(name) || target.kind !== "local") continue;
-      const node = target.node;
-      const fn = ts.isVariableDeclaration(node) && node.initializer ? unwrap(node.initializer) : node;
-      if (isSenderFunction(fn) && this.senders.sends(fn, context)) return true;
-    }
-    return false;
   }
 
   /** Does any export of this module hold a client, return one, or is a vendored client class? (Its importers then need a look.) */
@@ -325,8 +309,7 @@ export class V1Sdk {
         if (ts.isFunctionDeclaration(node) && !node.name && this.bodyKind(node.body, def.context, 0)) return true;
         // An exported function that sends V1 itself (`export async function getRun(id)`): its callers are the app's V1 calls.
         const fn = ts.isVariableDeclaration(node) && node.initializer ? unwrap(node.initializer) : node;
-        if (isSenderFunction(fn) && this.senders.sends(fn, def.context) && this.copiesClientFunctions(def.context))
-          return true;
+        if (isSenderFunction(fn) && this.senders.clientFunctionSends(fn, def.context)) return true;
       }
     }
     return false;

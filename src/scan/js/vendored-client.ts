@@ -24,7 +24,7 @@ import type { FileContext } from "./file-context.js";
 import type { Values } from "./values.js";
 import type { ClientReach } from "./client-reach.js";
 import { V1_METHOD_NAMES } from "./v1-sdk.js";
-import type { V1Senders } from "./v1-senders.js";
+import { classHoldsConnection, type V1Senders } from "./v1-senders.js";
 
 /** A class named like this needs only one V1 method name to count as a copy of the client. */
 export const COMFY_NAME = /comfy/i;
@@ -59,6 +59,8 @@ export class VendoredClients {
   }
 
   private recognise(cls: ts.ClassLikeDeclaration, context: FileContext): VendoredClass | undefined {
+    // A client holds its connection settings; a class without them is the app's own service (local-client.ts).
+    if (!classHoldsConnection(cls)) return undefined;
     // Whatever its members are called: a class whose methods send V1 requests is a V1 client (`queueRun()` posting to V1's /run).
     return this.byShape(cls, context) ?? this.senders.classSends(cls, context);
   }

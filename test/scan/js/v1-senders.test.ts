@@ -111,4 +111,54 @@ describe("local V1 clients by what they send", () => {
     });
     expect(keys).toEqual([]);
   });
+
+  it("a client holds its connection settings and takes the deployment from its caller; the app's own service does neither", async () => {
+    const config =
+      'export const config = { comfy: { baseUrl: process.env.COMFY ?? "https://www.comfydeploy.com/api", deploymentId: "d" } };';
+    const service = [
+      'import { config } from "./config";',
+      "export class RenderService {",
+      "  constructor(private readonly db: unknown) {}",
+      "  start(prompt: string) {",
+      "    const body = JSON.stringify({ deployment_id: config.comfy.deploymentId, inputs: { prompt } });",
+      '    return fetch(`${config.comfy.baseUrl}/run`, { method: "POST", body });',
+      "  }",
+      "}",
+    ].join("\n");
+    const app = [
+      'import { RenderService } from "./service";',
+      "const renders = new RenderService(null);",
+      "export const go = () => renders.start('a cat');",
+    ].join("\n");
+    const quiet = await keysOf({ "src/config.ts": config, "src/service.ts": service, "src/app.ts": app });
+    expect(quiet.filter((k) => k.startsWith("src/app.ts") || k.includes("vendored"))).toEqual([]);
+    expect(quiet).toContain("src/service.ts:6:legacy-create-run");
+
+    // Module functions under any names, in a module that binds its base and takes the deployment from the caller.
+    const jobs = [
+      'const API = process.env.COMFY ?? "https://www.comfydeploy.com/api";',
+      "export async function queueFrame(deploymentId: string, prompt: string) {",
+      '  return fetch(`${API}/run`, { method: "POST", body: JSON.stringify({ deployment_id: deploymentId, inputs: { prompt } }) });',
+      "}",
+    ].join("\n");
+    const user = ['import { queueFrame } from "./jobs";', "export const go = () => queueFrame('d', 'a cat');"].join(
+      "\n",
+    );
+    expect(await keysOf({ "src/jobs.ts": jobs, "src/user.ts": user })).toEqual([
+      "src/jobs.ts:1:legacy-base-url",
+      "src/jobs.ts:3:legacy-create-run",
+      "src/user.ts:1:v1-sdk-import",
+      "src/user.ts:2:vendored-v1-client",
+    ]);
+    // V1's own names on the app's shared settings, with the deployment fixed: still the app's code.
+    const own = [
+      'import { config } from "./config";',
+      "export async function run(prompt: string) {",
+      '  return fetch(`${config.comfy.baseUrl}/run`, { method: "POST", body: JSON.stringify({ deployment_id: config.comfy.deploymentId, inputs: { prompt } }) });',
+      "}",
+    ].join("\n");
+    const caller = ['import { run } from "./own";', "export const go = () => run('a cat');"].join("\n");
+    const keys = await keysOf({ "src/config.ts": config, "src/own.ts": own, "src/caller.ts": caller });
+    expect(keys.filter((k) => k.startsWith("src/caller.ts"))).toEqual([]);
+  });
 });

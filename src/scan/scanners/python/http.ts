@@ -5,6 +5,7 @@
  * seen going into a known call are reported where they are built, method unknown.
  */
 import { endpointMessage } from "../../messages.js";
+import { fixesDeployment } from "../../local-client.js";
 import {
   HOLE,
   type HostSet,
@@ -30,6 +31,20 @@ export interface EndpointUse {
   unknownBase?: boolean;
   /** A V1 path on the V2 host: the request is V1, the base is already the current one. */
   onCurrentHost?: boolean;
+  /**
+   * The request takes its connection settings from the instance it is sent
+   * in: its URL or auth reads `self`/`cls`, or a relative path goes out on
+   * `self` or one of its members (a session built with the base).
+   */
+  viaInstance?: boolean;
+  /** The URL resolved to a ComfyDeploy host here (not V1's shape on a base held elsewhere). */
+  onVendorHost?: boolean;
+  /**
+   * A create-run body whose `deployment_id` is fixed where it is sent (a
+   * setting, a constant) rather than a parameter of the function sending it:
+   * the function takes the app's inputs, not the API's.
+   */
+  fixesDeployment?: boolean;
 }
 
 interface PyRequest {
@@ -49,7 +64,7 @@ const VERBS = new Set(["get", "post", "put", "patch", "delete", "head", "options
 /** Callables taking (method, url, ...). */
 const METHOD_FIRST = new Set(["request", "stream", "api_request"]);
 /** Client classes whose `base_url` prefixes relative request URLs (httpx, aiohttp, requests-like sessions). */
-const CLIENT_FACTORIES = new Set([
+export const CLIENT_FACTORIES: ReadonlySet<string> = new Set([
   "Client",
   "AsyncClient",
   "ClientSession",
@@ -79,6 +94,8 @@ export function findPythonEndpoints(
     const request =
       callee && (recognise(module, values, callee, open) ?? wrapperRequest(module, values, callee, open, wrappers));
     if (!request) continue;
+    const viaInstance = readsInstance(module, values, callee, open, request.url);
+    const fixesDeployment = fixedDeployment(module, open);
     const trail = new Set<number>();
     let url = request.value ?? values.stringOf(request.url, trail);
     if (request.base !== undefined && !url.startsWith(HOLE)) url = joinBase(request.base, url);
@@ -97,6 +114,8 @@ export function findPythonEndpoints(
         endpoint: signature,
         method: request.method,
         ...(held ? {} : { unknownBase: true }),
+        ...(viaInstance ? { viaInstance } : {}),
+        ...(fixesDeployment ? { fixesDeployment } : {}),
       });
     }
     if (!endpoint) continue;
@@ -105,6 +124,9 @@ export function findPythonEndpoints(
       endpoint,
       method: request.method,
       ...(info.hostKind === "current" ? { onCurrentHost: true } : {}),
+      ...(viaInstance ? { viaInstance } : {}),
+      ...(fixesDeployment ? { fixesDeployment } : {}),
+      onVendorHost: true,
     });
     consumed.add(request.url.lo);
     for (const lo of trail) consumed.add(lo);
@@ -176,6 +198,50 @@ function recognise(module: PyModule, values: PyValues, callee: PyCallee, open: n
   const base = clientBase(module, values, callee);
   if (base !== undefined) request.base = base;
   return request;
+}
+
+const INSTANCE_NAMES = new Set(["self", "cls"]);
+
+/** See `EndpointUse.viaInstance`: the URL, `headers=` or `auth=` read the instance, or a relative URL is sent on it. */
+function readsInstance(module: PyModule, values: PyValues, callee: PyCallee, open: number, url: PyRange): boolean {
+  const t = module.tokens;
+  const readsSelf = (range: PyRange | undefined): boolean => {
+    if (!range) return false;
+    for (let i = range.lo; i < range.hi; i++) if (INSTANCE_NAMES.has(t[i]!.value) && t[i]!.kind === "name") return true;
+    // f-string fields are inside the string token.
+    const text = module.text.slice(t[range.lo]!.start, t[range.hi - 1]!.end);
+    return /[{(\s]\s*(?:self|cls)\./.test(text);
+  };
+  const args = module.callArguments(open);
+  // `url = f"{self.base}/run"` on an earlier line.
+  const local = url.hi - url.lo === 1 ? module.resolve(t[url.lo]!.value, t[url.lo]!.start) : undefined;
+  if (
+    readsSelf(url) ||
+    readsSelf(local?.value) ||
+    readsSelf(args.keyword.get("headers")) ||
+    readsSelf(args.keyword.get("auth"))
+  )
+    return true;
+  if (callee.receiverCall !== undefined || !INSTANCE_NAMES.has(callee.segments[0]!) || callee.segments.length < 2)
+    return false;
+  const value = values.stringOf(url);
+  return !value.startsWith(HOLE) && !/^[a-z][a-z0-9+.-]*:/i.test(value);
+}
+
+/** See `EndpointUse.fixesDeployment`: the `json=` body (or the local it names) sets `deployment_id` from no parameter. */
+function fixedDeployment(module: PyModule, open: number): boolean {
+  const t = module.tokens;
+  const body = module.callArguments(open).keyword.get("json");
+  if (!body) return false;
+  const scopes = module.scopesAt(t[open]!.start);
+  const def = module.defs.get(scopes[scopes.length - 1]!);
+  if (!def) return false;
+  const parameters = new Set(def.parameters.map((p) => p.name));
+  const single = body.hi - body.lo === 1 ? t[body.lo]!.value : undefined;
+  if (single !== undefined && parameters.has(single)) return false;
+  const local = single !== undefined ? module.resolve(single, t[body.lo]!.start) : undefined;
+  const range = local?.value ?? body;
+  return fixesDeployment(module.text.slice(t[range.lo]!.start, t[range.hi - 1]!.end), parameters);
 }
 
 /** A helper's own request, whose URL is built from one of its parameters. */

@@ -7,11 +7,14 @@
  * construction, and the calls of V1 methods on the instance.
  */
 import { V1_CLIENT_METHODS } from "../../../knowledge/migration.js";
+import { classAt, classNamed, methodNamed, type PyClass } from "../../../lang/python/classes.js";
 import type { PyModule } from "../../../lang/python/module.js";
 import { isName, isOp, isString } from "../../../lang/python/tokens.js";
 import { type HostSet, parseUrlText } from "../../../core/urls.js";
 import type { RuleId } from "../../../rules/catalog.js";
-import type { EndpointUse } from "./http.js";
+import { CONNECTION_SETTING, SETTING_VALUE } from "../../local-client.js";
+import { CLIENT_FACTORIES, type EndpointUse } from "./http.js";
+import { clientInstances } from "./client-instances.js";
 
 export interface VendoredUse {
   start: number;
@@ -64,7 +67,14 @@ function blocksOf(module: PyModule): Block[] {
 function requestOffsets(
   module: PyModule,
   endpoints: readonly EndpointUse[],
-): Array<{ at: number; endpoint: string; resolved: boolean }> {
+): Array<{
+  at: number;
+  endpoint: string;
+  resolved: boolean;
+  onVendorHost: boolean;
+  viaInstance: boolean;
+  fixesDeployment: boolean;
+}> {
   // V1 paths on the V2 host are fixed where they are sent: the module is not a copy of the V1 client.
   return endpoints
     .filter((use) => !use.onCurrentHost)
@@ -72,6 +82,9 @@ function requestOffsets(
       at: module.tokens[use.range.lo]!.start,
       endpoint: use.endpoint,
       resolved: use.unknownBase !== true,
+      onVendorHost: use.onVendorHost === true,
+      viaInstance: use.viaInstance === true,
+      fixesDeployment: use.fixesDeployment === true,
     }));
 }
 
@@ -96,12 +109,91 @@ function namesOtherService(module: PyModule, block: Block, blocks: readonly Bloc
 }
 
 /**
- * The module's copies of the V1 client, recognised by what they do: a class
- * whose methods send V1's get-run request (or its create-run request from a
- * method with a V1 method name), with the methods that send V1 requests
- * directly or through `self.<method>(…)`; and module-level functions that
- * send one. A class needs a V1 method name, or two, unless it is named like
- * ComfyDeploy or sends both V1 requests itself.
+ * Whether a class holds the connection settings of its V1 requests: it is an
+ * HTTP session itself (`requests.Session` subclass), or one of its requests
+ * reads the base or auth from the instance (`f"{self.api_base}/run"`,
+ * `self._http.post("/run")` on a client built in `__init__`).
+ */
+function holdsConnection(module: PyModule, cls: Block, own: ReadonlyArray<{ viaInstance: boolean }>): boolean {
+  const pyClass = classAt(module, cls.name.start + 1);
+  if (!pyClass) return false;
+  if (pyClass.bases.some((base) => CLIENT_FACTORIES.has(base.split(".").pop()!))) return true;
+  return own.some((r) => r.viaInstance) && takesConnectionSettings(module, pyClass, 0);
+}
+
+/**
+ * Whether the class is configured with a base URL or API key: a constructor
+ * parameter or a class-body attribute (a dataclass field) named like one, or
+ * an attribute whose declared class of this module is (`config: ClientConfig`).
+ * The app's whole settings object does not count: a service reads it too.
+ */
+function takesConnectionSettings(module: PyModule, cls: PyClass, depth: number): boolean {
+  const init = methodNamed(module, cls, "__init__");
+  if (init?.parameters.slice(1).some((p) => CONNECTION_SETTING.test(p.name))) return true;
+  const t = module.tokens;
+  for (const line of module.lines) {
+    const first = t[line.lo]!;
+    if (first.start <= cls.start || first.start >= cls.end || classAt(module, first.start) !== cls) continue;
+    if (!isName(first) || module.scopesAt(first.start).length !== 1) continue;
+    if (!isOp(t[line.lo + 1], ":") && !isOp(t[line.lo + 1], "=")) continue;
+    if (CONNECTION_SETTING.test(first.value)) return true;
+    const type =
+      isOp(t[line.lo + 1], ":") && isName(t[line.lo + 2]) ? classNamed(module, t[line.lo + 2]!.value) : undefined;
+    if (type && type !== cls && depth < 2 && takesConnectionSettings(module, type, depth + 1)) return true;
+  }
+  return false;
+}
+
+/** Its runs are created only with a deployment it fixes itself: an app service taking the app's inputs (a prompt), not the API's. */
+function takesAppInputs(own: ReadonlyArray<{ endpoint: string; fixesDeployment: boolean }>): boolean {
+  const creates = own.filter((r) => r.endpoint === "create-run");
+  return creates.length > 0 && creates.every((r) => r.fixesDeployment);
+}
+
+/**
+ * Whether a module of functions binds its connection settings itself at
+ * its top level: a name for a base URL or key, an environment read, a URL
+ * literal or a session built with its base (`session =
+ * BaseUrlSession(base_url=…)`). Functions that read the app's shared
+ * settings object (`settings.comfy.api_url`) are the app's own code.
+ */
+function moduleHoldsConnection(module: PyModule): boolean {
+  for (const list of module.assignments.values()) {
+    for (const assignment of list) {
+      if (assignment.scope !== 0 || assignment.key.startsWith("self.")) continue;
+      const { lo, hi } = assignment.value;
+      const t = module.tokens;
+      if (isName(t[lo], "lambda")) continue;
+      if (CONNECTION_SETTING.test(assignment.key)) return true;
+      const value = module.text.slice(t[lo]!.start, t[hi - 1]!.end);
+      if (SETTING_VALUE.test(value)) return true;
+      const open = module.callSpanning(assignment.value);
+      const callee = open !== undefined ? module.calleeOf(open) : undefined;
+      if (callee && CLIENT_FACTORIES.has(callee.segments[callee.segments.length - 1]!)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * With no request on a resolved base, the V1 client's shape: V1's status
+ * request, and V1's method names or both V1 requests.
+ */
+function v1ClientByShape(defs: readonly Block[], own: ReadonlyArray<{ endpoint: string }>, name: string): boolean {
+  const kinds = new Set(own.map((r) => r.endpoint));
+  if (!kinds.has("get-run")) return false;
+  if (kinds.has("create-run")) return true;
+  const named = defs.filter((d) => V1_METHODS.has(d.name.value)).length;
+  return named >= 2 || (named === 1 && COMFY_NAME.test(name));
+}
+
+/**
+ * The module's local V1 clients (fixtures/real-shapes/README.md, "Local V1
+ * clients"), recognised by what they do: a class whose methods send V1
+ * requests and that holds their connection settings, with the methods that
+ * send V1 requests directly or through `self.<method>(…)`; and module-level
+ * functions that send one on a resolved base (the module holds the settings).
+ * A class whose requests go to no resolved base needs V1's shape besides.
  */
 export function vendoredExports(
   module: PyModule,
@@ -128,19 +220,24 @@ export function vendoredExports(
         }
       }
     }
-    const named = defs.filter((d) => V1_METHODS.has(d.name.value)).length;
-    const kinds = new Set(requests.filter((r) => inside(r.at, cls)).map((r) => r.endpoint));
-    const getsRuns = kinds.has("get-run");
-    const bothRequests = getsRuns && kinds.has("create-run");
-    if (!getsRuns || sends.size === 0 || namesOtherService(module, cls, blocks, hosts)) continue;
-    if (!bothRequests && named === 0) continue;
-    if (!bothRequests && named < 2 && !COMFY_NAME.test(cls.name.value)) continue;
+    const own = requests.filter((r) => inside(r.at, cls));
+    // A client holds its connection settings; an app service sending V1 on the app's settings is app code.
+    if (sends.size === 0 || !holdsConnection(module, cls, own) || takesAppInputs(own)) continue;
+    // Requests on a ComfyDeploy host say where they go; others only by the V1 shape, unless the class names another service.
+    if (!own.some((r) => r.onVendorHost)) {
+      if (namesOtherService(module, cls, blocks, hosts)) continue;
+      if (!own.some((r) => r.resolved) && !v1ClientByShape(defs, own, cls.name.value)) continue;
+    }
     for (const d of defs) if (V1_METHODS.has(d.name.value)) sends.add(d.name.value);
     out.set(cls.name.value, { kind: "class", methods: sends, start: cls.name.start, end: cls.name.end });
   }
+  const holdsSettings =
+    moduleHoldsConnection(module) &&
+    !takesAppInputs(requests.filter((r) => !blocks.some((b) => b.keyword === "class" && inside(r.at, b))));
   for (const fn of blocks) {
-    // A function counts only on a resolved ComfyDeploy base: its name says nothing about the service.
-    if (fn.keyword !== "def" || fn.indent !== 0 || !requests.some((r) => r.resolved && inside(r.at, fn))) continue;
+    // A function counts only on a resolved ComfyDeploy base, in a module that binds the settings: its name says nothing.
+    if (fn.keyword !== "def" || fn.indent !== 0 || !holdsSettings) continue;
+    if (!requests.some((r) => r.resolved && inside(r.at, fn))) continue;
     out.set(fn.name.value, { kind: "function", start: fn.name.start, end: fn.name.end });
   }
   return out;
@@ -247,35 +344,7 @@ export function vendoredUses(
       });
     }
   }
-  const clientKeys = new Set<string>();
-  for (const list of module.assignments.values()) {
-    for (const assignment of list) {
-      const open = module.callSpanning(assignment.value);
-      if (open !== undefined && constructors.has(open)) clientKeys.add(assignment.key);
-    }
-  }
-  const isClient = (segments: string[], receiverCall: number | undefined): boolean => {
-    if (receiverCall !== undefined) {
-      if (constructors.has(receiverCall)) return true;
-      // `comfy().run(...)` with `def comfy(): … return _client`.
-      const factory = module.calleeOf(receiverCall);
-      const fn =
-        factory && factory.segments.length === 1 && factory.receiverCall === undefined
-          ? module.moduleFunction(factory.segments[0]!)
-          : undefined;
-      return (
-        fn !== undefined &&
-        module.returnValues(fn.scope).some((value) => value.hi - value.lo === 1 && clientKeys.has(t[value.lo]!.value))
-      );
-    }
-    const key =
-      segments.length === 1
-        ? segments[0]
-        : segments.length === 2 && segments[0] === "self"
-          ? `self.${segments[1]}`
-          : undefined;
-    return key !== undefined && clientKeys.has(key);
-  };
+  const isClient = clientInstances(module, constructors);
   for (let open = 0; open < t.length; open++) {
     if (!isOp(t[open], "(")) continue;
     const callee = module.calleeOf(open);

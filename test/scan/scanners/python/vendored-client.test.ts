@@ -112,5 +112,131 @@ health()
       "4:vendored-v1-client",
     ]);
     expect(scan("main.py", { "helpers.py": other, "main.py": main })).toEqual([]);
+    // Functions reading the app's shared settings object are the app's own code: their requests are the findings.
+    const onSettings = helpers
+      .replace(`API = "${V1}"`, "from config import settings")
+      .replaceAll("API + ", "settings.comfy_api + ");
+    const shared = { "config.py": `class S:\n    comfy_api = "${V1}"\n\nsettings = S()\n`, "helpers.py": onSettings };
+    expect(scan("helpers.py", shared)).toEqual(["6:legacy-create-run", "9:legacy-get-run"]);
+    expect(scan("main.py", { ...shared, "main.py": main })).toEqual([]);
+  });
+
+  it("takes a class for a client only when it holds its connection settings: an app service's importers stay quiet", () => {
+    const service = `import httpx
+
+from app.settings import settings
+
+
+class RenderService:
+    def __init__(self, db):
+        self.db = db
+        self.http = httpx.Client(timeout=30)
+
+    def create_run(self, prompt):
+        return self.http.post(f"{settings.comfy_api}/run", json={"deployment_id": "d", "inputs": {"prompt": prompt}}).json()
+
+    def get_run(self, run_id):
+        return self.http.get(f"{settings.comfy_api}/run", params={"run_id": run_id}).json()
+`;
+    const routes = `from app.services import RenderService
+
+service = RenderService(None)
+service.create_run("a cat")
+service.get_run("r")
+`;
+    const files = {
+      "app/settings.py": `class Settings:\n    comfy_api: str = "${V1}"\n\nsettings = Settings()\n`,
+      "app/services.py": service,
+      "app/routes.py": routes,
+    };
+    // Its own V1 requests are the findings; the service itself is app code.
+    expect(scan("app/services.py", files)).toEqual(["12:legacy-create-run", "15:legacy-get-run"]);
+    expect(scan("app/routes.py", files)).toEqual([]);
+    // Handed the app's whole settings object, it is still the app's service.
+    const withSettings = service
+      .replace("def __init__(self, db):", "def __init__(self, settings):")
+      .replace("self.db = db", "self.settings = settings")
+      .replaceAll("{settings.comfy_api}", "{self.settings.comfy_api}");
+    expect(scan("app/routes.py", { ...files, "app/services.py": withSettings })).toEqual([]);
+    // Configured with its key but creating runs of a deployment it picks from the app's inputs: still the app's service.
+    const keyed = service
+      .replace("def __init__(self, db):", "def __init__(self, token):")
+      .replace("self.db = db", "self.headers = {'Authorization': f'Bearer {token}'}")
+      .replace('"deployment_id": "d"', '"deployment_id": settings.deployment')
+      .replaceAll("json=", "headers=self.headers, json=")
+      .replace('params={"run_id": run_id}', 'params={"run_id": run_id}, headers=self.headers');
+    expect(scan("app/services.py", { ...files, "app/services.py": keyed })).toEqual([
+      "12:legacy-create-run",
+      "15:legacy-get-run",
+    ]);
+    expect(scan("app/routes.py", { ...files, "app/services.py": keyed })).toEqual([]);
+    // The same class configured by its constructor is a local client.
+    const client = service
+      .replace("def __init__(self, db):", "def __init__(self, api_base=settings.comfy_api):")
+      .replace("self.db = db", "self.api_base = api_base")
+      .replace("def create_run(self, prompt):", "def create_run(self, deployment_id, prompt):")
+      .replace('"deployment_id": "d"', '"deployment_id": deployment_id')
+      .replaceAll("{settings.comfy_api}", "{self.api_base}");
+    const withClient = { ...files, "app/services.py": client };
+    expect(scan("app/services.py", withClient)).toContain("6:vendored-v1-client");
+    expect(scan("app/routes.py", withClient)).toEqual([
+      "1:v1-sdk-import",
+      "3:v1-sdk-client",
+      "4:vendored-v1-client",
+      "5:vendored-v1-client",
+    ]);
+  });
+
+  it("takes a class sending one V1 request on a ComfyDeploy base for a client, under any names and beside another service's URL", () => {
+    const jobs = `import requests
+
+from .config import API_BASE
+
+LOCAL_COMFY = "http://127.0.0.1:8188"
+
+
+class Jobs:
+    def __init__(self, token, base=API_BASE):
+        self.base = base
+        self.token = token
+
+    def submit(self, deployment_id, inputs):
+        return requests.post(f"{self.base}/run", json={"deployment_id": deployment_id, "inputs": inputs}).json()
+`;
+    const files = { "cloud/config.py": `API_BASE = "${V1}"\n`, "cloud/jobs.py": jobs };
+    expect(scan("cloud/jobs.py", files)).toEqual(["8:vendored-v1-client", "14:legacy-create-run"]);
+  });
+
+  it("follows the client through the functions and methods that return one", () => {
+    const node = `import os
+
+from sdk import Renderer
+
+
+def get_renderer():
+    return Renderer(os.environ["KEY"])
+
+
+class CloudNode:
+    def _renderer(self):
+        return Renderer(os.environ["KEY"])
+
+    def render(self, deployment_id):
+        run_id = self._renderer().create_run(deployment_id, {})
+        renderer = get_renderer()
+        return renderer.wait(run_id)
+`;
+    const files = {
+      "sdk/__init__.py": "from .client import Renderer\n",
+      "sdk/client.py": sdkClass(V1),
+      "nodes.py": node,
+    };
+    expect(scan("nodes.py", files)).toEqual([
+      "3:v1-sdk-import",
+      "7:v1-sdk-client",
+      "12:v1-sdk-client",
+      "15:vendored-v1-client",
+      "17:vendored-v1-client",
+    ]);
   });
 });
