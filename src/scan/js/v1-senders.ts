@@ -163,14 +163,16 @@ function bindingNames(name: ts.BindingName): string[] {
 
 /**
  * Whether a class holds its connection settings: a constructor parameter
- * (destructured or a parameter property), a field, or an option the
- * constructor reads (`options.apiBase`) named like a base URL or key; a
- * subclass may pass them to its parent.
+ * (destructured, a parameter property, or an options object whose type names
+ * one), a field or getter, or an option the constructor reads
+ * (`options.apiBase`) named like a base URL or key; a subclass may pass them
+ * to its parent.
  */
 export function classHoldsConnection(cls: ts.ClassLikeDeclaration): boolean {
   for (const member of cls.members) {
     if (ts.isConstructorDeclaration(member)) {
       if (member.parameters.some((p) => bindingNames(p.name).some((n) => CONNECTION_SETTING.test(n)))) return true;
+      if (member.parameters.some((p) => p.type && typeNamesSetting(p.type))) return true;
       let reads = false;
       const visit = (node: ts.Node): void => {
         if (ts.isPropertyAccessExpression(node) && CONNECTION_SETTING.test(node.name.text)) reads = true;
@@ -178,12 +180,25 @@ export function classHoldsConnection(cls: ts.ClassLikeDeclaration): boolean {
       };
       if (member.body) visit(member.body);
       if (reads) return true;
+    } else if (ts.isGetAccessorDeclaration(member) && CONNECTION_SETTING.test(member.name.getText())) {
+      return true;
     } else if (ts.isPropertyDeclaration(member) && CONNECTION_SETTING.test(member.name.getText())) {
       const value = member.initializer && unwrap(member.initializer);
       if (!value || !isSenderFunction(value)) return true;
     }
   }
   return cls.heritageClauses?.some((h) => h.token === ts.SyntaxKind.ExtendsKeyword) ?? false;
+}
+
+/** Whether an options type names a connection setting among its members (`{ baseUrl?: string }`, `Partial<X> & { apiKey: string }`). */
+function typeNamesSetting(type: ts.TypeNode): boolean {
+  let names = false;
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertySignature(node) && CONNECTION_SETTING.test(node.name.getText())) names = true;
+    else if (!names) ts.forEachChild(node, visit);
+  };
+  visit(type);
+  return names;
 }
 
 /** Whether a module binds connection settings at its top level (`const BASE = process.env.API ?? "https://…"`). */

@@ -161,4 +161,34 @@ describe("local V1 clients by what they send", () => {
     const keys = await keysOf({ "src/config.ts": config, "src/own.ts": own, "src/caller.ts": caller });
     expect(keys.filter((k) => k.startsWith("src/caller.ts"))).toEqual([]);
   });
+
+  it("a class holding its settings in an options object whose type names them, or behind a getter", async () => {
+    const keys = await keysOf({
+      "src/clients.ts": [
+        'const DEFAULTS = { baseUrl: "https://www.comfydeploy.com/api" };',
+        "export class OptionsClient {",
+        "  private readonly options: { baseUrl: string; apiKey: string };",
+        "  constructor(options: Partial<typeof DEFAULTS> & { apiKey: string }) {",
+        "    this.options = { ...DEFAULTS, ...options };",
+        "  }",
+        "  queue(deploymentId: string) {",
+        '    return fetch(`${this.options.baseUrl}/run`, { method: "POST", body: JSON.stringify({ deployment_id: deploymentId }) });',
+        "  }",
+        "}",
+        "export class GetterClient {",
+        "  constructor(private readonly opts: { baseUrl?: string } = {}) {}",
+        "  private get baseUrl(): string {",
+        "    return this.opts.baseUrl ?? DEFAULTS.baseUrl;",
+        "  }",
+        "  queue(deploymentId: string) {",
+        '    return fetch(`${this.baseUrl}/run`, { method: "POST", body: JSON.stringify({ deployment_id: deploymentId }) });',
+        "  }",
+        "}",
+      ].join("\n"),
+    });
+    expect(keys.filter((k) => k.endsWith("vendored-v1-client"))).toEqual([
+      "src/clients.ts:11:vendored-v1-client",
+      "src/clients.ts:2:vendored-v1-client",
+    ]);
+  });
 });
