@@ -2,8 +2,9 @@
  * The Python files of a repository as one value space: each module parsed
  * once, and the names it imports from other files of the repository
  * followed into them (`from gallery.config import settings`, `from . import
- * settings`, `import app.settings as cfg`). Files outside the repository
- * (installed packages) stay unknown.
+ * settings`, `import app.settings as cfg`), and Django's `settings` into the
+ * project's settings module. Files outside the repository (installed
+ * packages) stay unknown.
  */
 import { importBindings, moduleFile, type PyImportBinding } from "./imports.js";
 import { PyModule } from "./module.js";
@@ -12,6 +13,8 @@ import { PyValues } from "./values.js";
 export class PyPackage {
   private readonly modules = new Map<string, PyValues | undefined>();
   private readonly fileSet: ReadonlySet<string>;
+  /** The Django settings module, once looked for (null: not yet). */
+  private settingsModule: string | undefined | null = null;
 
   constructor(
     files: readonly string[],
@@ -41,6 +44,11 @@ export class PyPackage {
 
   /** A binding's target: a submodule (`from . import settings`) or package module, else a name in the module it is imported from. */
   private follow(importer: string, binding: PyImportBinding): { values: PyValues; name?: string } | undefined {
+    if (binding.dotted === "django.conf" && binding.name === "settings") {
+      const settings = this.djangoSettings();
+      const values = settings && settings !== importer ? this.valuesOf(settings) : undefined;
+      return values && { values };
+    }
     if (binding.name !== undefined) {
       const separator = binding.dotted.endsWith(".") ? "" : ".";
       const submodule = moduleFile(`${binding.dotted}${separator}${binding.name}`, importer, this.fileSet);
@@ -52,4 +60,26 @@ export class PyPackage {
     if (!values) return undefined;
     return binding.name !== undefined ? { values, name: binding.name } : { values };
   }
+
+  /**
+   * The module `django.conf.settings` reads: the one DJANGO_SETTINGS_MODULE names in manage.py, else the
+   * repository's shallowest `settings.py` (or a settings package's `production.py`, `base.py`, `__init__.py`).
+   */
+  private djangoSettings(): string | undefined {
+    if (this.settingsModule !== null) return this.settingsModule;
+    const manage = [...this.fileSet].filter((f) => f === "manage.py" || f.endsWith("/manage.py")).sort()[0];
+    const named = manage && DJANGO_SETTINGS_MODULE.exec(this.read(manage) ?? "")?.[1];
+    let found = named ? moduleFile(named, manage, this.fileSet) : undefined;
+    for (const tail of SETTINGS_FILES) {
+      if (found) break;
+      found = [...this.fileSet]
+        .filter((f) => f === tail || f.endsWith(`/${tail}`))
+        .sort((a, b) => a.split("/").length - b.split("/").length || a.localeCompare(b))[0];
+    }
+    this.settingsModule = found;
+    return found;
+  }
 }
+
+const DJANGO_SETTINGS_MODULE = /DJANGO_SETTINGS_MODULE["']\s*,\s*["']([\w.]+)["']/;
+const SETTINGS_FILES = ["settings.py", "settings/production.py", "settings/base.py", "settings/__init__.py"];

@@ -307,13 +307,17 @@ export class HttpCalls {
       return undefined;
     }
     if (ts.isCallExpression(e)) {
-      // Instance factories: axios.create({ baseURL }), ky.create/extend({ prefixUrl }), got.extend({ prefixUrl }).
+      // Instance factories: axios.create({ baseURL }), ky.create/extend({ prefixUrl }), got.extend({ prefixUrl }),
+      // ofetch.create({ baseURL }) (a fetch-family instance).
       const callee = unwrap(e.expression);
       if (!ts.isPropertyAccessExpression(callee) || !["create", "extend"].includes(callee.name.text)) return undefined;
       const parent = this.clientOf(callee.expression, context, depth + 1);
-      if (!parent || !["axios", "got", "ky"].includes(parent.family)) return undefined;
+      if (!parent) return undefined;
+      if (parent.family === "fetch" ? callee.name.text !== "create" : !["axios", "got", "ky"].includes(parent.family))
+        return undefined;
       const options = this.values.objectLiteral(e.arguments[0], context);
-      const baseProp = this.values.property(options, parent.family === "axios" ? "baseURL" : "prefixUrl");
+      const baseOption = parent.family === "axios" || parent.family === "fetch" ? "baseURL" : "prefixUrl";
+      const baseProp = this.values.property(options, baseOption);
       const base = baseProp ? this.values.stringValue(baseProp.expr, baseProp.context, null) : parent.base;
       return base === undefined ? { family: parent.family } : { family: parent.family, base };
     }

@@ -73,4 +73,20 @@ describe("Python values across a package", () => {
     const files = { "m.py": 'base = "https://api.example.com"\n\ndef build(base):\n    url = base + "/x"\n' };
     expect(urlIn(files, "m.py")).toBe("?/x");
   });
+
+  it("reads Django's settings from the module manage.py names, else the shallowest settings.py", () => {
+    const app = 'from django.conf import settings\nurl = settings.COMFY_BASE_URL + "/run"\n';
+    const settings = (host: string): string =>
+      `import os\nCOMFY_BASE_URL = os.environ.get("COMFY_BASE_URL", "${host}")\n`;
+    const named = {
+      "manage.py": 'os.environ.setdefault("DJANGO_SETTINGS_MODULE", "site_cfg.prod")\n',
+      "site_cfg/prod.py": settings("https://api.example.com"),
+      "site_cfg/settings.py": settings("https://other.example.com"),
+      "renders/services.py": app,
+    };
+    expect(urlIn(named, "renders/services.py")).toBe("https://api.example.com/run");
+    const plain = { "mysite/settings.py": settings("https://api.example.com"), "renders/services.py": app };
+    expect(urlIn(plain, "renders/services.py")).toBe("https://api.example.com/run");
+    expect(urlIn({ "renders/services.py": app }, "renders/services.py")).toBe("?/run");
+  });
 });
