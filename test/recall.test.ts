@@ -326,7 +326,7 @@ const CORPORA = ["real-shapes", "real-shapes-holdout", "existing"] as const;
  */
 const RECALL_FLOORS = {
   "real-shapes": 453 / 453,
-  "real-shapes-holdout": 221 / 238,
+  "real-shapes-holdout": 222 / 238,
   existing: RECALL_TARGETS.existing,
 } as const;
 

@@ -15,7 +15,9 @@ const MAX_DEPTH = 10;
 const ENV_GETTERS = new Set(["os.getenv", "getenv", "os.environ.get", "environ.get", "os.environ.setdefault"]);
 const URL_JOINERS = new Set(["urljoin", "parse.urljoin", "urllib.parse.urljoin"]);
 const STRING_WRAPPERS = new Set(["str", "os.fspath"]);
-const KNOWN_CALLS = new Set([...ENV_GETTERS, ...URL_JOINERS, ...STRING_WRAPPERS]);
+/** Query-string builders: `urlencode({"run_id": id})` is `run_id=…`. */
+const QUERY_ENCODERS = new Set(["urlencode", "parse.urlencode", "urllib.parse.urlencode"]);
+const KNOWN_CALLS = new Set([...ENV_GETTERS, ...URL_JOINERS, ...STRING_WRAPPERS, ...QUERY_ENCODERS]);
 /** String methods whose result stays readable (anything else makes the value unknown). */
 const STRING_METHODS = new Set(["format", "rstrip", "lstrip", "strip", "join"]);
 
@@ -213,6 +215,10 @@ export class PyValues {
     if (STRING_WRAPPERS.has(callee) && args.positional[0]) return this.evaluate(args.positional[0], depth + 1);
     if (URL_JOINERS.has(callee) && args.positional[0] && args.positional[1]) {
       return urlJoin(this.evaluate(args.positional[0], depth + 1), this.evaluate(args.positional[1], depth + 1));
+    }
+    if (QUERY_ENCODERS.has(callee) && args.positional[0]) {
+      const keys = this.dictKeys(args.positional[0], depth + 1);
+      return keys.length > 0 ? keys.map((key) => `${key}=${HOLE}`).join("&") : HOLE;
     }
     // A helper of this module that builds the URL from its arguments (`self._url("/run")`).
     if (depth > MAX_DEPTH) return HOLE;

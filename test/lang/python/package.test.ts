@@ -89,4 +89,15 @@ describe("Python values across a package", () => {
     expect(urlIn(plain, "renders/services.py")).toBe("https://api.example.com/run");
     expect(urlIn({ "renders/services.py": app }, "renders/services.py")).toBe("?/run");
   });
+
+  it("reads a query string urlencode builds from a dict as its keys", () => {
+    const files = {
+      "q.py": [
+        "from urllib.parse import urlencode",
+        'BASE = "https://api.example.com"',
+        'url = BASE + "/run?" + urlencode({"run_id": run_id, "verbose": 1})',
+      ].join("\n"),
+    };
+    expect(urlIn(files, "q.py")).toBe("https://api.example.com/run?run_id=?&verbose=?");
+  });
 });
