@@ -17,7 +17,7 @@ const URL_JOINERS = new Set(["urljoin", "parse.urljoin", "urllib.parse.urljoin"]
 const STRING_WRAPPERS = new Set(["str", "os.fspath"]);
 /** Query-string builders: `urlencode({"run_id": id})` is `run_id=…`. */
 const QUERY_ENCODERS = new Set(["urlencode", "parse.urlencode", "urllib.parse.urlencode"]);
-const KNOWN_CALLS = new Set([...ENV_GETTERS, ...URL_JOINERS, ...STRING_WRAPPERS, ...QUERY_ENCODERS]);
+const KNOWN_CALLS = new Set([...ENV_GETTERS, ...URL_JOINERS, ...STRING_WRAPPERS, ...QUERY_ENCODERS, "getattr"]);
 /** String methods whose result stays readable (anything else makes the value unknown). */
 const STRING_METHODS = new Set(["format", "rstrip", "lstrip", "strip", "join"]);
 
@@ -216,6 +216,17 @@ export class PyValues {
     if (URL_JOINERS.has(callee) && args.positional[0] && args.positional[1]) {
       return urlJoin(this.evaluate(args.positional[0], depth + 1), this.evaluate(args.positional[1], depth + 1));
     }
+    // `getattr(settings, "COMFY_BASE", "https://…")`: the attribute where it is known, else the default.
+    const [owner, attribute, fallback] = args.positional;
+    if (callee === "getattr" && owner && attribute && isString(e.seq.tokens[attribute.lo]) && depth <= MAX_DEPTH) {
+      const segments = dottedNames(e.seq.tokens.slice(owner.lo, owner.hi));
+      const name = this.evaluate(attribute, depth + 1);
+      const known =
+        segments && !name.includes(HOLE)
+          ? memberValue(this, [...segments, name], e.seq.tokens[owner.lo]!.start, depth + 1)
+          : HOLE;
+      return !isUnknown(known) || !fallback ? known : this.evaluate(fallback, depth + 1);
+    }
     if (QUERY_ENCODERS.has(callee) && args.positional[0]) {
       const keys = this.dictKeys(args.positional[0], depth + 1);
       return keys.length > 0 ? keys.map((key) => `${key}=${HOLE}`).join("&") : HOLE;
@@ -325,4 +336,14 @@ export function urlJoin(base: string, reference: string): string {
   const path = base.split(/[?#]/)[0]!;
   if (origin !== undefined && path === origin) return `${origin}/${reference}`;
   return `${path.slice(0, path.lastIndexOf("/") + 1)}${reference}`;
+}
+
+/** The names of a dotted name's tokens (`settings`, `app.config`); undefined for any other expression. */
+function dottedNames(tokens: readonly PyToken[]): string[] | undefined {
+  const names: string[] = [];
+  for (const [i, tok] of tokens.entries()) {
+    if (i % 2 === 0 && tok.kind === "name") names.push(tok.value);
+    else if (i % 2 === 0 || !isOp(tok, ".")) return undefined;
+  }
+  return names.length > 0 && tokens.length % 2 === 1 ? names : undefined;
 }

@@ -100,4 +100,15 @@ describe("Python values across a package", () => {
     };
     expect(urlIn(files, "q.py")).toBe("https://api.example.com/run?run_id=?&verbose=?");
   });
+
+  it("reads getattr(settings, NAME, default) as the setting where it is known, else the default", () => {
+    const files = {
+      "mysite/settings.py": 'COMFY_BASE = "https://api.example.com"\n',
+      "a.py":
+        'from django.conf import settings\nurl = getattr(settings, "COMFY_BASE", "https://b.example.com") + "/run"\n',
+      "b.py": 'from django.conf import settings\nurl = getattr(settings, "OTHER", "https://b.example.com") + "/run"\n',
+    };
+    expect(urlIn(files, "a.py")).toBe("https://api.example.com/run");
+    expect(urlIn(files, "b.py")).toBe("https://b.example.com/run");
+  });
 });
