@@ -35,6 +35,27 @@ export function memberValue(values: PyValues, segments: readonly string[], offse
   return owner ? attributeValue(owner, segments[segments.length - 1]!, depth + 1) : HOLE;
 }
 
+/** The value under `key` of the dict a local or module name holds (`COMFY`, `settings.COMFY`, imported either way). */
+export function entryValue(
+  values: PyValues,
+  segments: readonly string[],
+  key: string,
+  offset: number,
+  depth: number,
+): string {
+  if (depth > MAX_DEPTH) return HOLE;
+  if (segments.length === 1) {
+    const assignment = values.module.resolve(segments[0]!, offset);
+    if (assignment) return values.dictEntry(assignment.value, key, depth + 1);
+    const target = values.link?.(segments[0]!);
+    return target?.name !== undefined ? entryValue(target.values, [target.name], key, MODULE_SCOPE, depth + 1) : HOLE;
+  }
+  const module = segments.length === 2 ? values.link?.(segments[0]!) : undefined;
+  return module && module.name === undefined
+    ? entryValue(module.values, [segments[1]!], key, MODULE_SCOPE, depth + 1)
+    : HOLE;
+}
+
 /** The helper a call names: a method of the class the call is in (`self._url(…)`), or a function of the module. */
 export function helperOf(
   module: PyModule,

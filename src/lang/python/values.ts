@@ -6,7 +6,7 @@
  */
 import { HOLE } from "../../core/urls.js";
 import { argumentsAt, bindArguments, type Expr, splitOn, topLevelOperators } from "./expr-ranges.js";
-import { helperOf, memberValue, type PyLink } from "./members.js";
+import { entryValue, helperOf, memberValue, type PyLink } from "./members.js";
 import type { PyDef, PyModule } from "./module.js";
 import type { PyRange } from "./syntax.js";
 import { fStringParts, isName, isOp, isString, type PyToken, stringValue, tokenizePython } from "./tokens.js";
@@ -78,6 +78,19 @@ export class PyValues {
     return assignment ? this.dictKeys(assignment.value, depth + 1) : [];
   }
 
+  /** The value a dict display holds under a string key (`{"BASE_URL": …}["BASE_URL"]`). */
+  dictEntry(range: PyRange, key: string, depth: number): string {
+    const m = this.module;
+    const { lo, hi } = range;
+    if (depth > MAX_DEPTH || !isOp(m.tokens[lo], "{") || m.partner(lo) !== hi - 1) return HOLE;
+    for (const item of m.splitTopLevel(lo + 1, hi - 1)) {
+      const colon = m.findTopLevel(item.lo, item.hi, (tok) => isOp(tok, ":"));
+      if (colon > item.lo && this.staticString({ lo: item.lo, hi: colon }) === key)
+        return this.valueAt({ lo: colon + 1, hi: item.hi }, depth + 1);
+    }
+    return HOLE;
+  }
+
   private evaluate(e: Expr, depth: number): string {
     if (depth > MAX_DEPTH || e.hi <= e.lo) return HOLE;
     const t = e.seq.tokens;
@@ -143,6 +156,12 @@ export class PyValues {
       } else if (isCall) {
         value = this.call(e, dotted, j, depth);
         i = partner(j) + 1;
+      } else if (isOp(t[j], "[") && partner(j) === j + 2 && isString(t[j + 1]) && j + 2 < e.hi) {
+        // `settings.COMFY["BASE_URL"]`: a dict's entry under a literal key.
+        const names = dottedNames(t.slice(i, j));
+        const key = this.literal(e, j + 1, depth + 1);
+        value = names ? entryValue(this, names, key, t[i]!.start, depth + 1) : HOLE;
+        i = j + 3;
       } else {
         value = this.name(e, i, j, depth);
         i = j;

@@ -111,4 +111,17 @@ describe("Python values across a package", () => {
     expect(urlIn(files, "a.py")).toBe("https://api.example.com/run");
     expect(urlIn(files, "b.py")).toBe("https://b.example.com/run");
   });
+
+  it("reads a dict's entry under a literal key, in this module or a settings module", () => {
+    const files = {
+      "mysite/settings.py":
+        'import os\nCOMFY = {"BASE_URL": os.environ.get("B", "https://api.example.com"), "KEY": ""}\n',
+      "a.py": 'from django.conf import settings\nurl = settings.COMFY["BASE_URL"] + "/run"\n',
+      "b.py": 'HOSTS = {"prod": "https://p.example.com", "dev": "http://localhost"}\nurl = HOSTS["prod"] + "/run"\n',
+      "c.py": 'from django.conf import settings\nurl = settings.COMFY["MISSING"] + "/run"\n',
+    };
+    expect(urlIn(files, "a.py")).toBe("https://api.example.com/run");
+    expect(urlIn(files, "b.py")).toBe("https://p.example.com/run");
+    expect(urlIn(files, "c.py")).toBe("?/run");
+  });
 });
