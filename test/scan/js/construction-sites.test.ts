@@ -3,9 +3,7 @@
  * repository's `new C(…)` calls say what it is.
  */
 import { describe, expect, it } from "vitest";
-import { scan } from "../../../src/scan/engine.js";
-import { DEFAULT_HOSTS } from "../../../src/core/urls.js";
-import { tempRepo } from "../../helpers/temp-repo.js";
+import { rulesIn } from "../../helpers/scan-rules.js";
 
 const SERVICE = [
   "class RenderService {",
@@ -22,14 +20,6 @@ const SERVICE = [
   "module.exports = RenderService;",
   "",
 ].join("\n");
-
-async function rulesIn(files: Record<string, string>, file: string): Promise<string[]> {
-  const result = await scan({ root: tempRepo(files), hosts: DEFAULT_HOSTS, workers: false });
-  return result.findings
-    .filter((f) => f.file === file)
-    .map((f) => `${f.line}:${f.ruleId}`)
-    .sort();
-}
 
 describe("constructor parameters read from the class's constructions", () => {
   it("follows a require'd class constructed in another module with a config object from a third", async () => {

@@ -3,9 +3,7 @@
  * registers the HttpModule with, in another module.
  */
 import { describe, expect, it } from "vitest";
-import { scan } from "../../../src/scan/engine.js";
-import { DEFAULT_HOSTS } from "../../../src/core/urls.js";
-import { tempRepo } from "../../helpers/temp-repo.js";
+import { rulesIn } from "../../helpers/scan-rules.js";
 
 const SERVICE = [
   'import { Injectable } from "@nestjs/common";',
@@ -28,14 +26,6 @@ const SERVICE = [
   "}",
   "",
 ].join("\n");
-
-async function rulesIn(files: Record<string, string>, file: string): Promise<string[]> {
-  const result = await scan({ root: tempRepo(files), hosts: DEFAULT_HOSTS, workers: false });
-  return result.findings
-    .filter((f) => f.file === file)
-    .map((f) => `${f.line}:${f.ruleId}`)
-    .sort();
-}
 
 describe("NestJS HttpService", () => {
   it("takes the baseURL HttpModule.registerAsync's factory reads from ConfigService with a V1 default", async () => {

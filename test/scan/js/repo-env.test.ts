@@ -3,9 +3,7 @@
  * ComfyDeploy base (wrangler vars, `.env`-style files) are built on that base.
  */
 import { describe, expect, it } from "vitest";
-import { scan } from "../../../src/scan/engine.js";
-import { DEFAULT_HOSTS } from "../../../src/core/urls.js";
-import { tempRepo } from "../../helpers/temp-repo.js";
+import { rulesIn } from "../../helpers/scan-rules.js";
 
 const WORKER = [
   "export async function queue(env: Env, inputs: object) {",
@@ -14,14 +12,6 @@ const WORKER = [
   "export const status = (env: Env, id: string) => fetch(`${env.COMFY_BASE}/run?run_id=${id}`);",
   "",
 ].join("\n");
-
-async function rulesIn(files: Record<string, string>, file: string): Promise<string[]> {
-  const result = await scan({ root: tempRepo(files), hosts: DEFAULT_HOSTS, workers: false });
-  return result.findings
-    .filter((f) => f.file === file)
-    .map((f) => `${f.line}:${f.ruleId}`)
-    .sort();
-}
 
 describe("bases set in the repository's env files", () => {
   it("takes a Worker's env var from wrangler.toml vars", async () => {
