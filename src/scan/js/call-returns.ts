@@ -7,9 +7,9 @@
 import { ts } from "./typescript-api.cjs";
 import { enclosingClass, type FileContext, unwrap } from "./file-context.js";
 import type { Values } from "./values.js";
+import { isSenderFunction, type SenderFunction } from "./v1-senders.js";
 
 type Located = { context: FileContext; expr: ts.Expression };
-type ReturningFunction = ts.FunctionLikeDeclaration & { body: ts.ConciseBody };
 
 /** Vue's reactive wrappers: what `.value` of their result holds. */
 const REF_FACTORIES: ReadonlySet<string> = new Set(["ref", "shallowRef", "computed", "toRef"]);
@@ -65,35 +65,24 @@ function calleeFunction(
   call: ts.CallExpression,
   context: FileContext,
   depth: number,
-): { context: FileContext; fn: ReturningFunction } | undefined {
+): { context: FileContext; fn: SenderFunction } | undefined {
   const callee = unwrap(call.expression);
   if (ts.isIdentifier(callee)) {
     const def = values.definitionOf(callee, context, depth);
     if (def?.kind !== "node") return undefined;
-    if (isReturningFunction(def.node)) return { context: def.context, fn: def.node };
+    if (isSenderFunction(def.node)) return { context: def.context, fn: def.node };
     const value = values.valueOf(def);
     const fn = value && unwrap(value.expr);
-    return fn && isReturningFunction(fn) ? { context: value.context, fn } : undefined;
+    return fn && isSenderFunction(fn) ? { context: value.context, fn } : undefined;
   }
   // `this.url(path)`: a method of the same class.
   if (ts.isPropertyAccessExpression(callee) && callee.expression.kind === ts.SyntaxKind.ThisKeyword) {
     const method = enclosingClass(callee)?.members.find(
       (m) => ts.isMethodDeclaration(m) && ts.isIdentifier(m.name) && m.name.text === callee.name.text,
     );
-    return method && isReturningFunction(method) ? { context, fn: method } : undefined;
+    return method && isSenderFunction(method) ? { context, fn: method } : undefined;
   }
   return undefined;
-}
-
-function isReturningFunction(node: ts.Node): node is ReturningFunction {
-  return (
-    (ts.isFunctionDeclaration(node) ||
-      ts.isFunctionExpression(node) ||
-      ts.isArrowFunction(node) ||
-      ts.isMethodDeclaration(node) ||
-      ts.isGetAccessorDeclaration(node)) &&
-    node.body !== undefined
-  );
 }
 
 /** A function's own returned expressions (not those of functions nested in it); an arrow's expression body. */

@@ -23,6 +23,7 @@ export interface V1Sender {
   otherHost?: string;
 }
 
+/** A function, method or getter with a body: what can send a request or return a value (call-returns.ts reads it too). */
 export type SenderFunction = ts.FunctionLikeDeclaration & { body: ts.ConciseBody };
 
 export function isSenderFunction(node: ts.Node): node is SenderFunction {
