@@ -326,14 +326,14 @@ const CORPORA = ["real-shapes", "real-shapes-holdout", "existing"] as const;
  */
 const RECALL_FLOORS = {
   "real-shapes": 453 / 453,
-  "real-shapes-holdout": 222 / 238,
+  "real-shapes-holdout": 277 / 311,
   existing: RECALL_TARGETS.existing,
 } as const;
 
 /** False positives still open, by file:line:rule (training set) or by count (the held-aside set, whose lines stay unread). */
 const KNOWN_FALSE_POSITIVES: Record<(typeof CORPORA)[number], readonly string[] | number> = {
   "real-shapes": [],
-  "real-shapes-holdout": 2,
+  "real-shapes-holdout": 4,
   existing: [],
 };
 
