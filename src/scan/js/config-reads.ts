@@ -82,11 +82,18 @@ export function injectedConfig(
   return undefined;
 }
 
+export const NODE_CONFIG_MODULE = "config";
+
+/** node-config's values: the object in config/default.json (or .js). */
+export function nodeConfigRoot(values: Values): Located | undefined {
+  return nodeConfigRoots(values)[0]?.value;
+}
+
 function configRoots(values: Values, owner: ts.Expression, context: FileContext): ConfigRoot[] {
   const e = unwrap(owner);
   if (ts.isIdentifier(e)) {
     const def = values.definitionOf(e, context);
-    if (def?.kind === "external" && def.module === "config") return nodeConfigRoots(values);
+    if (def?.kind === "external" && def.module === NODE_CONFIG_MODULE) return nodeConfigRoots(values);
   }
   return isNestConfigService(owner, context) ? nestConfigRoots(values) : [];
 }

@@ -11,7 +11,7 @@ import type { JsProject } from "./project.js";
 import { readReturned, refValue, returnedExpressions } from "./call-returns.js";
 import { ConstructionSites } from "./construction-sites.js";
 import { jsonModuleValue } from "./json-modules.js";
-import { injectedConfig } from "./config-reads.js";
+import { injectedConfig, NODE_CONFIG_MODULE, nodeConfigRoot } from "./config-reads.js";
 import { expoConfig, isExpoConfigRead } from "./expo-config.js";
 
 export type Definition =
@@ -311,6 +311,11 @@ export class Values {
       if (def?.kind === "node" && ts.isClassLike(def.node)) return staticField(def.node, name, def.context);
       // `Constants.expoConfig`: the Expo app config the project sets.
       if (def?.kind === "external" && isExpoConfigRead(def.module, name)) return expoConfig(this, context.file);
+      // `config.comfy.baseUrl` with node-config's `config`: config/default.json.
+      if (def?.kind === "external" && def.module === NODE_CONFIG_MODULE) {
+        const root = nodeConfigRoot(this);
+        return root && this.property(this.objectLiteral(root.expr, root.context, depth + 1), name);
+      }
     }
     if (name === "value") {
       const held = refValue(this, owner, context, depth + 1)[0];
