@@ -333,7 +333,7 @@ const RECALL_FLOORS = {
 /** False positives still open, by file:line:rule (training set) or by count (the held-aside set, whose lines stay unread). */
 const KNOWN_FALSE_POSITIVES: Record<(typeof CORPORA)[number], readonly string[] | number> = {
   "real-shapes": [],
-  "real-shapes-holdout": 2,
+  "real-shapes-holdout": 3,
   existing: [],
 };
 
