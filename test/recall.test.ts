@@ -325,15 +325,15 @@ const CORPORA = ["real-shapes", "real-shapes-holdout", "existing"] as const;
  * Raise a floor whenever recall rises.
  */
 const RECALL_FLOORS = {
-  "real-shapes": 453 / 453,
-  "real-shapes-holdout": 277 / 311,
+  "real-shapes": 464 / 464,
+  "real-shapes-holdout": 282 / 311,
   existing: RECALL_TARGETS.existing,
 } as const;
 
 /** False positives still open, by file:line:rule (training set) or by count (the held-aside set, whose lines stay unread). */
 const KNOWN_FALSE_POSITIVES: Record<(typeof CORPORA)[number], readonly string[] | number> = {
   "real-shapes": [],
-  "real-shapes-holdout": 4,
+  "real-shapes-holdout": 5,
   existing: [],
 };
 

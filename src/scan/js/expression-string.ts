@@ -6,9 +6,10 @@
  */
 import { ts } from "./typescript-api.cjs";
 import { HOLE } from "../../core/urls.js";
-import { type FileContext, unwrap } from "./file-context.js";
+import { type FileContext, isFallbackAssignment, unwrap } from "./file-context.js";
 import { resolveAgainst } from "./url-join.js";
 import { readReturned } from "./call-returns.js";
+import { configReadString } from "./config-reads.js";
 import type { Values } from "./values.js";
 
 const STRING_NORMALISERS: ReadonlySet<string> = new Set(["trim", "trimEnd", "trimStart", "toLowerCase"]);
@@ -57,7 +58,12 @@ export function expressionString(
     return whenTrue.startsWith(HOLE) ? values.stringValue(e.whenFalse, context, consume, depth + 1) : whenTrue;
   }
   // `BASES["production"]`, `BASES[env]`: a static key's entry, else the first entry that is known.
-  if (ts.isElementAccessExpression(e)) return elementString(values, e, context, consume, depth);
+  if (ts.isElementAccessExpression(e)) {
+    // `process.env["COMFY_API"]`: an env read, as `process.env.COMFY_API`.
+    const name = isEnvObject(e.expression) ? values.staticString(e.argumentExpression, context) : undefined;
+    if (name !== undefined) return values.envValue(name) ?? HOLE;
+    return elementString(values, e, context, consume, depth);
+  }
   if (ts.isIdentifier(e)) return identifierString(values, e, context, consume, depth);
   if (ts.isPropertyAccessExpression(e)) {
     const name = e.name.text;
@@ -129,6 +135,11 @@ function identifierString(
   const value = values.valueOf(def);
   if (!value || def?.kind !== "node") return HOLE;
   let text = values.stringValue(value.expr, value.context, consume, depth + 1);
+  // `let base = process.env.X; base ??= "https://…"`: the fallback given when the first value is unknown.
+  for (const later of def.context.assignments.get(def.node) ?? []) {
+    if (!text.startsWith(HOLE)) break;
+    if (isFallbackAssignment(later)) text = values.stringValue(later, def.context, consume, depth + 1);
+  }
   // Query keys added later with url.searchParams.set("run_id", ...).
   const added = def.context.queryMutations.get(def.node);
   if (added) {
@@ -167,12 +178,9 @@ function callString(
     const name = call.arguments[0];
     return (name && ts.isStringLiteralLike(name) && values.envValue(name.text)) || HOLE;
   }
-  // `config.get("COMFY_API", "https://…")`: a config reader's default, unless the env files set the name.
-  if (ts.isPropertyAccessExpression(callee) && isConfigRead(callee) && call.arguments.length === 2) {
-    const [name, fallback] = call.arguments;
-    const set = name && ts.isStringLiteralLike(name) ? values.envValue(name.text) : undefined;
-    return set ?? values.stringValue(fallback!, context, consume, depth + 1);
-  }
+  // `config.get("comfy.baseUrl")`, `config.get("COMFY_API", "https://…")`: what the app's config gives the key.
+  const configured = configReadString(values, call, context, consume, depth);
+  if (configured !== undefined) return configured;
   // `getBaseUrl()`, `this.url("/run")`: what the repository function returns, with the call's arguments.
   return (
     readReturned(values, call, context, depth + 1, (value) => {
@@ -240,14 +248,6 @@ function isEnvObject(expr: ts.Expression): boolean {
     (ts.isIdentifier(owner) && owner.text === "env") ||
     (ts.isPropertyAccessExpression(owner) && owner.name.text === "env")
   );
-}
-
-/** `config.get(…)`, `this.configService.get(…)`, `getOrThrow`: a config service read (Nest's ConfigService, node-config). */
-function isConfigRead(callee: ts.PropertyAccessExpression): boolean {
-  if (callee.name.text !== "get" && callee.name.text !== "getOrThrow") return false;
-  const owner = unwrap(callee.expression);
-  const name = ts.isIdentifier(owner) ? owner.text : ts.isPropertyAccessExpression(owner) ? owner.name.text : "";
-  return /config/i.test(name);
 }
 
 /** `process.env.X` or `import.meta.env.X`. */

@@ -33,10 +33,30 @@ export type ExportTarget =
   /** `name` "*": the module itself (`export * as x from`, `exports.x = require(…)`). */
   | { kind: "reexport"; module: string; name: string };
 
+/** `x = v`, and `x ??= v` / `x ||= v`, which give x a value when it has none. */
+const ASSIGNMENTS: ReadonlySet<ts.SyntaxKind> = new Set([
+  ts.SyntaxKind.EqualsToken,
+  ts.SyntaxKind.QuestionQuestionEqualsToken,
+  ts.SyntaxKind.BarBarEqualsToken,
+]);
+
+/** Whether an assigned value comes from `x ??= v` or `x ||= v`: a fallback for when x has none. */
+export function isFallbackAssignment(value: ts.Expression): boolean {
+  const parent = value.parent;
+  return (
+    ts.isBinaryExpression(parent) &&
+    parent.right === value &&
+    ASSIGNMENTS.has(parent.operatorToken.kind) &&
+    parent.operatorToken.kind !== ts.SyntaxKind.EqualsToken
+  );
+}
+
 export function parseSource(path: string, text: string): ts.SourceFile {
   // No rule reads JSDoc: leaving its comments unparsed makes a well-documented file parse about a sixth faster.
   const options = { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone };
-  return ts.createSourceFile(path, text, options, true, scriptKindOf(path, ts));
+  // A JSON module (`import config from "./config.json"`) is read as the object literal it is.
+  const kind = path.endsWith(".json") ? ts.ScriptKind.JSON : scriptKindOf(path, ts);
+  return ts.createSourceFile(path, text, options, true, kind);
 }
 
 export class FileContext {
@@ -237,7 +257,7 @@ export class FileContext {
       this.typeQueries.push(node);
     } else if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) {
       this.classes.push(node);
-    } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+    } else if (ts.isBinaryExpression(node) && ASSIGNMENTS.has(node.operatorToken.kind)) {
       this.recordAssignment(node);
     }
     if (

@@ -302,6 +302,8 @@ export class HttpCalls {
         return e.name.text === "fetch" ? { family: "fetch" } : owner;
       }
       if (e.expression.kind === ts.SyntaxKind.ThisKeyword) return this.classMemberClient(e, context, depth);
+      // `this.http.axiosRef.post(…)`: the axios instance behind NestJS's HttpService.
+      if (e.name.text === "axiosRef") return this.clientOf(e.expression, context, depth + 1);
       if (ts.isIdentifier(e.expression) && e.expression.text === "globalThis" && e.name.text === "fetch")
         return { family: "fetch" };
       return undefined;

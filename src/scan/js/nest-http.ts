@@ -2,7 +2,8 @@
  * NestJS's injected `HttpService` (`@nestjs/axios`): an axios instance whose
  * `baseURL` the repository registers elsewhere, in
  * `HttpModule.register({ baseURL })` or
- * `HttpModule.registerAsync({ useFactory: (config) => ({ baseURL: config.get("X", default) }) })`.
+ * `HttpModule.registerAsync({ useFactory: (config) => ({ baseURL: config.get("X", default) }) })`
+ * or `registerAsync({ useClass })` whose `createHttpOptions()` returns it.
  * The registration is looked for only when a request goes through the service.
  */
 import { ts } from "./typescript-api.cjs";
@@ -56,13 +57,33 @@ export class NestHttp {
     const options = this.values.objectLiteral(call.arguments[0], context);
     let config = options;
     if (callee.name.text === "registerAsync") {
-      const factory = this.values.property(options, "useFactory");
-      const fn = factory && unwrap(factory.expr);
-      if (!fn || !(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn))) return undefined;
+      const useFactory = this.values.property(options, "useFactory");
+      const factory = useFactory
+        ? { fn: unwrap(useFactory.expr), context: useFactory.context }
+        : this.optionsClass(options);
+      const fn = factory?.fn;
+      if (!fn || !(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn) || ts.isMethodDeclaration(fn)))
+        return undefined;
       config = undefined;
       for (const expr of returnedExpressions(fn)) config ??= this.values.objectLiteral(expr, factory.context);
     } else if (callee.name.text !== "register") return undefined;
     const baseURL = this.values.property(config, "baseURL");
     return baseURL && this.values.stringValue(baseURL.expr, baseURL.context, null);
+  }
+
+  /** `registerAsync({ useClass: HttpConfigService })`: the class's `createHttpOptions()` method. */
+  private optionsClass(
+    options: ReturnType<Values["objectLiteral"]>,
+  ): { fn: ts.MethodDeclaration | undefined; context: FileContext } | undefined {
+    const useClass = this.values.property(options, "useClass") ?? this.values.property(options, "useExisting");
+    const name = useClass && unwrap(useClass.expr);
+    if (!useClass || !name || !ts.isIdentifier(name)) return undefined;
+    const def = this.values.definitionOf(name, useClass.context);
+    if (def?.kind !== "node" || !ts.isClassLike(def.node)) return undefined;
+    const fn = def.node.members.find(
+      (m): m is ts.MethodDeclaration =>
+        ts.isMethodDeclaration(m) && ts.isIdentifier(m.name) && m.name.text === "createHttpOptions",
+    );
+    return { fn, context: def.context };
   }
 }

@@ -109,11 +109,33 @@ export class JsProject {
   }
 
   resolveModule(fromFile: string, specifier: string): string | undefined {
+    return (
+      this.resolveLocal(fromFile, specifier, (path) => this.resolvePath(path)) ??
+      this.resolveSvelteKitLib(fromFile, specifier) ??
+      this.resolveWorkspacePackage(specifier)
+    );
+  }
+
+  /** The repository JSON file an import names (`import config from "../config.json"`, `require("@/app.json")`). */
+  resolveJsonModule(fromFile: string, specifier: string): string | undefined {
+    if (!specifier.endsWith(".json")) return undefined;
+    return this.resolveLocal(fromFile, specifier, (path) => {
+      const normalized = posix.normalize(path).replace(/^\.\//, "");
+      return this.files.has(normalized) ? normalized : undefined;
+    });
+  }
+
+  /** A relative specifier, or one the nearest tsconfig/jsconfig `paths` map, resolved by `resolvePath`. */
+  private resolveLocal(
+    fromFile: string,
+    specifier: string,
+    resolvePath: (path: string) => string | undefined,
+  ): string | undefined {
     if (specifier.startsWith("./") || specifier.startsWith("../") || specifier === "." || specifier === "..") {
-      return this.resolvePath(posix.join(posix.dirname(fromFile), specifier));
+      return resolvePath(posix.join(posix.dirname(fromFile), specifier));
     }
     const aliases = this.aliasesFor(posix.dirname(fromFile));
-    if (!aliases) return this.resolveSvelteKitLib(fromFile, specifier) ?? this.resolveWorkspacePackage(specifier);
+    if (!aliases) return undefined;
     for (const alias of aliases.paths) {
       let rest: string | undefined;
       if (alias.wildcard) {
@@ -125,11 +147,11 @@ export class JsProject {
       }
       if (rest === undefined) continue;
       for (const target of alias.targets) {
-        const resolved = this.resolvePath(posix.join(aliases.baseDir, target.replace("*", rest)));
+        const resolved = resolvePath(posix.join(aliases.baseDir, target.replace("*", rest)));
         if (resolved) return resolved;
       }
     }
-    return this.resolveSvelteKitLib(fromFile, specifier) ?? this.resolveWorkspacePackage(specifier);
+    return undefined;
   }
 
   /** SvelteKit's built-in `$lib` alias (`src/lib` of the app), which lives in a generated tsconfig that is not checked in. */

@@ -1,7 +1,8 @@
 /**
  * Environment variables the repository itself sets to a ComfyDeploy API base:
- * `.env`-style files (`.env`, `.env.example`, `.env.production`, …) and a
- * Worker's wrangler vars (`wrangler.toml`, `wrangler.json(c)`). A request built on `process.env.X`,
+ * `.env`-style files (`.env`, `.env.example`, `.env.production`, …), a
+ * Worker's wrangler vars (`wrangler.toml`, `wrangler.json(c)`) and a Docker
+ * Compose file's service `environment`. A request built on `process.env.X`,
  * `import.meta.env.X`, `Bun.env.X`, `Deno.env.get("X")` or a Worker's `env.X`
  * is built on that base. Other values are not taken: a local address in an
  * env file is a developer's override, not the base the code ships with.
@@ -9,6 +10,7 @@
 import { posix } from "node:path";
 import { currentHostsAsLegacy, findLegacyHostMentions, type HostSet } from "../../core/urls.js";
 import { parseWorkerVars, WRANGLER_FILES } from "../../lang/data/worker-vars.js";
+import { COMPOSE_FILE, parseComposeEnv } from "../../lang/data/compose-env.js";
 
 const ENV_FILE = /^\.env(?:\.[\w.-]+)?$/;
 const ASSIGNMENT = /^\s*(?:export\s+)?([A-Za-z_]\w*)\s*=\s*["']?([^"'#\s]+)/;
@@ -42,6 +44,8 @@ export class RepoEnv {
         }
       } else if (WRANGLER_FILES.includes(base)) {
         for (const [name, set] of parseWorkerVars(file, this.read(file) ?? "")) add(name, set.value);
+      } else if (COMPOSE_FILE.test(base)) {
+        for (const [name, value] of parseComposeEnv(this.read(file) ?? "")) add(name, value);
       }
     }
     return table;

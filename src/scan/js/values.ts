@@ -10,6 +10,9 @@ import { expressionString } from "./expression-string.js";
 import type { JsProject } from "./project.js";
 import { readReturned, refValue, returnedExpressions } from "./call-returns.js";
 import { ConstructionSites } from "./construction-sites.js";
+import { jsonModuleValue } from "./json-modules.js";
+import { injectedConfig, NODE_CONFIG_MODULE, nodeConfigRoot } from "./config-reads.js";
+import { expoConfig, isExpoConfigRead } from "./expo-config.js";
 
 export type Definition =
   /** A declaration or expression in some repository file. */
@@ -111,7 +114,12 @@ export class Values {
     const imported = context.imports.get(decl);
     if (!imported) return { kind: "node", context, node: decl };
     const file = this.project.resolveModule(context.file, imported.module);
-    if (!file) return { kind: "external", module: imported.module, name: imported.name, context, node: decl };
+    if (!file) {
+      const json = this.project.resolveJsonModule(context.file, imported.module);
+      const data = json && (!enters || enters(json)) ? jsonModuleValue(this.project, json, imported.name) : undefined;
+      if (data) return { kind: "node", ...data };
+      return { kind: "external", module: imported.module, name: imported.name, context, node: decl };
+    }
     if (enters && !enters(file)) return undefined;
     if (imported.name === "*") return { kind: "module", file };
     return this.exportDefinition(file, imported.name, depth + 1);
@@ -148,6 +156,7 @@ export class Values {
       return (
         this.bindings.get(node) ??
         this.defaultValue(node, def.context) ??
+        injectedConfig(this, node, def.context) ??
         (this.wiring ? this.constructions.argumentFor(node, this) : undefined)
       );
     if (ts.isExpression(node)) return { context: def.context, expr: node };
@@ -191,7 +200,8 @@ export class Values {
         out.push({ context, expr: node.initializer });
       // `constructor(private readonly options: Options)`: what the class's construction passes.
       else if (ts.isParameter(node)) {
-        const passed = this.wiring ? this.constructions.argumentFor(node, this) : undefined;
+        const passed =
+          injectedConfig(this, node, context) ?? (this.wiring ? this.constructions.argumentFor(node, this) : undefined);
         if (passed) out.push(passed);
       }
       // `get baseUrl() { return this.opts.baseUrl ?? DEFAULT }`: what the getter returns.
@@ -232,6 +242,15 @@ export class Values {
       const value = this.propertyValue(e, context, depth + 1);
       return value && this.objectLiteral(value.expr, value.context, depth + 1);
     }
+    // `Constants.expoConfig?.extra ?? {}`: the object on the left when it is known.
+    if (
+      ts.isBinaryExpression(e) &&
+      (e.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken ||
+        e.operatorToken.kind === ts.SyntaxKind.BarBarToken)
+    )
+      return this.objectLiteral(e.left, context, depth + 1) ?? this.objectLiteral(e.right, context, depth + 1);
+    // `Object.assign({}, DEFAULTS, options)`: the sources, later ones first, as a spread of each.
+    if (ts.isCallExpression(e) && isObjectAssign(e)) return { context, object: assignedObject(e) };
     // `const { baseUrl } = useComfyConfig()`: the object the function returns.
     if (ts.isCallExpression(e))
       return readReturned(this, e, context, depth + 1, (v) => this.objectLiteral(v.expr, v.context, depth + 1));
@@ -290,6 +309,13 @@ export class Values {
       if (def?.kind === "module") return this.valueOf(this.exportDefinition(def.file, name, depth + 1));
       // `RenderClient.BASE_URL`: a static field of a class.
       if (def?.kind === "node" && ts.isClassLike(def.node)) return staticField(def.node, name, def.context);
+      // `Constants.expoConfig`: the Expo app config the project sets.
+      if (def?.kind === "external" && isExpoConfigRead(def.module, name)) return expoConfig(this, context.file);
+      // `config.comfy.baseUrl` with node-config's `config`: config/default.json.
+      if (def?.kind === "external" && def.module === NODE_CONFIG_MODULE) {
+        const root = nodeConfigRoot(this);
+        return root && this.property(this.objectLiteral(root.expr, root.context, depth + 1), name);
+      }
     }
     if (name === "value") {
       const held = refValue(this, owner, context, depth + 1)[0];
@@ -337,6 +363,18 @@ function isObjectAssign(call: ts.CallExpression): boolean {
     ts.isIdentifier(callee.expression) &&
     callee.expression.text === "Object"
   );
+}
+
+const assignedObjects = new WeakMap<ts.CallExpression, ts.ObjectLiteralExpression>();
+
+/** `Object.assign(target, a, b)` read as `{ ...target, ...a, ...b }` (made once per call, so it stays one node). */
+function assignedObject(call: ts.CallExpression): ts.ObjectLiteralExpression {
+  let object = assignedObjects.get(call);
+  if (!object) {
+    object = ts.factory.createObjectLiteralExpression(call.arguments.map((a) => ts.factory.createSpreadAssignment(a)));
+    assignedObjects.set(call, object);
+  }
+  return object;
 }
 
 function firstOf<T, R>(items: readonly T[], read: (item: T) => R | undefined): R | undefined {

@@ -75,4 +75,26 @@ describe("NestJS HttpService", () => {
     const unregistered = { "src/render/render.service.ts": SERVICE };
     expect(await rulesIn(unregistered, "src/render/render.service.ts")).toEqual([]);
   });
+
+  it("takes the base a useClass options factory returns, and requests through axiosRef", async () => {
+    const files = {
+      "src/http-config.service.ts": [
+        'import { HttpModuleOptions, HttpModuleOptionsFactory } from "@nestjs/axios";',
+        "export class HttpConfigService implements HttpModuleOptionsFactory {",
+        "  createHttpOptions(): HttpModuleOptions {",
+        '    return { baseURL: process.env.COMFY_API ?? "https://www.comfydeploy.com/api" };',
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+      "src/render.module.ts": [
+        'import { HttpModule } from "@nestjs/axios";',
+        'import { HttpConfigService } from "./http-config.service";',
+        "export const http = HttpModule.registerAsync({ useClass: HttpConfigService });",
+        "",
+      ].join("\n"),
+      "src/render/render.service.ts": SERVICE.replace("this.http.get(", "this.http.axiosRef.get("),
+    };
+    expect(await rulesIn(files, "src/render/render.service.ts")).toEqual(["10:legacy-create-run", "15:legacy-get-run"]);
+  });
 });

@@ -44,4 +44,22 @@ describe("bases set in the repository's env files", () => {
     };
     expect(await rulesIn(files, "src/comfy.ts")).toEqual(["2:v1-shape-unknown-base", "4:v1-shape-unknown-base"]);
   });
+
+  it("takes a Docker Compose service's environment, as a map or as a NAME=value list", async () => {
+    for (const environment of [
+      "    environment:\n      COMFY_BASE: https://www.comfydeploy.com/api\n      PORT: '3000'\n",
+      "    environment:\n      - PORT=3000\n      - COMFY_BASE=https://www.comfydeploy.com/api\n",
+    ]) {
+      const files = {
+        "docker-compose.yml": `services:\n  api:\n    build: .\n${environment}`,
+        "src/comfy.ts": WORKER.replaceAll("env.COMFY_BASE", "process.env.COMFY_BASE"),
+      };
+      expect(await rulesIn(files, "src/comfy.ts"), environment).toEqual(["2:legacy-create-run", "4:legacy-get-run"]);
+    }
+    const runpod = {
+      "compose.yaml": "services:\n  api:\n    environment:\n      COMFY_BASE: https://api.runpod.ai/v2/abc\n",
+      "src/comfy.ts": WORKER.replaceAll("env.COMFY_BASE", "process.env.COMFY_BASE"),
+    };
+    expect(await rulesIn(runpod, "src/comfy.ts")).toEqual(["2:v1-shape-unknown-base", "4:v1-shape-unknown-base"]);
+  });
 });
