@@ -83,10 +83,9 @@ export function classAttribute(
   name: string,
 ): { value?: PyRange; type?: string } | undefined {
   const t = module.tokens;
-  for (const line of bodyLines(module, cls)) {
-    if (!isName(t[line.lo], name)) continue;
+  const line = attributeLine(module, cls, name);
+  if (line) {
     if (isOp(t[line.lo + 1], "=")) return { value: { lo: line.lo + 2, hi: line.hi } };
-    if (!isOp(t[line.lo + 1], ":")) continue;
     const equals = module.findTopLevel(line.lo + 2, line.hi, (tok) => isOp(tok, "="));
     const typeEnd = equals >= 0 ? equals : line.hi;
     const type = module.text.slice(t[line.lo + 2]!.start, t[typeEnd - 1]!.end);
@@ -97,13 +96,25 @@ export function classAttribute(
   return undefined;
 }
 
-/** `field(default="…")` → its default; any other value as it is. */
+/** The class body's line declaring an attribute (`name = v`, `name: T = v`, `name: T`). */
+export function attributeLine(module: PyModule, cls: PyClass, name: string): PyRange | undefined {
+  const t = module.tokens;
+  return bodyLines(module, cls).find(
+    (line) => isName(t[line.lo], name) && (isOp(t[line.lo + 1], "=") || isOp(t[line.lo + 1], ":")),
+  );
+}
+
+/** `field(default="…")` (dataclasses) and `Field("…")` / `Field(default="…")` (pydantic) → the default; any other value as it is. */
 function defaultOf(module: PyModule, range: PyRange): PyRange | undefined {
   const t = module.tokens;
   const open = range.lo + 1;
-  if (isName(t[range.lo], "field") && isOp(t[open], "(") && module.partner(open) === range.hi - 1)
-    return module.callArguments(open).keyword.get("default");
-  return range;
+  if (!isOp(t[open], "(") || module.partner(open) !== range.hi - 1) return range;
+  if (isName(t[range.lo], "field")) return module.callArguments(open).keyword.get("default");
+  if (!isName(t[range.lo], "Field")) return range;
+  const args = module.callArguments(open);
+  const first = args.positional[0];
+  // `Field(...)`: required, no default.
+  return args.keyword.get("default") ?? (first && !isOp(t[first.lo], "...") ? first : undefined);
 }
 
 /** The method `name` defined in the class body. */

@@ -81,3 +81,16 @@ function joined(module: PySyntax, lo: number, hi: number): string {
   }
   return out;
 }
+
+/** The modules a module star-imports (`from .base import *`, as split Django settings do), in order. */
+export function starImports(module: PySyntax): string[] {
+  const t = module.tokens;
+  const out: string[] = [];
+  for (const line of module.lines) {
+    if (!isName(t[line.lo], "from") || !isOp(t[line.hi - 1], "*") || !isName(t[line.hi - 2], "import")) continue;
+    let dotted = "";
+    for (let i = line.lo + 1; i < line.hi - 2; i++) dotted += t[i]!.value;
+    out.push(dotted);
+  }
+  return out;
+}

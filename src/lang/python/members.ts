@@ -10,6 +10,7 @@
 import { HOLE } from "../../core/urls.js";
 import { classAt, classAttribute, classNamed, methodNamed, type PyClass } from "./classes.js";
 import type { PyDef, PyModule } from "./module.js";
+import { settingsFieldVariables } from "./settings-classes.js";
 import type { PyRange } from "./syntax.js";
 import type { PyValues } from "./values.js";
 
@@ -33,6 +34,21 @@ export function memberValue(values: PyValues, segments: readonly string[], offse
   }
   const owner = objectOf(values, segments.slice(0, -1), offset, depth + 1);
   return owner ? attributeValue(owner, segments[segments.length - 1]!, depth + 1) : HOLE;
+}
+
+/** An attribute chain read off a call's result (`get_settings().comfy_base`, `Settings().api.url`). */
+export function resultAttributeValue(
+  values: PyValues,
+  callee: readonly string[],
+  attributes: readonly string[],
+  depth: number,
+): string {
+  let owner: PyObject | undefined = instanceOf(values, callee, depth + 1) ?? returnedObject(values, callee, depth + 1);
+  for (const name of attributes.slice(0, -1)) {
+    const found = owner?.kind === "instance" ? attributeRange(owner, name) : undefined;
+    owner = found && objectOfValue(found.values, found.range, depth + 1);
+  }
+  return owner ? attributeValue(owner, attributes[attributes.length - 1]!, depth + 1) : HOLE;
 }
 
 /** The value under `key` of the dict a local or module name holds (`COMFY`, `settings.COMFY`, imported either way). */
@@ -118,7 +134,12 @@ function objectOfValue(values: PyValues, range: PyRange, depth: number): PyObjec
     const callee = module.calleeOf(open);
     if (!callee || callee.receiverCall !== undefined) return undefined;
     const found = instanceOf(values, callee.segments, depth + 1);
-    return found && { ...found, call: { values, open } };
+    if (found) return { ...found, call: { values, open } };
+    // `get_settings()` (an `lru_cache`d factory), `Depends(get_settings)`: what the function returns.
+    const args = module.callArguments(open).positional;
+    const dependency = callee.segments.join(".").endsWith("Depends") && args.length === 1 ? args[0] : undefined;
+    const fn = dependency ? dottedOf(module, dependency) : callee.segments;
+    return fn ? returnedObject(values, fn, depth + 1) : undefined;
   }
   const t = module.tokens;
   const segments: string[] = [];
@@ -127,6 +148,35 @@ function objectOfValue(values: PyValues, range: PyRange, depth: number): PyObjec
     segments.push(t[i]!.value);
   }
   return segments.length > 0 ? objectOf(values, segments, t[range.lo]!.start, depth + 1) : undefined;
+}
+
+/** The object a function returns: a function of this module, or one imported from another. */
+function returnedObject(values: PyValues, segments: readonly string[], depth: number): PyObject | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const fn = segments.length === 1 ? values.module.moduleFunction(segments[0]!) : undefined;
+  if (fn) {
+    for (const value of values.module.returnValues(fn.scope)) {
+      const found = objectOfValue(values, value, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  const target = values.link?.(segments[0]!);
+  if (target?.name !== undefined && segments.length === 1)
+    return returnedObject(target.values, [target.name], depth + 1);
+  if (target && target.name === undefined && segments.length === 2)
+    return returnedObject(target.values, [segments[1]!], depth + 1);
+  return undefined;
+}
+
+function dottedOf(module: PyModule, range: PyRange): string[] | undefined {
+  const t = module.tokens;
+  const segments: string[] = [];
+  for (let i = range.lo; i < range.hi; i += 2) {
+    if (t[i]?.kind !== "name" || (i + 1 < range.hi && t[i + 1]?.value !== ".")) return undefined;
+    segments.push(t[i]!.value);
+  }
+  return segments.length > 0 ? segments : undefined;
 }
 
 /** An instance of the class a dotted name names, here or in the module it is imported from. */
@@ -148,7 +198,15 @@ function instanceOf(
 function attributeValue(owner: PyObject, name: string, depth: number): string {
   if (owner.kind === "module") return moduleValue(owner.values, name, depth);
   const found = attributeRange(owner, name);
-  return found ? found.values.valueAt(found.range, depth + 1) : HOLE;
+  const value = found ? found.values.valueAt(found.range, depth + 1) : HOLE;
+  if (value.replaceAll(HOLE, "").trim() !== "") return value;
+  // A settings class's field with no default here: what the repository's env files set.
+  const env = owner.values.sources?.env;
+  for (const variable of (env && settingsFieldVariables(owner.values.module, owner.cls, name)) ?? []) {
+    const set = env!(variable) ?? env!(variable.toUpperCase());
+    if (set !== undefined) return set;
+  }
+  return value;
 }
 
 /** Where an instance's attribute gets its value: the constructor's keyword, the class body, `self.<name> = …` in a method, a base class. */

@@ -4,23 +4,39 @@
  * followed into them (`from gallery.config import settings`, `from . import
  * settings`, `import app.settings as cfg`), and Django's `settings` into the
  * project's settings module. Files outside the repository (installed
- * packages) stay unknown.
+ * packages) stay unknown. Env reads and loaded config documents resolve
+ * through the repository's own env and config files.
  */
-import { importBindings, moduleFile, type PyImportBinding } from "./imports.js";
+import { importBindings, moduleFile, type PyImportBinding, starImports } from "./imports.js";
 import { PyModule } from "./module.js";
+import { ConfigDocuments, type PyCallSite } from "./repo-sources.js";
 import { PyValues } from "./values.js";
+
+export interface PyPackageSources {
+  /** The value the repository's env files give a variable (ComfyDeploy bases only). */
+  env?: (name: string) => string | undefined;
+  /** Every file of the repository, for the config documents modules load. */
+  allFiles?: readonly string[];
+  /** Whether a value is a ComfyDeploy API base. */
+  isApiBase?: (value: string) => boolean;
+}
 
 export class PyPackage {
   private readonly modules = new Map<string, PyValues | undefined>();
   private readonly fileSet: ReadonlySet<string>;
   /** The Django settings module, once looked for (null: not yet). */
   private settingsModule: string | undefined | null = null;
+  private readonly documents: ConfigDocuments;
+  private readonly starLookups = new Set<string>();
+  private readonly callSites = new Map<string, PyCallSite[]>();
 
   constructor(
     files: readonly string[],
     private readonly read: (file: string) => string | undefined,
+    private readonly sources: PyPackageSources = {},
   ) {
     this.fileSet = new Set(files);
+    this.documents = new ConfigDocuments(sources.allFiles ?? files, read);
   }
 
   /** The module's values; `text` when the caller has read it already. */
@@ -33,13 +49,83 @@ export class PyPackage {
     }
     const module = new PyModule(source);
     let bindings: Map<string, PyImportBinding> | undefined;
-    const values = new PyValues(module, (local) => {
-      bindings ??= importBindings(module);
-      const binding = bindings.get(local);
-      return binding && this.follow(file, binding);
-    });
+    const { env, isApiBase } = this.sources;
+    const values = new PyValues(
+      module,
+      (local) => {
+        bindings ??= importBindings(module);
+        const binding = bindings.get(local);
+        return binding ? this.follow(file, binding) : this.starImported(file, module, local);
+      },
+      {
+        ...(env ? { env } : {}),
+        ...(isApiBase ? { isApiBase } : {}),
+        document: (path) => this.documents.document(path, file),
+        callers: (name) => this.callers(file, name),
+      },
+    );
     this.modules.set(file, values);
     return values;
+  }
+
+  /**
+   * The calls of `name`, defined in `file`, across the package: in `file`
+   * itself, and in modules that import it (`from .api import ComfyAPI`,
+   * `from . import api` … `api.ComfyAPI(…)`). Files are parsed only when
+   * their text names it.
+   */
+  private callers(file: string, name: string): PyCallSite[] {
+    const key = `${file}\0${name}`;
+    let sites = this.callSites.get(key);
+    if (!sites) {
+      sites = this.findCallers(file, name);
+      this.callSites.set(key, sites);
+    }
+    return sites;
+  }
+
+  private findCallers(file: string, name: string): PyCallSite[] {
+    const home = this.valuesOf(file);
+    if (!home) return [];
+    const word = new RegExp(`\\b${name}\\b`);
+    const sites: PyCallSite[] = [];
+    for (const other of this.fileSet) {
+      const text = this.read(other);
+      if (text === undefined || !word.test(text)) continue;
+      const values = this.valuesOf(other);
+      if (!values) continue;
+      const t = values.module.tokens;
+      for (let open = 0; open < t.length; open++) {
+        if (t[open]!.value !== "(" || t[open - 1]?.value !== name) continue;
+        const callee = values.module.calleeOf(open);
+        if (!callee || callee.receiverCall !== undefined || callee.segments.length > 2) continue;
+        const [first] = callee.segments;
+        const defined =
+          other === file
+            ? callee.segments.length === 1
+            : callee.segments.length === 1
+              ? values.link?.(first!)?.values === home
+              : values.link?.(first!)?.values === home && values.link?.(first!)?.name === undefined;
+        if (defined) sites.push({ values, open });
+      }
+    }
+    return sites;
+  }
+
+  /** A name a module star-imports from another file of the repository (the last such import defining it wins). */
+  private starImported(file: string, module: PyModule, local: string): { values: PyValues; name: string } | undefined {
+    if (this.starLookups.has(`${file}\0${local}`)) return undefined; // a cycle of star imports
+    this.starLookups.add(`${file}\0${local}`);
+    try {
+      for (const dotted of starImports(module).reverse()) {
+        const target = moduleFile(dotted, file, this.fileSet);
+        const values = target && target !== file ? this.valuesOf(target) : undefined;
+        if (values && (values.module.resolve(local, -1) || values.link?.(local))) return { values, name: local };
+      }
+      return undefined;
+    } finally {
+      this.starLookups.delete(`${file}\0${local}`);
+    }
   }
 
   /** A binding's target: a submodule (`from . import settings`) or package module, else a name in the module it is imported from. */

@@ -5,19 +5,22 @@
  * that cannot be known become HOLE characters.
  */
 import { HOLE } from "../../core/urls.js";
+import { chainValue } from "./config-values.js";
+import { envReadOf } from "./env-reads.js";
 import { argumentsAt, bindArguments, type Expr, splitOn, topLevelOperators } from "./expr-ranges.js";
-import { entryValue, helperOf, memberValue, type PyLink } from "./members.js";
+import { entryValue, helperOf, memberValue, type PyLink, resultAttributeValue } from "./members.js";
 import type { PyDef, PyModule } from "./module.js";
+import { passedValue } from "./passed-arguments.js";
+import type { PySources } from "./repo-sources.js";
 import type { PyRange } from "./syntax.js";
 import { fStringParts, isName, isOp, isString, type PyToken, stringValue, tokenizePython } from "./tokens.js";
 
 const MAX_DEPTH = 10;
-const ENV_GETTERS = new Set(["os.getenv", "getenv", "os.environ.get", "environ.get", "os.environ.setdefault"]);
 const URL_JOINERS = new Set(["urljoin", "parse.urljoin", "urllib.parse.urljoin"]);
 const STRING_WRAPPERS = new Set(["str", "os.fspath"]);
 /** Query-string builders: `urlencode({"run_id": id})` is `run_id=…`. */
 const QUERY_ENCODERS = new Set(["urlencode", "parse.urlencode", "urllib.parse.urlencode"]);
-const KNOWN_CALLS = new Set([...ENV_GETTERS, ...URL_JOINERS, ...STRING_WRAPPERS, ...QUERY_ENCODERS, "getattr"]);
+const KNOWN_CALLS = new Set([...URL_JOINERS, ...STRING_WRAPPERS, ...QUERY_ENCODERS, "getattr"]);
 /** String methods whose result stays readable (anything else makes the value unknown). */
 const STRING_METHODS = new Set(["format", "rstrip", "lstrip", "strip", "join"]);
 
@@ -27,11 +30,13 @@ export class PyValues {
 
   /**
    * `link` follows a name this module imports into the module it comes from;
-   * without it, values stay within the file.
+   * without it, values stay within the file. `sources` reads the
+   * repository's env files and config documents.
    */
   constructor(
     readonly module: PyModule,
     readonly link?: PyLink,
+    readonly sources?: PySources,
   ) {}
 
   /** The value of a range of this module's tokens, `depth` levels into an evaluation (for values followed from another module). */
@@ -129,6 +134,8 @@ export class PyValues {
     const partner = (i: number): number => e.seq.partner[i] ?? -1;
     let i = e.lo;
     let value: string;
+    // `CONFIG["comfy"]["base_url"]` from a loaded document, `os.environ["X"]`.
+    const chained = t[i]?.kind === "name" ? chainValue(this, { ...e, lo: i }, depth) : undefined;
     if (isString(t[i])) {
       value = "";
       while (i < e.hi && isString(t[i])) value += this.literal(e, i++, depth);
@@ -139,6 +146,9 @@ export class PyValues {
       if (splitOn(inner, (tok) => isOp(tok, ",")).length > 1) return HOLE;
       value = this.evaluate(inner, depth + 1);
       i = close + 1;
+    } else if (chained) {
+      value = chained.value;
+      i = chained.end;
     } else if (t[i]?.kind === "name") {
       let j = i + 1;
       while (isOp(t[j], ".") && t[j + 1]?.kind === "name" && j + 1 < e.hi) j += 2;
@@ -153,6 +163,16 @@ export class PyValues {
         // `BASE.rstrip("/")`: the name's value, then the method as a trailer.
         value = this.name(e, i, j - 2, depth);
         i = j - 2;
+      } else if (isCall && isOp(t[partner(j) + 1], ".") && !isOp(t[partner(j) + 3], "(") && partner(j) + 3 <= e.hi) {
+        // `get_settings().comfy_base`: an attribute of what the call returns.
+        const attributes: string[] = [];
+        for (
+          i = partner(j) + 1;
+          isOp(t[i], ".") && t[i + 1]?.kind === "name" && !isOp(t[i + 2], "(") && i + 1 < e.hi;
+          i += 2
+        )
+          attributes.push(t[i + 1]!.value);
+        value = resultAttributeValue(this, dotted.split("."), attributes, depth + 1);
       } else if (isCall) {
         value = this.call(e, dotted, j, depth);
         i = partner(j) + 1;
@@ -210,7 +230,10 @@ export class PyValues {
         .slice(lo, hi)
         .filter((tok) => tok.kind === "name")
         .map((tok) => tok.value);
-      return memberValue(this, segments, t[lo]!.start, depth + 1);
+      const member = memberValue(this, segments, t[lo]!.start, depth + 1);
+      const passed =
+        isUnknown(member) && hi - lo === 1 ? passedValue(this, segments[0]!, t[lo]!.start, depth) : undefined;
+      return passed ?? member;
     }
     this.trail?.add(assignment.value.lo);
     const inHelper = e.env && assignment.scope === e.envScope ? { env: e.env, envScope: e.envScope } : {};
@@ -227,9 +250,12 @@ export class PyValues {
 
   private call(e: Expr, callee: string, open: number, depth: number): string {
     const args = argumentsAt(e, open);
-    if (ENV_GETTERS.has(callee)) {
-      const fallback = args.positional[1] ?? args.keyword.get("default");
-      return fallback ? this.evaluate(fallback, depth + 1) : HOLE;
+    const read = envReadOf(this.module, e, callee, open);
+    if (read) {
+      // The code's fallback, else what the repository's env files set.
+      const fallback = read.fallback ? this.evaluate(read.fallback, depth + 1) : HOLE;
+      const name = read.name && !isUnknown(fallback) ? undefined : read.name && this.evaluate(read.name, depth + 1);
+      return name && !name.includes(HOLE) ? (this.sources?.env?.(name) ?? fallback) : fallback;
     }
     if (STRING_WRAPPERS.has(callee) && args.positional[0]) return this.evaluate(args.positional[0], depth + 1);
     if (URL_JOINERS.has(callee) && args.positional[0] && args.positional[1]) {

@@ -39,6 +39,16 @@ describe("Python values across a package", () => {
     expect(urlIn(files, "src/app/client.py")).toBe("https://api.example.com/items");
   });
 
+  it("follows Django's settings into the module a split settings file star-imports", () => {
+    const files = {
+      "manage.py": 'import os\nos.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")\n',
+      "config/settings/base.py": 'API_BASE = "https://api.example.com/v1"\nDEBUG = False\n',
+      "config/settings/production.py": "from .base import *  # noqa\nDEBUG = False\n",
+      "shop/client.py": 'from django.conf import settings\nurl = settings.API_BASE + "/jobs"\n',
+    };
+    expect(urlIn(files, "shop/client.py")).toBe("https://api.example.com/v1/jobs");
+  });
+
   it("prefers the constructor's keyword over the class default", () => {
     const files = {
       "cfg.py":

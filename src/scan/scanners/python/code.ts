@@ -8,7 +8,7 @@ import type { Finding } from "../../../core/finding.js";
 import { legacyHostMessage } from "../../messages.js";
 import type { FileScanInput, FileScanner } from "../../scanner.js";
 import { FindingSink } from "../../scanner-helpers.js";
-import { findLegacyHostMentions, type HostSet } from "../../../core/urls.js";
+import { currentHostsAsLegacy, findLegacyHostMentions, type HostSet } from "../../../core/urls.js";
 import { endpointFindingInput, findPythonEndpoints } from "./http.js";
 import { unknownBaseMessage } from "../../messages.js";
 import { PyModule } from "../../../lang/python/module.js";
@@ -20,6 +20,7 @@ import { PyPackage } from "../../../lang/python/package.js";
 import { pythonVendoredClassMessage, pythonVendoredUseMessage } from "./messages.js";
 import { isString, type PyStringToken, skipReplacementField, tokenizePython } from "../../../lang/python/tokens.js";
 import { PyValues } from "../../../lang/python/values.js";
+import { RepoEnv } from "../../js/repo-env.js";
 
 export const pythonCodeScanner: FileScanner = {
   id: "python-code",
@@ -29,7 +30,7 @@ export const pythonCodeScanner: FileScanner = {
 };
 
 export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Finding[] {
-  const values = valuesOf(repo, file, text);
+  const values = valuesOf(repo, file, hosts, text);
   const module = values.module;
   const sink = new FindingSink(file, text);
   const seen = new Set<string>();
@@ -89,19 +90,21 @@ export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Find
 const packages = new WeakMap<FileScanInput["repo"], PyPackage>();
 
 /** The file's values in its repository's package, so names imported from other files are followed. */
-function valuesOf(repo: FileScanInput["repo"], file: string, text?: string): PyValues {
+function valuesOf(repo: FileScanInput["repo"], file: string, hosts: HostSet, text?: string): PyValues {
   let pkg = packages.get(repo);
   if (!pkg) {
+    const env = new RepoEnv(new Set(repo.files), (f) => repo.read(f), hosts);
     pkg = new PyPackage(
       repo.files.filter((f) => /\.pyw?$/i.test(f)),
       (f) => repo.read(f),
+      { env: (name) => env.value(name), allFiles: repo.files, isApiBase: (value) => isComfyApiBase(value, hosts) },
     );
     packages.set(repo, pkg);
   }
   const values = pkg.valuesOf(file, text);
   if (values && (text === undefined || values.module.text === text)) return values;
   const module = new PyModule(text ?? "");
-  return new PyValues(module, values?.link);
+  return new PyValues(module, values?.link, values?.sources);
 }
 
 const vendoredCache = new WeakMap<FileScanInput["repo"], Map<string, ReadonlyMap<string, VendoredExport>>>();
@@ -137,7 +140,7 @@ function exportsOf(
   cache.set(target, found); // cycle guard
   const text = repo.read(target) ?? "";
   if (/\b(def|class)\b|\bimport\b/.test(text)) {
-    const values = valuesOf(repo, target, text);
+    const values = valuesOf(repo, target, hosts, text);
     const module = values.module;
     if (/\b(def|class)\b/.test(text)) {
       const endpoints = findPythonEndpoints(module, values, hosts, repo.legacyBaseHeld ?? false);
@@ -215,4 +218,11 @@ function reportInString(text: string, token: PyStringToken, hosts: HostSet, pros
 export function mentionsLegacyHost(text: string, hosts: HostSet): boolean {
   const lower = text.toLowerCase();
   return hosts.legacy.some((host) => lower.includes(host));
+}
+
+/** A ComfyDeploy API base on either host (the V1 paths are V1 on both). */
+function isComfyApiBase(value: string, hosts: HostSet): boolean {
+  return [...findLegacyHostMentions(value, hosts), ...findLegacyHostMentions(value, currentHostsAsLegacy(hosts))].some(
+    (m) => m.start === 0 && m.kind !== "page",
+  );
 }

@@ -16,6 +16,12 @@ import {
   v1SignatureOnUnknownBase,
 } from "../../../core/urls.js";
 import { classAt } from "../../../lang/python/classes.js";
+import {
+  CLIENT_FACTORIES,
+  clientConstruction,
+  constructionAtCall,
+  constructionBase,
+} from "../../../lang/python/client-objects.js";
 import { helperOf } from "../../../lang/python/members.js";
 import type { PyDef } from "../../../lang/python/module.js";
 import type { PyModule } from "../../../lang/python/module.js";
@@ -63,15 +69,7 @@ interface PyRequest {
 const VERBS = new Set(["get", "post", "put", "patch", "delete", "head", "options"]);
 /** Callables taking (method, url, ...). */
 const METHOD_FIRST = new Set(["request", "stream", "api_request"]);
-/** Client classes whose `base_url` prefixes relative request URLs (httpx, aiohttp, requests-like sessions). */
-export const CLIENT_FACTORIES: ReadonlySet<string> = new Set([
-  "Client",
-  "AsyncClient",
-  "ClientSession",
-  "Session",
-  "AsyncSession",
-  "BaseUrlSession",
-]);
+export { CLIENT_FACTORIES };
 
 /**
  * `legacyBaseHeld`: another file of the repository holds the V1 base, so a
@@ -319,30 +317,15 @@ function wrappedRequestOf(module: PyModule, values: PyValues, def: PyDef, method
 
 /** The `base_url` of the client a call is made on, when it was built from a known client class. */
 function clientBase(module: PyModule, values: PyValues, callee: PyCallee): string | undefined {
-  if (callee.receiverCall !== undefined) return factoryBase(module, values, callee.receiverCall);
+  const offset = module.tokens[callee.start]!.start;
   const receiver = callee.segments.slice(0, -1);
-  if (receiver.length === 1 && receiver[0] === "self")
-    return subclassBase(module, values, module.tokens[callee.start]!.start);
-  const key =
-    receiver.length === 1
-      ? receiver[0]
-      : receiver.length === 2 && (receiver[0] === "self" || receiver[0] === "cls")
-        ? `self.${receiver[1]}`
-        : undefined;
-  if (!key) return undefined;
-  const assignment = module.resolve(key, module.tokens[callee.start]!.start);
-  if (!assignment) return undefined;
-  const { lo, hi } = assignment.value;
-  const open = module.findTopLevel(lo, hi, (tok) => isOp(tok, "("));
-  if (open < 0 || module.partner(open) !== hi - 1) return undefined;
-  return factoryBase(module, values, open);
-}
-
-function factoryBase(module: PyModule, values: PyValues, open: number): string | undefined {
-  const factory = module.calleeOf(open);
-  if (!factory || !CLIENT_FACTORIES.has(factory.segments[factory.segments.length - 1]!)) return undefined;
-  const base = module.callArguments(open).keyword.get("base_url");
-  return base ? values.stringOf(base) : undefined;
+  if (callee.receiverCall === undefined && receiver.length === 1 && receiver[0] === "self")
+    return subclassBase(module, values, offset);
+  const found =
+    callee.receiverCall !== undefined
+      ? constructionAtCall(values, callee.receiverCall)
+      : clientConstruction(values, receiver, offset);
+  return found && constructionBase(found);
 }
 
 /**
