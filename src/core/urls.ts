@@ -65,7 +65,13 @@ export function parseUrlText(text: string, hosts: HostSet): UrlInfo {
   else if (hosts.legacy.includes(host)) hostKind = "legacy";
   else if (hosts.current.includes(host)) hostKind = "current";
   else hostKind = "other";
-  return { hostKind, host, apiPath: apiPathOf(path), bareHost: path === "" || path === "/" || path === "/*", queryKeys };
+  return {
+    hostKind,
+    host,
+    apiPath: apiPathOf(path),
+    bareHost: path === "" || path === "/" || path === "/*",
+    queryKeys,
+  };
 }
 
 function splitQuery(text: string): [string, string | undefined] {
