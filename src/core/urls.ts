@@ -30,7 +30,11 @@ export interface UrlInfo {
   host?: string;
   /** Path below the `/api` segment, when the URL is under it. */
   apiPath?: string | undefined;
-  /** True when the URL is a bare host (the V1 SDK appends /api itself). */
+  /**
+   * True when the URL is a bare host (the V1 SDK appends /api itself), or a
+   * match pattern covering every path on it (`https://host/*` in a browser
+   * extension's `host_permissions`).
+   */
   bareHost: boolean;
   queryKeys: Set<string>;
 }
@@ -61,7 +65,13 @@ export function parseUrlText(text: string, hosts: HostSet): UrlInfo {
   else if (hosts.legacy.includes(host)) hostKind = "legacy";
   else if (hosts.current.includes(host)) hostKind = "current";
   else hostKind = "other";
-  return { hostKind, host, apiPath: apiPathOf(path), bareHost: path === "" || path === "/", queryKeys };
+  return {
+    hostKind,
+    host,
+    apiPath: apiPathOf(path),
+    bareHost: path === "" || path === "/" || path === "/*",
+    queryKeys,
+  };
 }
 
 function splitQuery(text: string): [string, string | undefined] {

@@ -7,7 +7,7 @@ export const meta = {
   title: `ComfyUI node pins (${NODE_COMPONENT.repository}) to v${NODE_COMPONENT.minimumVersion} or the chosen --node-ref`,
   rules: ["node-component-pin", "worker-image"],
   rewrites: [
-    "Dockerfiles, shell scripts, YAML: an outdated commit (git reset/checkout), tag or registry version → the target's full commit, tag or version",
+    "Dockerfiles, shell scripts, YAML, Markdown code blocks: an outdated commit (git reset/checkout), tag or registry version → the target's full commit, tag or version",
     "snapshot and workflow JSON: an outdated hash (and the commit_url's SHA on that line) and cnr_custom_nodes versions",
   ],
   marks: [

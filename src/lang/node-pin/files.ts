@@ -17,7 +17,8 @@ export type PinFileKind =
   | "python"
   | "list"
   | "makefile"
-  | "js";
+  | "js"
+  | "markdown";
 
 /** Manifests and lockfiles other scanners own (and report as unreadable). */
 const OTHER_OWNERS = new Set([
@@ -60,6 +61,8 @@ export function pinFileKind(file: string): PinFileKind | undefined {
   if (ext === ".yml" || ext === ".yaml") return "yaml";
   if (ext === ".json") return "json";
   if (isPinList(file)) return "list";
+  // A README's setup section: its fenced shell and Dockerfile blocks.
+  if ([".md", ".mdx", ".markdown"].includes(ext)) return "markdown";
   // Scripts without an extension are recognised by their shebang.
   if (!base.includes(".")) return "maybe-shell";
   return undefined;

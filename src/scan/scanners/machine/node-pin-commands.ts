@@ -76,7 +76,7 @@ const FETCH_WITH_ARG = new Set([
 ]);
 const SUBMODULE_ADD_WITH_ARG = new Set(["-b", "--branch", "--name", "--reference", "--depth"]);
 const COMFY_GLOBAL_WITH_ARG = new Set(["--workspace"]);
-const COMFY_INSTALL_WITH_ARG = new Set(["--mode", "--channel"]);
+const COMFY_INSTALL_WITH_ARG = new Set(["--mode", "--channel", "--version"]);
 const PIP_PROGRAMS = new Set(["pip", "pip3", "uv", "pipx"]);
 
 /** The node's directory name when cloned without a target directory. */
@@ -309,6 +309,8 @@ export class NodeCommandTracker {
     while (i < args.length && args[i]!.value.startsWith("-")) i++;
     if (!["install", "reinstall", "registry-install"].includes(args[i]?.value ?? "")) return;
     const parsed = parseArgs(args.slice(i + 1), context.text, COMFY_INSTALL_WITH_ARG);
+    // `comfy node registry-install comfyui-deploy --version 1.1.0`
+    const versionOption = lastOption(parsed, ["--version"]);
     for (const word of parsed.positional) {
       const expanded = this.expand(word, context);
       const match = new RegExp(`^${NODE_COMPONENT.registryName}(?:@(.*))?$`, "i").exec(expanded.value);
@@ -319,6 +321,11 @@ export class NodeCommandTracker {
         continue;
       }
       const version = match[1];
+      if (version === undefined && versionOption) {
+        const option = this.expand(versionOption, context);
+        this.direct.push(this.site(decideRegistryVersion(option.value), option.span(option.value), "cli"));
+        continue;
+      }
       this.direct.push(
         this.site(decideRegistryVersion(version), version ? expanded.span(version) : expanded.span(), "cli"),
       );

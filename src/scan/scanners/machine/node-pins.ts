@@ -3,7 +3,7 @@
  * BennyKok/comfyui-deploy, and whether the pin is at v2.1.0 or later.
  * Dockerfiles, shell scripts, YAML (CI steps, compose, Kubernetes, YAML
  * snapshots), JSON (machine and Manager snapshots, workflow steps, install
- * lists), Makefile recipes, `.gitmodules` with its gitlink, vendored pyproject.toml files,
+ * lists), Makefile recipes, Markdown code blocks, `.gitmodules` with its gitlink, vendored pyproject.toml files,
  * and Python or JS/TS code that writes install commands or Dockerfiles.
  * Files that never name the node are not parsed.
  */
@@ -27,6 +27,7 @@ import { pythonCodePins } from "./node-pin-python.js";
 import { listPins } from "./node-pin-lists.js";
 import { makefilePins } from "./node-pin-makefile.js";
 import { jsCodePins } from "./node-pin-js.js";
+import { markdownPins } from "./node-pin-markdown.js";
 
 export const nodePinScanner: FileScanner = {
   id: "node-pins",
@@ -76,6 +77,8 @@ function sitesOf(
       return jsCodePins(file, text);
     case "makefile":
       return [...makefilePins(text), ...listPins(text)];
+    case "markdown":
+      return markdownPins(text);
     case "gitmodules":
       return submodulePins(text, file, repo.root);
     case "pyproject":

@@ -31,6 +31,7 @@ import type { PyRange } from "../../../lang/python/syntax.js";
 import type { ProjectPin } from "./project-pin.js";
 import { isName, isOp, type PyToken } from "../../../lang/python/tokens.js";
 import { fStringFields } from "../../../lang/python/fstring-fields.js";
+import { runReturningFunctions } from "./run-returns.js";
 
 export interface SdkUse {
   start: number;
@@ -151,8 +152,16 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
   const resultHeldBy = (key: string, offset: number): PythonRunCall | undefined => {
     const assignment = module.resolve(key, offset);
     const open = assignment && module.callSpanning(assignment.value);
-    return open === undefined ? undefined : runCallAt(module, open);
+    if (open === undefined) return undefined;
+    const direct = runCallAt(module, open);
+    if (direct) return direct;
+    // `res = fetch(rid)` where `fetch` returns a run call.
+    const callee = module.calleeOf(open);
+    return callee?.segments.length === 1 ? returning().get(callee.segments[0]!) : undefined;
   };
+  let returns: Map<string, PythonRunCall> | undefined;
+  const returning = (): Map<string, PythonRunCall> =>
+    (returns ??= runReturningFunctions(module, (open) => runCallAt(module, open)));
   const isClientReceiver = (segments: string[], receiverCall: number | undefined): boolean => {
     if (receiverCall !== undefined) return constructors.has(receiverCall);
     const key = keyOf(segments);
