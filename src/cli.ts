@@ -118,6 +118,7 @@ async function commandModules(
         builder: (y: Argv) => {
           const built = builder(y);
           known.options = knownOptions(built);
+          skipHelpCache(built);
           return built;
         },
         handler: async (args) => {
@@ -127,6 +128,19 @@ async function commandModules(
       };
     }),
   );
+}
+
+/**
+ * yargs formats a command's whole help before running its handler, so that
+ * the handler could still show it; no handler does, and `--help` never runs
+ * one. Left unformatted, a scan starts about 25 ms sooner.
+ */
+function skipHelpCache(y: Argv): void {
+  const internal = y as unknown as {
+    getInternalMethods?: () => { getUsageInstance(): { cacheHelpMessage?: () => void } };
+  };
+  const usage = internal.getInternalMethods?.().getUsageInstance();
+  if (usage && typeof usage.cacheHelpMessage === "function") usage.cacheHelpMessage = () => undefined;
 }
 
 /** The options yargs knows once a command's builder ran, for "did you mean" and number checks. */

@@ -18,6 +18,7 @@ import type { JsWork } from "./js-pool.js";
 import { looksGenerated } from "./js/generated-code.js";
 import { looksBinary } from "./needles.js";
 import type { ImportIndex } from "./import-index.js";
+import type { JsProject } from "./js/project.js";
 import { MAX_FILE_BYTES, READ_CONCURRENCY } from "./prefilter-pass.js";
 
 const JS_EXTENSION = /\.(?:[cm]?[jt]sx?)$/;
@@ -85,6 +86,30 @@ export interface ImporterSearch {
   thirdPartyPackage?: (file: string) => string | undefined;
 }
 
+/** Module resolution as the analyser does it (relative paths, tsconfig `paths`, workspace packages), one per scan's file set. */
+const projects = new WeakMap<ReadonlySet<string>, Promise<JsProject>>();
+
+/** Whether one of the file's import specifiers resolves, as the analyser resolves it, to one of the modules. */
+async function importsOneOf(
+  root: string,
+  fileSet: ReadonlySet<string>,
+  file: string,
+  text: string,
+  modules: ReadonlySet<string>,
+): Promise<boolean> {
+  let project = projects.get(fileSet);
+  if (!project) {
+    // Loaded only here: the project module brings the parser, which a scan with no such candidate never needs.
+    project = import("./js/project.js").then(({ JsProject }) => new JsProject(root, fileSet));
+    projects.set(fileSet, project);
+  }
+  const resolver = await project;
+  return importSpecifiers(text).some((specifier) => {
+    const target = resolver.resolveModule(file, specifier);
+    return target !== undefined && modules.has(target);
+  });
+}
+
 /** The files whose importers the follow-up may look for: JS/TS code, not declaration files (they hold no calls). */
 export function importerCandidates(files: readonly string[], fileSet: ReadonlySet<string>): string[] {
   return files.filter((f) => isJsFile(f) && !/\.d\.[cm]?ts$/.test(f) && fileSet.has(f));
@@ -121,6 +146,7 @@ export async function findImporters(
   proven: readonly string[] = modules,
 ): Promise<JsWork[]> {
   const names = importedNames(modules);
+  const provenSet = new Set(proven);
   const needles = importNeedles(names);
   const importers: JsWork[] = [];
   // For a module in third-party code, its importers are looked for in its own package and in the repository's own code:
@@ -152,7 +178,11 @@ export async function findImporters(
     if (!named.some((n) => content.indexOf(n) !== -1) || looksGenerated(file, content)) return;
     const text = decode(content);
     // The repository's own code is parsed whatever it calls: a local client's methods have any names (`jobs.enqueue()`).
-    if (!usesAClient(text) && thirdPartyPackage(file) !== undefined) return;
+    // A library file must use a client, and import a client module, not another module of the same name (`./lib`, `./index`).
+    if (thirdPartyPackage(file) !== undefined) {
+      if (!usesAClient(text)) return;
+      if (!usedWithout.has(file) && !(await importsOneOf(root, fileSet, file, text, provenSet))) return;
+    }
     importers.push({ file, text, clientModules: proven });
     digests.set(file, contentDigest(content));
   });

@@ -197,6 +197,27 @@ describe("importers of a client module", () => {
     expect(rulesIn(result.findings, "vendor/other/index.js")).toEqual([]);
   });
 
+  it("are parsed in a checked-in library only when an import there resolves to the client module, not to another module of its name", async () => {
+    const root = tempRepo({
+      "package.json": '{ "name": "app" }\n',
+      "vendor/render/package.json": '{ "name": "render", "version": "1.0.0" }\n',
+      "vendor/render/lib/client.js":
+        'const { ComfyDeployClient } = require("comfydeploy");\nmodule.exports.renderClient = new ComfyDeployClient({ apiToken: process.env.T });\n',
+      "vendor/render/lib/use.js":
+        'const { renderClient } = require("./client");\nmodule.exports.go = (inputs) => renderClient.run({ deployment_id: "d", inputs });\n',
+      // Its own ./client is a task runner: the name matches, the module is another one.
+      "vendor/render/lib/tasks/client.js": "module.exports.renderClient = { run: (task) => task() };\n",
+      "vendor/render/lib/tasks/use.js":
+        'const { renderClient } = require("./client");\nmodule.exports.go = (task) => renderClient.run(task);\n',
+    });
+    const result = await scanDir(root);
+    expect(rulesIn(result.findings, "vendor/render/lib/use.js")).toContain("v1-sdk-call");
+    expect(rulesIn(result.findings, "vendor/render/lib/tasks/use.js")).toEqual([]);
+    // The client module and its one importer: the namesake's importer is not parsed.
+    expect(result.stats.analysed).toBe(2);
+    expect(result.digests?.has("vendor/render/lib/tasks/use.js")).toBe(false);
+  });
+
   it("know which checked-in package a file is in", () => {
     const files = new Set(["vendor/a/package.json", "vendor/a/node_modules/b/package.json", "third_party/c/x.js"]);
     const has = (path: string) => files.has(path);
