@@ -37,7 +37,9 @@ const RESOLVE_CALLS = /^(?:Parse|ResolveReference|JoinPath|resolve|Resolve)$/;
 const URL_PARSERS = /^(?:Parse|ParseRequestURI|parse|create|URI|URL|Uri)$/;
 /** A method named as an argument: `"POST"`, `http.MethodPost`, `HttpMethod.Post`. */
 const METHOD_ARGUMENT =
-  /^(?:["'](GET|POST)["']|(?:[\w.]+\.)?Method(Get|Post)|(?:[\w.]+\.)?(?:HttpMethod|Method)\.(GET|POST|Get|Post))$/;
+  /^(?:["'](GET|POST)["']|:(?:GET|POST|get|post)|(?:[\w.]+\.)?Method(Get|Post)|(?:[\w.]+\.)?(?:HttpMethod|Method)\.(GET|POST|Get|Post))$/;
+/** Calls, and constructions that take a request's parts (`new Request('POST', $host . $resourcePath)`). */
+const REQUEST_CALLS = new Set([...CALL_NODES, "object_creation_expression"]);
 
 /**
  * The request a path declaration (`operationPath := fmt.Sprintf("/run")`,
@@ -63,6 +65,7 @@ export function resolvedPathOf(value: Node): ResolvedPath | undefined {
     if (methodArgument) {
       // `buildCall(basePath, localVarPath, "POST", …)` resolves and builds in one call: the base is the argument before the path.
       const before = args[args.indexOf(read) - 1];
+      base ??= concatenatedBase(read, tracked);
       base ??=
         before &&
         before !== methodArgument &&
@@ -94,19 +97,31 @@ export function resolvedPathOf(value: Node): ResolvedPath | undefined {
   return undefined;
 }
 
-/** The variable a declaration or assignment binds (the first of `queryURL, err :=`). */
+/** The variable a declaration or assignment binds (the first of `queryURL, err :=`, Dart's `final path = …`). */
 function boundName(declaration: Node): string | undefined {
   const left =
     declaration.childForFieldName("left") ??
     declaration.childForFieldName("name") ??
-    declaration.namedChild(0);
-  const first = left?.type === "expression_list" ? left.namedChild(0) : left;
-  return first && NAME_NODES.has(first.type) ? nameText(first) : undefined;
+    declaration.namedChildren.find(
+      (c) =>
+        c !== null &&
+        (NAME_NODES.has(c.type) || /list|variable_name/.test(c.type)),
+    ) ??
+    null;
+  const first = left && /list/.test(left.type) ? left.namedChild(0) : left;
+  return first && (NAME_NODES.has(first.type) || first.type === "variable_name")
+    ? nameText(first)
+    : undefined;
 }
 
 function enclosingFunction(node: Node): Node | undefined {
   for (let at = node.parent; at; at = at.parent) {
-    if (FUNCTION_NODES.has(at.type) || at.type === "constructor_declaration")
+    // Dart keeps a method's body beside its signature.
+    if (
+      FUNCTION_NODES.has(at.type) ||
+      at.type === "constructor_declaration" ||
+      at.type === "function_body"
+    )
       return at;
   }
   return undefined;
@@ -119,7 +134,8 @@ function callsAfter(fn: Node, offset: number): Node[] {
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (node.endIndex <= offset) continue;
-    if (CALL_NODES.has(node.type) && node.startIndex >= offset) out.push(node);
+    if (REQUEST_CALLS.has(node.type) && node.startIndex >= offset)
+      out.push(node);
     for (let i = node.namedChildCount - 1; i >= 0; i--) {
       const child = node.namedChild(i);
       if (child) stack.push(child);
@@ -128,12 +144,42 @@ function callsAfter(fn: Node, offset: number): Node[] {
   return out.sort((a, b) => a.endIndex - b.endIndex);
 }
 
-/** The expression is a tracked variable, or a call or member read on one (`queryURL.String()`). */
+/** The expression is a tracked variable, a call or member read on one (`queryURL.String()`), or a concatenation holding one. */
 function readsTracked(node: Node, tracked: ReadonlySet<string>): boolean {
+  if (/binary/.test(node.type))
+    return node.namedChildren.some(
+      (c) => c !== null && readsTracked(c, tracked),
+    );
   let at: Node | null = node;
-  while (at && (CALL_NODES.has(at.type) || MEMBER_NODES.has(at.type)))
+  while (
+    at &&
+    (CALL_NODES.has(at.type) ||
+      MEMBER_NODES.has(at.type) ||
+      at.type === "variable_name")
+  )
     at = at.namedChild(0);
   return at !== null && NAME_NODES.has(at.type) && tracked.has(nameText(at));
+}
+
+/** In `$operationHost . $resourcePath`, the operand before the path: the base it is appended to. */
+function concatenatedBase(
+  read: Node,
+  tracked: ReadonlySet<string>,
+): Node | undefined {
+  let at = read;
+  while (/binary/.test(at.type)) {
+    const [left, right] = [at.namedChild(0), at.namedChild(1)];
+    if (
+      right &&
+      readsTracked(right, tracked) &&
+      left &&
+      !readsTracked(left, tracked)
+    )
+      return left;
+    if (!left) return undefined;
+    at = left;
+  }
+  return undefined;
 }
 
 /** The variable a call's result is bound to. */

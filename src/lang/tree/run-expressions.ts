@@ -190,7 +190,10 @@ function describe(node: Node, literal: Node, source: TreeSource, values: TreeVal
   }
   const position: RunPosition = isDeclaredValue(node) ? "definition" : isRouteArgument(node) ? "route" : "request";
   // Only a path alone (`"/run"`, `fmt.Sprintf("/run")`): a URL already built on a base is judged as it is.
-  const resolved = position === "definition" && /^\/?(?:api\/)?run\b/.test(value) ? resolvedPathOf(node) : undefined;
+  const resolved =
+    (position === "definition" || isAssignedValue(node)) && /^\/?(?:api\/)?run\b/.test(value)
+      ? resolvedPathOf(node)
+      : undefined;
   if (resolved) {
     // The server is judged apart (its callers, its nearest declaration): the path is on an unknown base here.
     return {
@@ -272,6 +275,17 @@ function isDeclaredValue(node: Node): boolean {
   if (!at || !DECLARATION_NODES.has(at.type)) return false;
   // Keyword arguments and assignments to a request's fields are uses, not constants.
   return at.type !== "keyword_argument" && at.type !== "assignment_expression" && at.type !== "assignment";
+}
+
+/** The whole right side of an assignment (`$resourcePath = '/run'`, `local_var_path = '/run'`). */
+function isAssignedValue(node: Node): boolean {
+  const parent = node.parent;
+  return (
+    parent !== null &&
+    (parent.type === "assignment" || parent.type === "assignment_expression") &&
+    parent.childForFieldName("right")?.startIndex === node.startIndex &&
+    parent.childForFieldName("right")?.endIndex === node.endIndex
+  );
 }
 
 /** A route declared on a router in a builder chain or cascade (`Router()..post('/api/run', handler)`). */
