@@ -95,8 +95,8 @@ export function treeRequestsOf(file: string, text: string, hosts: HostSet, repo:
   const uses: TreeRunUse[] = [];
   const quiet: TreeRequests["quiet"] = [];
   const expressions = runExpressionsOf(source, packageTrees.values, packageTrees.runConstants(source));
-  // Between a resolved path's declaration and its request, reads of the path are that request.
-  const resolvedSpans = expressions.flatMap((e) => (e.resolved ? [[e.statement.endIndex, e.resolved.requestEnd]] : []));
+  // From a resolved path's declaration to its request, the names of the path are that request.
+  const resolvedSpans = expressions.flatMap((e) => (e.resolved ? [[e.statement.startIndex, e.resolved.requestEnd]] : []));
   for (const expression of expressions) {
     const { position, value, literal } = expression;
     if (
@@ -216,7 +216,7 @@ function refine(
  * The run_id keys written between two offsets that may name a query
  * parameter; not reads of a response (`["run_id"]`, `.fetch("run_id")`,
  * `json('run_id')`, `created.run_id`) nor a local variable of that name
- * (`run_id = client.queue(…)`).
+ * (`run_id = client.queue(…)`, PHP's `$run_id`).
  */
 function runIdKeysIn(text: string, from: number, to: number): Array<{ start: number; end: number }> {
   const out: Array<{ start: number; end: number }> = [];
@@ -234,6 +234,8 @@ function runIdKeysIn(text: string, from: number, to: number): Array<{ start: num
       continue;
     if (!quoted && /(?:\.|->|\?\.)$/.test(before) && !/[A-Z]/.test(match[0])) continue;
     if (!quoted && /(?:^|\n)\s*[$@]?$/.test(before) && /^\s*=(?!=)/.test(after)) continue;
+    // PHP's `$run_id` is a variable the key's value comes from, not the key.
+    if (!quoted && before.endsWith("$")) continue;
     out.push({ start, end });
   }
   return out;

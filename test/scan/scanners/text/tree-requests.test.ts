@@ -277,7 +277,7 @@ function lineOf(text: string, needle: string, nth = 1): number {
 
 describe("generated clients: a path resolved against a server parameter", () => {
   beforeAll(async () => {
-    await loadGrammarsFor(["a.go", "a.java"]);
+    await loadGrammarsFor(["a.go", "a.java", "a.php", "a.rb"]);
   });
 
   const comfy = generatedClient("comfy");
@@ -370,5 +370,63 @@ public class DefaultApi {
       `${lineOf(comfyApi, '"run_id"')}:legacy-get-run`,
     ]);
     expect(scan("src/main/java/com/acme/upscale/api/DefaultApi.java", files)).toEqual([]);
+  });
+
+  /** openapi-generator's PHP request builder: `$resourcePath` appended to the configured host in `new Request(…)`. */
+  const phpApi = `<?php
+namespace Acme\\Client\\Api;
+
+class RunsApi
+{
+    public function createRunRequest($run_request)
+    {
+        $resourcePath = '/run';
+        $queryParams = [];
+        $operationHost = $this->config->getHost();
+        $query = ObjectSerializer::buildQuery($queryParams);
+        return new Request(
+            'POST',
+            $operationHost . $resourcePath . ($query ? "?{$query}" : ''),
+            $headers,
+            $httpBody
+        );
+    }
+
+    public function getRunRequest($run_id)
+    {
+        $resourcePath = '/run';
+        $queryParams = [];
+        $queryParams = array_merge($queryParams, ObjectSerializer::toQueryValue(
+            $run_id,
+            'run_id', // param base name
+            'string'
+        ) ?? []);
+        $operationHost = $this->config->getHost();
+        $query = ObjectSerializer::buildQuery($queryParams);
+        return new Request(
+            'GET',
+            $operationHost . $resourcePath . ($query ? "?{$query}" : ''),
+            $headers,
+            $httpBody
+        );
+    }
+}
+`;
+  const phpConfiguration = (host: string): string =>
+    `<?php\nnamespace Acme\\Client;\n\nclass Configuration\n{\n    protected $host = '${host}';\n\n    public function getHost()\n    {\n        return $this->host;\n    }\n}\n`;
+
+  it("reports a PHP generated request once, at its path or its run_id line, on the configured host", () => {
+    const files = { "lib/Api/RunsApi.php": phpApi, "lib/Configuration.php": phpConfiguration(V1) };
+    expect(scan("lib/Api/RunsApi.php", files)).toEqual([
+      `${lineOf(phpApi, "'/run'")}:legacy-create-run`,
+      `${lineOf(phpApi, "'run_id'")}:legacy-get-run`,
+    ]);
+    const other = { "lib/Api/RunsApi.php": phpApi, "lib/Configuration.php": phpConfiguration("https://api.upscale.cloud") };
+    expect(scan("lib/Api/RunsApi.php", other)).toEqual([]);
+  });
+
+  it("reports a Ruby generated request once, its method a symbol, on the repository's V1 base", () => {
+    const rb = `module Acme\n  class RunsApi\n    def get_run_with_http_info(run_id, opts = {})\n      local_var_path = '/run'\n      query_params = opts[:query_params] || {}\n      query_params[:'run_id'] = run_id\n      header_params = opts[:header_params] || {}\n      header_params['Accept'] = @api_client.select_header_accept(['application/json'])\n      form_params = opts[:form_params] || {}\n      post_body = opts[:debug_body]\n      return_type = opts[:debug_return_type] || 'RunStatus'\n      auth_names = opts[:debug_auth_names] || ['bearerAuth']\n      new_options = opts.merge(:query_params => query_params, :return_type => return_type)\n      data, status_code, headers = @api_client.call_api(:GET, local_var_path, new_options)\n      return data, status_code, headers\n    end\n  end\nend\n`;
+    expect(scan("lib/acme/api/runs_api.rb", { "lib/acme/api/runs_api.rb": rb })).toEqual(["6:legacy-get-run"]);
   });
 });
