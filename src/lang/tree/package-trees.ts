@@ -11,16 +11,43 @@ import { treeLanguageOf } from "./languages.js";
 import { isPathConstant, readsOneOf } from "./run-expressions.js";
 import { TreeValues } from "./values.js";
 
+/** Tests, vendored and installed code: not where an app configures its clients. */
+const NOT_CALLERS = /(?:^|\/)(?:vendor|node_modules|third_party|testdata)\/|_test\.go$|(?:^|\/)tests?\//;
+
 export class PackageTrees {
   private readonly sources = new Map<string, TreeSource | null>();
   private readonly byLanguage = new Map<string, TreeSource[]>();
   private readonly runNames = new Map<string, Set<string>>();
+  private readonly mentions = new Map<string, TreeSource[]>();
   readonly values = new TreeValues(new PackageScope((from) => this.peersOf(from)));
 
   constructor(
     private readonly candidates: readonly string[],
     private readonly read: (file: string) => string | undefined,
+    /** Every listed file: where the callers of a generated client's functions are looked for. */
+    private readonly files: readonly string[] = candidates,
   ) {}
+
+  /**
+   * The repository's files of a source's language (not tests, not vendored
+   * code) whose text mentions a word, parsed: the callers of a function.
+   */
+  mentioning(word: string, like: TreeSource): readonly TreeSource[] {
+    const key = `${like.language}\u0000${word}`;
+    let found = this.mentions.get(key);
+    if (!found) {
+      found = [];
+      for (const file of this.files) {
+        if (treeLanguageOf(file) !== like.language || NOT_CALLERS.test(file)) continue;
+        const text = file === like.file ? like.text : this.read(file);
+        if (text === undefined || !text.includes(word)) continue;
+        const source = file === like.file ? like : this.source(file, text);
+        if (source) found.push(source);
+      }
+      this.mentions.set(key, found);
+    }
+    return found;
+  }
 
   /** The file's tree, parsed once; undefined when its grammar is not loaded or it cannot be read. */
   source(file: string, text?: string): TreeSource | undefined {
@@ -85,5 +112,6 @@ export class PackageTrees {
     this.sources.clear();
     this.byLanguage.clear();
     this.runNames.clear();
+    this.mentions.clear();
   }
 }

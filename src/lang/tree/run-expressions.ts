@@ -6,7 +6,9 @@
  * constant's definition (its uses are the requests).
  */
 import type { Node } from "web-tree-sitter";
+import { HOLE } from "../../core/urls.js";
 import type { TreeSource } from "./declarations.js";
+import { type ResolvedPath, resolvedPathOf } from "./resolved-paths.js";
 import { calledName, stringCallAround, type TreeValues } from "./values.js";
 import {
   ARGUMENT_LIST_NODES,
@@ -33,8 +35,10 @@ export interface RunExpression {
   literal: Node;
   value: string;
   position: RunPosition;
-  /** The method an annotation names (Retrofit's `@POST("run")`). */
+  /** The method an annotation (Retrofit's `@POST("run")`) or the request's constructor (`http.NewRequest("POST", …)`) names. */
   annotatedMethod?: "GET" | "POST";
+  /** A path variable resolved against a server in its function (generated clients): the server and where the request is built. */
+  resolved?: ResolvedPath;
   /** The statement the expression is in. */
   statement: Node;
   /** Where a finding about it starts, when not at the expression: the path segment's call in a builder chain written over lines. */
@@ -185,6 +189,24 @@ function describe(node: Node, literal: Node, source: TreeSource, values: TreeVal
     return { node, literal, value, position: "route", statement, owner: ownerNode };
   }
   const position: RunPosition = isDeclaredValue(node) ? "definition" : isRouteArgument(node) ? "route" : "request";
+  // Only a path alone (`"/run"`, `fmt.Sprintf("/run")`): a URL already built on a base is judged as it is.
+  const resolved =
+    (position === "definition" || isAssignedValue(node)) && /^\/?(?:api\/)?run\b/.test(value)
+      ? resolvedPathOf(node)
+      : undefined;
+  if (resolved) {
+    // The server is judged apart (its callers, its nearest declaration): the path is on an unknown base here.
+    return {
+      node,
+      literal,
+      value: `${HOLE}/${value.replace(/^\/+/, "")}`,
+      position: "request",
+      ...(resolved.method ? { annotatedMethod: resolved.method } : {}),
+      resolved,
+      statement,
+      owner: ownerNode,
+    };
+  }
   const segmentCall = pathSegmentCallOf(node, literal);
   return {
     node,
@@ -253,6 +275,17 @@ function isDeclaredValue(node: Node): boolean {
   if (!at || !DECLARATION_NODES.has(at.type)) return false;
   // Keyword arguments and assignments to a request's fields are uses, not constants.
   return at.type !== "keyword_argument" && at.type !== "assignment_expression" && at.type !== "assignment";
+}
+
+/** The whole right side of an assignment (`$resourcePath = '/run'`, `local_var_path = '/run'`). */
+function isAssignedValue(node: Node): boolean {
+  const parent = node.parent;
+  return (
+    parent !== null &&
+    (parent.type === "assignment" || parent.type === "assignment_expression") &&
+    parent.childForFieldName("right")?.startIndex === node.startIndex &&
+    parent.childForFieldName("right")?.endIndex === node.endIndex
+  );
 }
 
 /** A route declared on a router in a builder chain or cascade (`Router()..post('/api/run', handler)`). */

@@ -177,6 +177,9 @@ export class TreeValues {
       node.childForFieldName("receiver") ??
       (callee !== nameNode && MEMBER_NODES.has(callee.type) ? callee.namedChild(0) : null);
     const args = argumentsOf(node);
+    const flagDefault = FLAG_DEFAULTS[name];
+    if (flagDefault !== undefined && receiver && FLAG_RECEIVERS.test(receiver.text) && args.length === flagDefault + 2)
+      return this.valueOf(args[flagDefault]!, source, depth + 1);
     if (STRING_KEEPING_METHODS.has(name) && receiver) return this.valueOf(receiver, source, depth + 1);
     if (FORMAT_FUNCTIONS.has(name)) {
       const [template, ...rest] = receiver && STRING_NODES.has(receiver.type) ? [receiver, ...args] : args;
@@ -207,6 +210,14 @@ export class TreeValues {
     return HOLE;
   }
 }
+
+/**
+ * Go's command-line flags, by the index of their default: `flag.String(name, value, usage)`,
+ * pflag's `StringP(name, shorthand, value, usage)`.
+ */
+const FLAG_DEFAULTS: Readonly<Record<string, number>> = { String: 1, StringP: 2 };
+/** What flags are defined on: the flag package, pflag, a flag set, a command's flags. */
+const FLAG_RECEIVERS = /^(?:flag|pflag|\w*(?:[Ff]lags?|FlagSet|fs)(?:\(\))?|\w+\.(?:Persistent)?Flags\(\))$/;
 
 /** A value with nothing known in it. */
 export function isUnknown(value: string): boolean {

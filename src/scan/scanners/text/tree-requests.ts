@@ -15,6 +15,7 @@ import type { Node } from "web-tree-sitter";
 import { HOLE, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
 import { ENDPOINTS, NOT_CLOUD_RUN_API } from "../../../knowledge/migration.js";
 import { PackageTrees } from "../../../lang/tree/package-trees.js";
+import { type ParsedFile, serverOf } from "./generated-servers.js";
 import { type RunExpression, runExpressionsOf } from "../../../lang/tree/run-expressions.js";
 import {
   ARGUMENT_LIST_NODES,
@@ -80,7 +81,7 @@ const trees = new WeakMap<RepoFacts, PackageTrees>();
 function treesOf(repo: RepoFacts): PackageTrees {
   let found = trees.get(repo);
   if (!found) {
-    found = new PackageTrees(repo.candidates ?? [], (file) => repo.read(file));
+    found = new PackageTrees(repo.candidates ?? [], (file) => repo.read(file), repo.files);
     trees.set(repo, found);
   }
   return found;
@@ -93,14 +94,22 @@ export function treeRequestsOf(file: string, text: string, hosts: HostSet, repo:
   if (!source) return undefined;
   const uses: TreeRunUse[] = [];
   const quiet: TreeRequests["quiet"] = [];
-  for (const expression of runExpressionsOf(source, packageTrees.values, packageTrees.runConstants(source))) {
+  const expressions = runExpressionsOf(source, packageTrees.values, packageTrees.runConstants(source));
+  // From a resolved path's declaration to its request, the names of the path are that request.
+  const resolvedSpans = expressions.flatMap((e) => (e.resolved ? [[e.statement.startIndex, e.resolved.requestEnd]] : []));
+  for (const expression of expressions) {
     const { position, value, literal } = expression;
+    if (
+      !STRING_NODES.has(literal.type) &&
+      resolvedSpans.some(([from, to]) => expression.node.startIndex >= from! && expression.node.endIndex <= to!)
+    )
+      continue;
     // A route, or a path constant (`RUN_PATH = "/run"`) whose uses are the requests.
     if (position === "route" || (position === "definition" && isRelative(value) && !value.startsWith(HOLE))) {
       quiet.push({ start: literal.startIndex, end: literal.endIndex });
       continue;
     }
-    const use = judge(file, expression, text, hosts, repo);
+    const use = judge(file, expression, text, hosts, repo, { source, trees: packageTrees });
     if (use) uses.push(use);
   }
   return { uses, quiet };
@@ -112,6 +121,7 @@ function judge(
   text: string,
   hosts: HostSet,
   repo: RepoFacts,
+  parsed: ParsedFile,
 ): TreeRunUse | undefined {
   const { node, value } = expression;
   const method = methodOf(expression, text);
@@ -133,7 +143,24 @@ function judge(
     };
   }
   if (info.hostKind !== "unknown" && info.hostKind !== "relative") return undefined;
-  if (!repo.legacyBase || !isV1Path(value) || namesAnotherService(file, expression) || baseIsParameter(expression))
+  const resolved = expression.resolved;
+  if (resolved && isV1Path(value)) {
+    // A generated client's server: what the app constructs it with, or the declaration nearest to it, decides.
+    const server = serverOf(resolved, parsed, value, hosts);
+    if (server === "another") return undefined;
+    if (server) {
+      const endpoint = v1EndpointOf(server.url, method);
+      if (!endpoint) return undefined;
+      const use = refine(endpoint, at, expression, text);
+      return { ...use, urlStart: at.start, runLiteral, methodKnown: method !== undefined, evidence: server.at };
+    }
+  }
+  if (
+    !repo.legacyBase ||
+    !isV1Path(value) ||
+    namesAnotherService(file, expression) ||
+    (!resolved && baseIsParameter(expression))
+  )
     return undefined;
   const use = refine(
     v1EndpointOf({ ...info, apiPath: ENDPOINTS.createRun.v1.path }, method) ?? "run-ambiguous",
@@ -173,7 +200,8 @@ function refine(
   const statement = expression.statement;
   if (runIdKeysIn(text, statement.startIndex, at.start).length > 0) return { endpoint: "get-run", ...at };
   const urlLineEnd = lineEndAt(text, at.start);
-  const to = lineEndAt(text, Math.max(statement.endIndex, at.end));
+  // A generated request builds its query between the path and the request's constructor, however many lines that is.
+  const to = lineEndAt(text, Math.max(statement.endIndex, at.end, expression.resolved?.requestEnd ?? 0));
   // Up to ten lines on, inside the block the request is in.
   const blockEnd = statement.parent?.endIndex ?? text.length;
   const after = runIdKeysIn(text, at.start, Math.min(blockEnd, nthLineEnd(text, at.end, 10, to)))[0];
@@ -188,7 +216,7 @@ function refine(
  * The run_id keys written between two offsets that may name a query
  * parameter; not reads of a response (`["run_id"]`, `.fetch("run_id")`,
  * `json('run_id')`, `created.run_id`) nor a local variable of that name
- * (`run_id = client.queue(…)`).
+ * (`run_id = client.queue(…)`, PHP's `$run_id`).
  */
 function runIdKeysIn(text: string, from: number, to: number): Array<{ start: number; end: number }> {
   const out: Array<{ start: number; end: number }> = [];
@@ -206,6 +234,8 @@ function runIdKeysIn(text: string, from: number, to: number): Array<{ start: num
       continue;
     if (!quoted && /(?:\.|->|\?\.)$/.test(before) && !/[A-Z]/.test(match[0])) continue;
     if (!quoted && /(?:^|\n)\s*[$@]?$/.test(before) && /^\s*=(?!=)/.test(after)) continue;
+    // PHP's `$run_id` is a variable the key's value comes from, not the key.
+    if (!quoted && before.endsWith("$")) continue;
     out.push({ start, end });
   }
   return out;
