@@ -14,6 +14,7 @@
 import type { Node } from "web-tree-sitter";
 import { HOLE, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
 import { ENDPOINTS, NOT_CLOUD_RUN_API } from "../../../knowledge/migration.js";
+import { chopperRequestsOf } from "../../../lang/tree/chopper.js";
 import { PackageTrees } from "../../../lang/tree/package-trees.js";
 import { type RunExpression, runExpressionsOf } from "../../../lang/tree/run-expressions.js";
 import {
@@ -93,7 +94,11 @@ export function treeRequestsOf(file: string, text: string, hosts: HostSet, repo:
   if (!source) return undefined;
   const uses: TreeRunUse[] = [];
   const quiet: TreeRequests["quiet"] = [];
-  for (const expression of runExpressionsOf(source, packageTrees.values, packageTrees.runConstants(source))) {
+  const expressions = [
+    ...runExpressionsOf(source, packageTrees.values, packageTrees.runConstants(source)),
+    ...chopperRequestsOf(source, packageTrees.values),
+  ];
+  for (const expression of expressions) {
     const { position, value, literal } = expression;
     // A route, or a path constant (`RUN_PATH = "/run"`) whose uses are the requests.
     if (position === "route" || (position === "definition" && isRelative(value) && !value.startsWith(HOLE))) {
