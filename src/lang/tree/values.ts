@@ -11,6 +11,7 @@ import { HOLE } from "../../core/urls.js";
 import { dartCallOf, dartDefaultOf, dartKeepsPath, dartParsedString } from "./dart-calls.js";
 import type { TreeSource } from "./declarations.js";
 import { functionNameOf, functionReturning, parameterNames } from "./helper-calls.js";
+import { laravelConfigValue } from "./laravel-config.js";
 import {
   ARGUMENT_LIST_NODES,
   CALL_NODES,
@@ -218,6 +219,10 @@ export class TreeValues {
       return joinPath(receiver && !onType ? [this.valueOf(receiver, source, depth + 1), ...parts] : parts);
     }
     if (SETTING_READS.test(name) && args.length >= 2) return this.valueOf(args.at(-1)!, source, depth + 1);
+    if (name === "config" && !receiver && args.length === 1 && STRING_NODES.has(args[0]!.type)) {
+      const found = laravelConfigValue(this.valueOf(args[0]!, source, depth + 1), source, this.scope);
+      if (found) return this.valueOf(found.value, found.source, depth + 1);
+    }
     const qualifier = receiver && NAME_NODES.has(receiver.type) ? nameText(receiver) : undefined;
     if (args.length === 0) return this.nameValue(name, node, source, qualifier, depth);
     return this.helperValue(name, args, source, qualifier, depth);

@@ -15,6 +15,7 @@ import type { Node } from "web-tree-sitter";
 import { HOLE, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
 import { ENDPOINTS, NOT_CLOUD_RUN_API } from "../../../knowledge/migration.js";
 import { chopperRequestsOf } from "../../../lang/tree/chopper.js";
+import { clientBaseOf, joinBase } from "../../../lang/tree/client-bases.js";
 import { PackageTrees } from "../../../lang/tree/package-trees.js";
 import { type RunExpression, runExpressionsOf } from "../../../lang/tree/run-expressions.js";
 import {
@@ -105,7 +106,8 @@ export function treeRequestsOf(file: string, text: string, hosts: HostSet, repo:
       quiet.push({ start: literal.startIndex, end: literal.endIndex });
       continue;
     }
-    const use = judge(file, expression, text, hosts, repo);
+    const base = isRelative(value) ? clientBaseOf(expression.node, source, packageTrees.values) : undefined;
+    const use = judge(file, base ? { ...expression, value: joinBase(base, value) } : expression, text, hosts, repo);
     if (use) uses.push(use);
   }
   return { uses, quiet };
