@@ -57,7 +57,8 @@ export function parameterNames(fn: Node): string[] {
         visit(child);
         continue;
       }
-      const name = child.childForFieldName("name") ?? child.namedChildren.filter((c) => c && NAME_NODES.has(c.type)).at(-1);
+      const name =
+        child.childForFieldName("name") ?? child.namedChildren.filter((c) => c && NAME_NODES.has(c.type)).at(-1);
       if (NAME_NODES.has(child.type)) out.push(nameText(child));
       else if (name) out.push(nameText(name));
     }
@@ -114,7 +115,8 @@ export function returnReadsParameter(value: Node, index: number): boolean {
 /** Dart's flat expression a last selector stands for, from its first part. */
 function fullExpressionText(last: Node): string {
   let first: Node = last;
-  while (first.previousNamedSibling && first.previousNamedSibling.type === "selector") first = first.previousNamedSibling;
+  while (first.previousNamedSibling && first.previousNamedSibling.type === "selector")
+    first = first.previousNamedSibling;
   if (first.previousNamedSibling && NAME_NODES.has(first.previousNamedSibling.type)) first = first.previousNamedSibling;
   return last.tree.rootNode.text.slice(first.startIndex, last.endIndex);
 }

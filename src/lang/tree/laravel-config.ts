@@ -31,7 +31,7 @@ function keysAbove(value: Node): string[] {
   for (let at = value.parent; at; at = at.parent) {
     if (at.type !== "array_element_initializer") continue;
     const key = at.namedChild(0);
-    if (!key || key.type !== "string") return [];
+    if (key?.type !== "string") return [];
     keys.unshift(nameText(key));
   }
   return keys;

@@ -237,7 +237,8 @@ export class TreeValues {
     if (call.receiver && (dartKeepsPath(call) || STRING_KEEPING_METHODS.has(name)))
       return this.valueOf(call.receiver, source, depth + 1);
     const qualifier = call.receiver && NAME_NODES.has(call.receiver.type) ? nameText(call.receiver) : undefined;
-    if (call.args.length === 0 && call.named.size === 0) return this.nameValue(name, selector, source, qualifier, depth);
+    if (call.args.length === 0 && call.named.size === 0)
+      return this.nameValue(name, selector, source, qualifier, depth);
     return this.helperValue(name, call.args, source, qualifier, depth);
   }
 
@@ -246,7 +247,13 @@ export class TreeValues {
    * (`endpoint('/run')` with `return $this->base . $path`): what it returns,
    * with the parameters bound to the arguments' values.
    */
-  private helperValue(name: string, args: Node[], source: TreeSource, qualifier: string | undefined, depth: number): string {
+  private helperValue(
+    name: string,
+    args: Node[],
+    source: TreeSource,
+    qualifier: string | undefined,
+    depth: number,
+  ): string {
     if (depth > MAX_DEPTH) return HOLE;
     for (const { source: where, value } of this.scope.lookup(name, source, qualifier)) {
       if (typeof value === "string" || this.active.has(value)) continue;
