@@ -54,6 +54,7 @@ export class TreeSource {
       else if (node.type === "method" || node.type === "singleton_method") this.collectRubyMethod(node);
       else if (node.type === "formal_parameter" || node.type === "field_declaration") this.collectSettingDefault(node);
       else if (node.type === "function_call_expression") this.collectDefine(node);
+      else if (node.type === "function_body" && node.child(0)?.type === "=>") this.collectDartArrow(node);
       for (let i = node.namedChildCount - 1; i >= 0; i--) {
         const child = node.namedChild(i);
         if (child) stack.push(child);
@@ -83,6 +84,13 @@ export class TreeSource {
     const last = body.at(-1);
     const expression = last?.type === "body_statement" ? last.namedChildren.at(-1) : last;
     if (name && expression) this.bind(nameText(name), expression, node, "return");
+  }
+
+  /** Dart's `Uri _uri(String path) => Uri.parse('$_base$path');`: a flat expression stands for its last part. */
+  private collectDartArrow(body: Node): void {
+    const value = body.namedChildren.filter((c) => c !== null && c.type !== "comment").at(-1);
+    const name = value && functionNameOf(value);
+    if (value && name) this.bind(name, value, body, "return");
   }
 
   /** PHP's `define('COMFY_API', 'https://…')`. */

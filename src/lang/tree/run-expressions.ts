@@ -9,6 +9,7 @@ import type { Node } from "web-tree-sitter";
 import { HOLE } from "../../core/urls.js";
 import type { TreeSource } from "./declarations.js";
 import { type ResolvedPath, resolvedPathOf } from "./resolved-paths.js";
+import { helperCallAround } from "./helper-calls.js";
 import { calledName, stringCallAround, type TreeValues } from "./values.js";
 import {
   ARGUMENT_LIST_NODES,
@@ -77,7 +78,7 @@ export function runExpressionsOf(
   const out: RunExpression[] = [];
   const seen = new Set<number>();
   const add = (literal: Node): void => {
-    const outer = outermostValue(literal);
+    const outer = outermostValue(literal, (node) => helperCallAround(node, source, values));
     if (seen.has(outer.startIndex)) return;
     seen.add(outer.startIndex);
     out.push(describe(outer, literal, source, values));
@@ -232,8 +233,8 @@ function pathSegmentCallOf(node: Node, literal: Node): Node | undefined {
     : undefined;
 }
 
-/** Climbs from a literal through interpolation, concatenation and format calls to the whole URL expression. */
-function outermostValue(literal: Node): Node {
+/** Climbs from a literal through interpolation, concatenation, format calls and URL helpers to the whole URL expression. */
+function outermostValue(literal: Node, helperCallAround: (node: Node) => Node | undefined): Node {
   let node = literal;
   for (;;) {
     const parent = node.parent;
@@ -259,7 +260,7 @@ function outermostValue(literal: Node): Node {
       node = parent;
       continue;
     }
-    const call = stringCallAround(node);
+    const call = stringCallAround(node) ?? helperCallAround(node);
     if (call) {
       node = call;
       continue;
@@ -365,6 +366,8 @@ function statementOf(node: Node): Node {
     !/block|body|program|source_file|module|compilation_unit|declaration_list/.test(at.parent.type)
   )
     at = at.parent;
+  // Dart's `=> _client.post(…)`: the call is flat in the body, which holds the whole expression.
+  if (at.type === "selector" && at.parent?.type === "function_body") return at.parent;
   return at;
 }
 

@@ -189,9 +189,9 @@ export const PATH_JOIN_METHODS = new Set([
 /** Format calls: the first string argument is a template for the rest. */
 export const FORMAT_FUNCTIONS = new Set(["Sprintf", "sprintf", "format", "Format", "formatted", "printf"]);
 
-/** Reads of a setting with a default as their last argument (`os.getenv("X", "…")`, `ENV.fetch("X", "…")`, `config.get("x", "…")`). */
+/** Reads of a setting with a default as their last argument (`os.getenv("X", "…")`, `ENV.fetch("X", "…")`, `config.get("x", "…")`, WordPress's `get_option("x", "…")`). */
 export const SETTING_READS =
-  /^(?:getenv|get_env|get|fetch|getOrDefault|GetValue|getProperty|getString|env|config|setting|option|getOrElse|GetEnvironmentVariable)$/;
+  /^(?:getenv|get_env|get|fetch|getOrDefault|GetValue|getProperty|getString|env|config|setting|option|get_option|get_site_option|getOrElse|GetEnvironmentVariable)$/;
 
 /** The text of a name node, without the sigil some grammars keep (`$x`, `@x`, `@@x`). */
 export function nameText(node: Node): string {

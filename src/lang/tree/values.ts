@@ -8,7 +8,10 @@
  */
 import type { Node } from "web-tree-sitter";
 import { HOLE } from "../../core/urls.js";
+import { dartCallOf, dartDefaultOf, dartKeepsPath, dartParsedString } from "./dart-calls.js";
 import type { TreeSource } from "./declarations.js";
+import { functionNameOf, functionReturning, parameterNames } from "./helper-calls.js";
+import { laravelConfigValue } from "./laravel-config.js";
 import {
   ARGUMENT_LIST_NODES,
   CALL_NODES,
@@ -47,10 +50,19 @@ const INTERPOLATION_BRACES = new Set(["{", "}", "${", "#{", "$"]);
 const OPENING_QUOTE = /^[A-Za-z]{0,2}[@$]{0,2}(?:"""|'''|"|'|`)/;
 const CLOSING_QUOTE = /(?:"""|'''|"|'|`)$/;
 
+/** A helper function being evaluated: its parameters bound to the call's argument values. */
+interface Frame {
+  source: TreeSource;
+  start: number;
+  end: number;
+  parameters: ReadonlyMap<string, string>;
+}
+
 export class TreeValues {
   private readonly active = new Set<Node | string>();
+  private readonly frames: Frame[] = [];
 
-  constructor(private readonly scope: DeclarationScope) {}
+  constructor(readonly scope: DeclarationScope) {}
 
   /** The string an expression evaluates to, HOLE where unknown. */
   valueOf(node: Node, source: TreeSource, depth = 0): string {
@@ -74,9 +86,13 @@ export class TreeValues {
         .map((c) => this.valueOf(c!, source, depth + 1))
         .join("");
     }
-    // Dart writes member reads flat: `cfg.base` is an identifier followed by selectors.
-    if (node.namedChildCount > 1 && node.namedChild(1)?.type === "selector")
+    // Dart writes member reads and calls flat: `cfg.base` is an identifier followed by selectors.
+    if (node.namedChildCount > 1 && node.namedChild(1)?.type === "selector") {
+      const last = node.namedChildren.at(-1);
+      if (last && dartCallOf(last)) return this.dartCallValue(last, source, depth);
       return this.memberValue(node, source, depth);
+    }
+    if (type === "selector" && dartCallOf(node)) return this.dartCallValue(node, source, depth);
     // …so a declaration binds the last selector (`final _run = Endpoints.run` binds `.run`, after `Endpoints`).
     if (type === "selector") return this.selectorValue(node, source, depth);
     return HOLE;
@@ -84,6 +100,10 @@ export class TreeValues {
 
   /** A name's value: its declarations in the file, then in the package; unknown when they disagree. */
   nameValue(name: string, at: Node, source: TreeSource, qualifier: string | undefined, depth: number): string {
+    if (qualifier === undefined) {
+      const bound = this.parameterValue(name, at, source);
+      if (bound !== undefined) return bound;
+    }
     const values = new Set<string>();
     for (const { source: where, value } of this.scope.lookup(name, source, qualifier)) {
       if (
@@ -181,6 +201,9 @@ export class TreeValues {
     if (flagDefault !== undefined && receiver && FLAG_RECEIVERS.test(receiver.text) && args.length === flagDefault + 2)
       return this.valueOf(args[flagDefault]!, source, depth + 1);
     if (STRING_KEEPING_METHODS.has(name) && receiver) return this.valueOf(receiver, source, depth + 1);
+    // PHP's `untrailingslashit($base)`, `rtrim($base, '/')`, Python's `str(base)`: the same functions called on nothing.
+    if (STRING_KEEPING_METHODS.has(name) && !receiver && args.length >= 1 && args.length <= 2)
+      return this.valueOf(args[0]!, source, depth + 1);
     if (FORMAT_FUNCTIONS.has(name)) {
       const [template, ...rest] = receiver && STRING_NODES.has(receiver.type) ? [receiver, ...args] : args;
       if (!template) return HOLE;
@@ -199,15 +222,73 @@ export class TreeValues {
       return joinPath(receiver && !onType ? [this.valueOf(receiver, source, depth + 1), ...parts] : parts);
     }
     if (SETTING_READS.test(name) && args.length >= 2) return this.valueOf(args.at(-1)!, source, depth + 1);
-    if (args.length === 0)
-      return this.nameValue(
-        name,
-        node,
-        source,
-        receiver && NAME_NODES.has(receiver.type) ? nameText(receiver) : undefined,
-        depth,
-      );
+    if (name === "config" && !receiver && args.length === 1 && STRING_NODES.has(args[0]!.type)) {
+      const found = laravelConfigValue(this.valueOf(args[0]!, source, depth + 1), source, this.scope);
+      if (found) return this.valueOf(found.value, found.source, depth + 1);
+    }
+    const qualifier = receiver && NAME_NODES.has(receiver.type) ? nameText(receiver) : undefined;
+    if (args.length === 0) return this.nameValue(name, node, source, qualifier, depth);
+    return this.helperValue(name, args, source, qualifier, depth);
+  }
+
+  /** Dart's flat call: `String.fromEnvironment('X', defaultValue: …)`, `Uri.parse(s)`, `_uri('/run')`. */
+  private dartCallValue(selector: Node, source: TreeSource, depth: number): string {
+    const call = dartCallOf(selector)!;
+    const inner = dartDefaultOf(call) ?? dartParsedString(call);
+    if (inner) return this.valueOf(inner, source, depth + 1);
+    const name = nameText(call.name);
+    if (call.receiver && (dartKeepsPath(call) || STRING_KEEPING_METHODS.has(name)))
+      return this.valueOf(call.receiver, source, depth + 1);
+    const qualifier = call.receiver && NAME_NODES.has(call.receiver.type) ? nameText(call.receiver) : undefined;
+    if (call.args.length === 0 && call.named.size === 0)
+      return this.nameValue(name, selector, source, qualifier, depth);
+    return this.helperValue(name, call.args, source, qualifier, depth);
+  }
+
+  /**
+   * A call of a function that builds its value from its parameters
+   * (`endpoint('/run')` with `return $this->base . $path`): what it returns,
+   * with the parameters bound to the arguments' values.
+   */
+  private helperValue(
+    name: string,
+    args: Node[],
+    source: TreeSource,
+    qualifier: string | undefined,
+    depth: number,
+  ): string {
+    if (depth > MAX_DEPTH) return HOLE;
+    for (const { source: where, value } of this.scope.lookup(name, source, qualifier)) {
+      if (typeof value === "string" || this.active.has(value)) continue;
+      const fn = functionReturning(value);
+      if (!fn || functionNameOf(fn) !== name) continue;
+      const names = parameterNames(fn);
+      if (names.length === 0) continue;
+      const parameters = new Map<string, string>();
+      names.forEach((parameter, i) => {
+        parameters.set(parameter, args[i] ? this.valueOf(args[i]!, source, depth + 1) : HOLE);
+      });
+      this.active.add(value);
+      this.frames.push({ source: where, start: fn.startIndex, end: value.endIndex, parameters });
+      try {
+        const result = this.valueOf(value, where, depth + 1);
+        if (!isUnknown(result)) return result;
+      } finally {
+        this.frames.pop();
+        this.active.delete(value);
+      }
+    }
     return HOLE;
+  }
+
+  /** The value a parameter of the helper being evaluated was called with. */
+  private parameterValue(name: string, at: Node, source: TreeSource): string | undefined {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const frame = this.frames[i]!;
+      if (frame.source === source && frame.start <= at.startIndex && at.endIndex <= frame.end)
+        return frame.parameters.get(name);
+    }
+    return undefined;
   }
 }
 

@@ -14,6 +14,8 @@
 import type { Node } from "web-tree-sitter";
 import { HOLE, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
 import { ENDPOINTS, NOT_CLOUD_RUN_API } from "../../../knowledge/migration.js";
+import { chopperRequestsOf } from "../../../lang/tree/chopper.js";
+import { clientBaseOf, joinBase } from "../../../lang/tree/client-bases.js";
 import { PackageTrees } from "../../../lang/tree/package-trees.js";
 import { type ParsedFile, serverOf } from "./generated-servers.js";
 import { type RunExpression, runExpressionsOf } from "../../../lang/tree/run-expressions.js";
@@ -94,7 +96,10 @@ export function treeRequestsOf(file: string, text: string, hosts: HostSet, repo:
   if (!source) return undefined;
   const uses: TreeRunUse[] = [];
   const quiet: TreeRequests["quiet"] = [];
-  const expressions = runExpressionsOf(source, packageTrees.values, packageTrees.runConstants(source));
+  const expressions = [
+    ...runExpressionsOf(source, packageTrees.values, packageTrees.runConstants(source)),
+    ...chopperRequestsOf(source, packageTrees.values),
+  ];
   // From a resolved path's declaration to its request, the names of the path are that request.
   const resolvedSpans = expressions.flatMap((e) => (e.resolved ? [[e.statement.startIndex, e.resolved.requestEnd]] : []));
   for (const expression of expressions) {
@@ -109,7 +114,9 @@ export function treeRequestsOf(file: string, text: string, hosts: HostSet, repo:
       quiet.push({ start: literal.startIndex, end: literal.endIndex });
       continue;
     }
-    const use = judge(file, expression, text, hosts, repo, { source, trees: packageTrees });
+    const base = isRelative(value) ? clientBaseOf(expression.node, source, packageTrees.values) : undefined;
+    const judged = base ? { ...expression, value: joinBase(base, value) } : expression;
+    const use = judge(file, judged, text, hosts, repo, { source, trees: packageTrees });
     if (use) uses.push(use);
   }
   return { uses, quiet };
