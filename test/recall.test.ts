@@ -325,7 +325,7 @@ const CORPORA = ["real-shapes", "real-shapes-holdout", "existing"] as const;
  * Raise a floor whenever recall rises.
  */
 const RECALL_FLOORS = {
-  "real-shapes": 453 / 453,
+  "real-shapes": 465 / 465,
   "real-shapes-holdout": 222 / 238,
   existing: RECALL_TARGETS.existing,
 } as const;
@@ -333,7 +333,7 @@ const RECALL_FLOORS = {
 /** False positives still open, by file:line:rule (training set) or by count (the held-aside set, whose lines stay unread). */
 const KNOWN_FALSE_POSITIVES: Record<(typeof CORPORA)[number], readonly string[] | number> = {
   "real-shapes": [],
-  "real-shapes-holdout": 2,
+  "real-shapes-holdout": 1,
   existing: [],
 };
 
