@@ -21,7 +21,7 @@ export function paramsRunIdSite(module: PyModule, values: PyValues, open: number
   return below > 0 && below <= BODY_LINES ? entry : undefined;
 }
 
-/** `"run_id": rid` in a dict display, `run_id=rid` in a `dict(...)` call. */
+/** `"run_id": rid` in a dict display, `run_id=rid` in a `dict(...)` call, `("run_id", rid)` in a list of pairs. */
 function runIdEntry(module: PyModule, values: PyValues, range: PyRange): PyRange | undefined {
   const t = module.tokens;
   const { lo, hi } = range;
@@ -33,5 +33,13 @@ function runIdEntry(module: PyModule, values: PyValues, range: PyRange): PyRange
   }
   if (isName(t[lo], "dict") && isOp(t[lo + 1], "(") && module.partner(lo + 1) === hi - 1)
     return module.argumentList(lo + 1).find((arg) => arg.keyword !== undefined && t[arg.keyword]!.value === RUN_ID_KEY);
+  // `[("run_id", rid), …]`: requests takes a list (or tuple) of pairs too.
+  if ((isOp(t[lo], "[") || isOp(t[lo], "(")) && module.partner(lo) === hi - 1) {
+    return module.splitTopLevel(lo + 1, hi - 1).find((item) => {
+      if (!isOp(t[item.lo], "(") || module.partner(item.lo) !== item.hi - 1) return false;
+      const key = module.splitTopLevel(item.lo + 1, item.hi - 1)[0];
+      return key !== undefined && values.staticString(key) === RUN_ID_KEY;
+    });
+  }
   return undefined;
 }

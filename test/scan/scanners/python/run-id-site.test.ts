@@ -19,7 +19,7 @@ const statusRules = (text: string, legacyBaseHeld = false): string[] =>
   );
 
 describe("a Python status request whose params run_id is below its URL", () => {
-  it("is reported on the run_id line: requests, an httpx client, a dict() call", () => {
+  it("is reported on the run_id line: requests, an httpx client, a dict() call, a list of pairs", () => {
     const text = module(
       "def a(run_id):",
       "    return requests.get(",
@@ -36,8 +36,17 @@ describe("a Python status request whose params run_id is below its URL", () => {
       "def c(rid):",
       '    return requests.get(BASE + "/run",',
       "                        params=dict(run_id=rid))",
+      "",
+      "def d(rid):",
+      '    return requests.get(f"{BASE}/run",',
+      '                        params=[("outputs", 1), ("run_id", rid)])',
     );
-    expect(statusRules(text)).toEqual(["9:legacy-get-run", "15:legacy-get-run", "20:legacy-get-run"]);
+    expect(statusRules(text)).toEqual([
+      "9:legacy-get-run",
+      "15:legacy-get-run",
+      "20:legacy-get-run",
+      "24:legacy-get-run",
+    ]);
   });
 
   it("is reported on the run_id line through a request wrapper, and as a V1 shape on a base not known here", () => {
