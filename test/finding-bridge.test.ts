@@ -75,6 +75,22 @@ describe("relocating findings", () => {
     expect(facts?.imports.map((b) => current.slice(b.span.start, b.span.end))).toEqual(["ComfyDeployClient"]);
   });
 
+  it("moves the URL span of an endpoint finding reported on its run_id line, with it", () => {
+    const raw = 'client.get("/run", {\r\n  params: { run_id: id },\r\n});\r\n';
+    const lf = raw.replace(/\r\n/g, "\n");
+    const current = `// note\n${lf}`;
+    const url = raw.indexOf('"/run"');
+    const finding: Finding = {
+      ...findingAt(raw, "run_id: id"),
+      ruleId: "legacy-get-run",
+      facts: { kind: "endpoint", endpoint: "get-run", methodSeen: true, url: { start: url, end: url + 6 } },
+    };
+    const [moved] = relocateFindings([finding], lf, current, crlfToLf(raw));
+    const facts = moved!.facts?.kind === "endpoint" ? moved!.facts : undefined;
+    expect(facts?.url && current.slice(facts.url.start, facts.url.end)).toBe('"/run"');
+    expect(moved).toMatchObject({ line: 3 });
+  });
+
   it("maps a point between characters after the last kept character", () => {
     expect(spanMap("ab|cd", "xab|cd")({ start: 3, end: 3 })).toEqual({ start: 4, end: 4 });
   });

@@ -20,6 +20,8 @@ export interface EndpointFacts {
   request?: EndpointRequest;
   /** The string literal that writes `/run`, when the finding's span is the whole URL expression or its run_id line (syntax-tree languages). */
   runLiteral?: { start: number; end: number };
+  /** The request's URL expression, when the finding stands on the `run_id` entry of a query option written below it (JS/TS, Python): what fix edits. */
+  url?: Span;
 }
 
 export interface EndpointRequest {

@@ -56,8 +56,8 @@ export function relocateFindings(
 
 /**
  * Spans inside the facts move with the finding's: an endpoint finding's `/run`
- * literal, dropped when an earlier part rewrote it; a JS SDK finding's
- * bindings, each dropped when none of its characters survived.
+ * literal and URL, each dropped when an earlier part rewrote it; a JS SDK
+ * finding's bindings, each dropped when none of its characters survived.
  */
 function movedFacts(
   finding: Finding,
@@ -73,10 +73,11 @@ function movedFacts(
     });
     return { facts: { ...facts, imports } };
   }
-  if (facts?.kind !== "endpoint" || !facts.runLiteral) return {};
-  const literal = move(facts.runLiteral);
-  const { runLiteral: _dropped, ...rest } = facts;
-  return { facts: literal ? { ...rest, runLiteral: literal } : rest };
+  if (facts?.kind !== "endpoint" || (!facts.runLiteral && !facts.url)) return {};
+  const literal = facts.runLiteral && move(facts.runLiteral);
+  const url = facts.url && move(facts.url);
+  const { runLiteral: _literal, url: _url, ...rest } = facts;
+  return { facts: { ...rest, ...(literal ? { runLiteral: literal } : {}), ...(url ? { url } : {}) } };
 }
 
 /** Maps spans of `before` onto `after` through the characters the two share. */

@@ -124,7 +124,9 @@ class EndpointMigration {
   // ------------------------------------------------------------ endpoints
 
   private endpoint(finding: Finding): void {
-    const at = this.index.expressionAt(finding);
+    // A read found on the run_id entry of a query option below its URL: the facts say where the URL is.
+    const urlSpan = factsOf(finding, "endpoint")?.url;
+    const at = this.index.expressionAt(urlSpan ? { ...finding, span: urlSpan } : finding);
     if (!at) return;
     // A status request whose run_id a later line adds to its URL object is found on that line: the URL is the object.
     const url = searchParamsOwnerOf(at) ?? at;

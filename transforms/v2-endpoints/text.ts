@@ -119,7 +119,8 @@ class TextEndpointMigration {
   // ------------------------------------------------------------ endpoints
 
   private endpoint(finding: Finding): void {
-    const { start, end } = spanOf(finding);
+    // A Python read found on the run_id entry of `params=` below its URL: the facts say where the URL is.
+    const { start, end } = factsOf(finding, "endpoint")?.url ?? spanOf(finding);
     const site = this.sites.literalSite(finding) ?? this.sites.siteAt(start, end, true);
     if (!site) {
       // Python: a URL held in a name (`requests.post(RUN_URL, ...)`); the string is elsewhere.

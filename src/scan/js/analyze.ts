@@ -140,9 +140,11 @@ export class JsAnalyzer {
       const signature = v1SignatureOnUnknownBase(request.url, request.method, request.bodyKeys);
       // On the V2 host the URL literal carries the finding (reported below), not every request that reads it.
       if (endpoint && info.hostKind === "current" && !isStringish(request.urlNode)) continue;
-      const at = (endpoint ?? signature) === "get-run" ? runIdSiteOfRequest(request.urlNode, context) : request.urlNode;
+      const at = (endpoint ?? signature) === "get-run" ? runIdSiteOfRequest(request, context) : request.urlNode;
+      // Reported on its run_id line, the request's URL is still what fix edits.
+      const url = at === request.runIdEntry ? request.urlNode : undefined;
       if (endpoint && isVendorHost(info))
-        report.endpoint(at, endpoint, request.method !== undefined, endpointRequest(request));
+        report.endpoint(at, endpoint, request.method !== undefined, endpointRequest(request), url);
       else if (
         endpoint &&
         (isOtherHostV1Shape(info) || (info.hostKind === "other" && this.inVendoredClass(call, context)))

@@ -9,6 +9,7 @@ import { enclosingClass, type FileContext, unwrap } from "./file-context.js";
 import { joinBase } from "./url-join.js";
 import type { Definition, Values } from "./values.js";
 import { NestHttp } from "./nest-http.js";
+import { queryRunIdEntry } from "./run-id-site.js";
 import {
   BODY_VERBS,
   type ClientFamily,
@@ -40,6 +41,8 @@ export interface HttpRequest {
   bodyKeys: ReadonlySet<string>;
   /** The client that makes the request; undefined for an unknown object's `.get`/`.post`. */
   client?: ClientFamily;
+  /** The `run_id` entry of its query option object (`params: { run_id: id }`), where it has one. */
+  runIdEntry?: ts.Node;
 }
 
 type Located = { context: FileContext; expr: ts.Expression };
@@ -173,7 +176,8 @@ export class HttpCalls {
     const prefix = this.values.property(options, "prefixUrl") ?? this.values.property(options, "baseURL");
     const effectiveBase = prefix ? this.values.stringValue(prefix.expr, prefix.context, consumed) : base;
     const body = data ?? this.values.property(options, "body") ?? this.values.property(options, "json");
-    return this.fromUrl(urlArg, method, effectiveBase, queryKeys, context, consumed, body);
+    const request = this.fromUrl(urlArg, method, effectiveBase, queryKeys, context, consumed, body);
+    return withRunIdEntry(request, queryRunIdEntry(this.values, options, queryOptions));
   }
 
   private fromConfig(
@@ -189,7 +193,7 @@ export class HttpCalls {
     const baseProp = this.values.property(config, "baseURL");
     const effectiveBase = baseProp ? this.values.stringValue(baseProp.expr, baseProp.context, consumed) : base;
     const body = this.values.property(config, "data");
-    return this.fromUrl(
+    const request = this.fromUrl(
       url.expr,
       method,
       effectiveBase,
@@ -198,6 +202,7 @@ export class HttpCalls {
       consumed,
       body,
     );
+    return withRunIdEntry(request, queryRunIdEntry(this.values, config, [QUERY_OPTION.axios!]));
   }
 
   private nodeHttp(
@@ -367,6 +372,10 @@ export class HttpCalls {
     }
     return undefined;
   }
+}
+
+function withRunIdEntry(request: HttpRequest, runIdEntry: ts.Node | undefined): HttpRequest {
+  return runIdEntry ? { ...request, runIdEntry } : request;
 }
 
 function withClient(request: HttpRequest | undefined, client: ClientFamily): HttpRequest | undefined {

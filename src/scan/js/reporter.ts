@@ -38,15 +38,23 @@ export class Reporter {
     endpoint: "create-run" | "get-run" | "run-ambiguous",
     methodKnown: boolean,
     request?: EndpointRequest,
+    url?: ts.Node,
   ): void {
     this.endpointNodes.add(node);
     const ruleId = endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run";
     const certain = methodKnown && endpoint !== "run-ambiguous";
+    const urlSpan = url && { start: url.getStart(this.context.sourceFile), end: url.getEnd() };
     this.add(node, {
       ruleId,
       message: endpointMessage(endpoint),
       ...(certain ? {} : { fix: "review" as const }),
-      facts: { kind: "endpoint", endpoint, methodSeen: methodKnown, ...(request ? { request } : {}) },
+      facts: {
+        kind: "endpoint",
+        endpoint,
+        methodSeen: methodKnown,
+        ...(request ? { request } : {}),
+        ...(urlSpan ? { url: urlSpan } : {}),
+      },
     });
   }
 

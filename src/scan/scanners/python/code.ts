@@ -47,8 +47,14 @@ export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Find
   for (const use of endpoints) {
     const first = module.tokens[use.range.lo]!;
     const last = module.tokens[use.range.hi - 1]!;
+    // A read whose run_id entry sits below the URL is reported there; fix still edits the URL.
+    const at = use.runIdAt && {
+      start: module.tokens[use.runIdAt.lo]!.start,
+      end: module.tokens[use.runIdAt.hi - 1]!.end,
+    };
+    const url = { start: first.start, end: last.end };
     if (use.unknownBase && use.endpoint !== "run-ambiguous") {
-      add(first.start, last.end, {
+      add((at ?? url).start, (at ?? url).end, {
         ruleId: "v1-shape-unknown-base",
         message: unknownBaseMessage(use.endpoint),
         severity: "warning",
@@ -57,9 +63,9 @@ export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Find
       continue;
     }
     const input = endpointFindingInput(use);
-    add(first.start, last.end, {
+    add((at ?? url).start, (at ?? url).end, {
       ...input,
-      facts: { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.method !== undefined },
+      facts: { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.method !== undefined, ...(at ? { url } : {}) },
     });
   }
 

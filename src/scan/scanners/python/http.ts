@@ -28,6 +28,7 @@ import type { PyModule } from "../../../lang/python/module.js";
 import type { PyCallee, PyRange } from "../../../lang/python/syntax.js";
 import { isOp, isString } from "../../../lang/python/tokens.js";
 import type { PyValues } from "../../../lang/python/values.js";
+import { paramsRunIdSite } from "./run-id-site.js";
 
 export interface EndpointUse {
   range: PyRange;
@@ -45,6 +46,8 @@ export interface EndpointUse {
   viaInstance?: boolean;
   /** The URL resolved to a ComfyDeploy host here (not V1's shape on a base held elsewhere). */
   onVendorHost?: boolean;
+  /** A status request's `run_id` entry in `params=` on a later line than the URL: where it is reported. */
+  runIdAt?: PyRange;
   /**
    * A create-run body whose `deployment_id` is fixed where it is sent (a
    * setting, a constant) rather than a parameter of the function sending it:
@@ -102,6 +105,8 @@ export function findPythonEndpoints(
     // The V1 paths are V1 on any ComfyDeploy host; on the V2 host only the exact V1 path is (its prefixes are V2 paths).
     const endpoint = isVendorHost(info) ? v1EndpointOf(info, request.method) : undefined;
     const signature = endpoint ? undefined : v1SignatureOnUnknownBase(url, request.method, new Set(request.bodyKeys));
+    const runIdAt =
+      (endpoint ?? signature) === "get-run" ? paramsRunIdSite(module, values, open, request.url) : undefined;
     if (signature) {
       const memberBase = /^f?["']{1,3}\{\s*[A-Za-z_]\w*\.[\w.]+\s*\}|^[A-Za-z_]\w*\.[\w.]+\s*\+/.test(
         module.text.slice(module.tokens[request.url.lo]!.start, module.tokens[request.url.hi - 1]!.end),
@@ -112,6 +117,7 @@ export function findPythonEndpoints(
         endpoint: signature,
         method: request.method,
         ...(held ? {} : { unknownBase: true }),
+        ...(runIdAt ? { runIdAt } : {}),
         ...(viaInstance ? { viaInstance } : {}),
         ...(fixesDeployment ? { fixesDeployment } : {}),
       });
@@ -122,6 +128,7 @@ export function findPythonEndpoints(
       endpoint,
       method: request.method,
       ...(info.hostKind === "current" ? { onCurrentHost: true } : {}),
+      ...(runIdAt ? { runIdAt } : {}),
       ...(viaInstance ? { viaInstance } : {}),
       ...(fixesDeployment ? { fixesDeployment } : {}),
       onVendorHost: true,

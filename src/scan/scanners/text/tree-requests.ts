@@ -240,7 +240,14 @@ function runIdKeysIn(text: string, from: number, to: number): Array<{ start: num
     )
       continue;
     if (!quoted && /(?:\.|->|\?\.)$/.test(before) && !/[A-Z]/.test(match[0])) continue;
-    if (!quoted && /(?:^|\n)\s*[$@]?$/.test(before) && /^\s*=(?!=)/.test(after)) continue;
+    // `run_id = id` inside `new { … }` (a C# anonymous or initialized object: Flurl's SetQueryParams) names a key.
+    if (
+      !quoted &&
+      /(?:^|\n)\s*[$@]?$/.test(before) &&
+      /^\s*=(?!=)/.test(after) &&
+      !INITIALIZER_OPEN.test(text.slice(Math.max(0, start - 200), start))
+    )
+      continue;
     // PHP's `$run_id` is a variable the key's value comes from, not the key.
     if (!quoted && before.endsWith("$")) continue;
     out.push({ start, end });
@@ -259,6 +266,9 @@ function nthLineStart(text: string, offset: number, count: number): number {
   for (let i = 0; i < count && start > 0; i++) start = text.lastIndexOf("\n", start - 1);
   return start + 1;
 }
+
+/** An object initializer still open: `new {`, `new Query {`, `new Dictionary<string, string>() {`. */
+const INITIALIZER_OPEN = /\bnew\s*(?:[\w.<>, ]+?\s*)?(?:\(\s*\)\s*)?\{[^{};]*$/;
 
 /** The query key, or a constant named after it (`RUN_ID_PARAM`); not a `runId` parameter. */
 const RUN_ID = /run_id|RUN_ID/g;
