@@ -20,6 +20,12 @@ export interface EndpointFacts {
   request?: EndpointRequest;
   /** The string literal that writes `/run`, when the finding's span is the whole URL expression or its run_id line (syntax-tree languages). */
   runLiteral?: { start: number; end: number };
+  /**
+   * The request's base is not resolved: it is taken to be the ComfyDeploy
+   * base the repository sets here. fix cannot know the base, so it leaves
+   * the request for review.
+   */
+  heldBase?: { file: string; line: number };
 }
 
 export interface EndpointRequest {

@@ -16,6 +16,8 @@ import {
   v1SignatureOnUnknownBase,
 } from "../../../core/urls.js";
 import { classAt } from "../../../lang/python/classes.js";
+import { type HeldBase, heldBaseFor } from "../../held-base.js";
+import { pythonRequestScope } from "./request-scope.js";
 import { helperOf } from "../../../lang/python/members.js";
 import type { PyDef } from "../../../lang/python/module.js";
 import type { PyModule } from "../../../lang/python/module.js";
@@ -29,6 +31,8 @@ export interface EndpointUse {
   method: string | undefined;
   /** V1's signature on a base that is not resolved here (a parameter, a setting from elsewhere). */
   unknownBase?: boolean;
+  /** V1's signature on a base not resolved here, taken to be the ComfyDeploy base the repository sets there. */
+  heldBase?: HeldBase;
   /** A V1 path on the V2 host: the request is V1, the base is already the current one. */
   onCurrentHost?: boolean;
   /**
@@ -74,15 +78,15 @@ export const CLIENT_FACTORIES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * `legacyBaseHeld`: another file of the repository holds the V1 base, so a
- * member base (`settings.base`, `self.base_url`) on a V1-shaped request is
- * taken to be it; a bare name stays a V1 shape on an unknown base.
+ * `repo`: the module's file and where the repository sets a ComfyDeploy
+ * base, if it does: a V1-shaped request on a base not resolved here is
+ * taken to be on it unless the module says otherwise (`../../held-base.ts`).
  */
 export function findPythonEndpoints(
   module: PyModule,
   values: PyValues,
   hosts: HostSet,
-  legacyBaseHeld = false,
+  repo?: { file: string; legacyBase?: HeldBase },
 ): EndpointUse[] {
   const uses: EndpointUse[] = [];
   const consumed = new Set<number>();
@@ -105,15 +109,13 @@ export function findPythonEndpoints(
     const endpoint = isVendorHost(info) ? v1EndpointOf(info, request.method) : undefined;
     const signature = endpoint ? undefined : v1SignatureOnUnknownBase(url, request.method, new Set(request.bodyKeys));
     if (signature) {
-      const memberBase = /^f?["']{1,3}\{\s*[A-Za-z_]\w*\.[\w.]+\s*\}|^[A-Za-z_]\w*\.[\w.]+\s*\+/.test(
-        module.text.slice(module.tokens[request.url.lo]!.start, module.tokens[request.url.hi - 1]!.end),
-      );
-      const held = legacyBaseHeld && memberBase;
+      const heldBase = repo && heldBaseFor(repo, pythonRequestScope(module, repo.file, request.url, open));
+      if (heldBase === "other-service") continue;
       uses.push({
         range: request.url,
         endpoint: signature,
         method: request.method,
-        ...(held ? {} : { unknownBase: true }),
+        ...(heldBase ? { heldBase } : { unknownBase: true }),
         ...(viaInstance ? { viaInstance } : {}),
         ...(fixesDeployment ? { fixesDeployment } : {}),
       });
