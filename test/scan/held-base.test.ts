@@ -86,7 +86,10 @@ describe("V1 shapes on unresolved bases in a repository that sets the V1 base", 
   });
 
   it("counts the V2 API host set in an env example as the base the V1 paths are sent on", async () => {
-    const files = { ".env.example": "RENDER_API=https://api.comfydeploy.com/api\n", "src/render.service.ts": SERVICE_TS };
+    const files = {
+      ".env.example": "RENDER_API=https://api.comfydeploy.com/api\n",
+      "src/render.service.ts": SERVICE_TS,
+    };
     expect(await rulesIn(files, "src/render.service.ts")).toEqual(["12:legacy-get-run", "5:legacy-create-run"]);
   });
 

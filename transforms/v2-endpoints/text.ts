@@ -132,10 +132,7 @@ class TextEndpointMigration {
     }
     const { segment } = site;
     const url = this.text.slice(segment.start, segment.end);
-    const problem =
-      held ??
-      this.baseProblem(url) ??
-      (create ? this.createProblem(finding, site) : undefined);
+    const problem = held ?? this.baseProblem(url) ?? (create ? this.createProblem(finding, site) : undefined);
     const done = problem === undefined && (create ? this.create(finding, site, url) : this.get(finding, site, url));
     if (done) return;
     this.held.push([segment.start, segment.end]);

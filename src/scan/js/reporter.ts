@@ -57,7 +57,13 @@ export class Reporter {
   }
 
   /** V1's signature on a base this file does not show, in a repository that sets the V1 base at `held`: left for review. */
-  heldBase(node: ts.Node, signature: V1Signature, held: HeldBase, methodKnown: boolean, request?: EndpointRequest): void {
+  heldBase(
+    node: ts.Node,
+    signature: V1Signature,
+    held: HeldBase,
+    methodKnown: boolean,
+    request?: EndpointRequest,
+  ): void {
     this.endpointNodes.add(node);
     this.add(node, {
       ruleId: signature === "get-run" ? "legacy-get-run" : "legacy-create-run",

@@ -53,7 +53,12 @@ export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Find
         ruleId: use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run",
         message: heldBaseMessage(use.endpoint, use.heldBase),
         fix: "review",
-        facts: { kind: "endpoint", endpoint: use.endpoint, methodSeen: use.method !== undefined, heldBase: use.heldBase },
+        facts: {
+          kind: "endpoint",
+          endpoint: use.endpoint,
+          methodSeen: use.method !== undefined,
+          heldBase: use.heldBase,
+        },
       });
       continue;
     }
