@@ -22,6 +22,12 @@ export interface EndpointFacts {
   runLiteral?: { start: number; end: number };
   /** The request's URL expression, when the finding stands on the `run_id` entry of a query option written below it (JS/TS, Python): what fix edits. */
   url?: Span;
+  /**
+   * The request's base is not resolved: it is taken to be the ComfyDeploy
+   * base the repository sets here. fix cannot know the base, so it leaves
+   * the request for review.
+   */
+  heldBase?: { file: string; line: number };
 }
 
 export interface EndpointRequest {

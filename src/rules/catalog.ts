@@ -147,7 +147,7 @@ const rules: Omit<Rule, "docs">[] = [
     title: "V1 endpoint shape on an unresolved base",
     severity: "warning",
     fix: "manual",
-    explanation: `The path and query are V1's on their own: {base}/run with a run_id query is the status call, a POST to {base}/run whose body carries deployment_id creates a run. The base (a parameter, an env read, a package's export) cannot be resolved, so the host is not known: if it is ComfyDeploy, move to ${ENDPOINTS.createRun.v2.path} and ${ENDPOINTS.getRun.v2.path}.`,
+    explanation: `The path and query are V1's on their own: {base}/run with a run_id query is the status call, a POST to {base}/run whose body carries deployment_id creates a run. The base (a parameter, an env read, a package's export) cannot be resolved, so the host is not known: if it is ComfyDeploy, move to ${ENDPOINTS.createRun.v2.path} and ${ENDPOINTS.getRun.v2.path}. In a repository that sets a ComfyDeploy API base, such a request in JS/TS or Python is reported as legacy-create-run or legacy-get-run instead, naming where the base is set, unless its base is a parameter or a package's export or its class or module holds another host.`,
     example: `const fetchRun = (base, id) => fetch(\`\${base}/run?run_id=\${id}\`);`,
   },
   {

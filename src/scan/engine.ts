@@ -30,6 +30,7 @@ import { applyInSourceSuppressions, withoutMarkerLines } from "./suppression-pas
 import { scannersFor, scanTextFile, type TextCandidate, textFallback } from "./text-pass.js";
 import { scriptsSourcingCandidates } from "./sourced-follow-up.js";
 import { loadGrammarsFor } from "../lang/tree/grammars.js";
+import type { HeldBase } from "./held-base.js";
 
 export interface ScanOptions {
   /** Absolute path of the directory to scan. */
@@ -118,11 +119,12 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   report();
 
   let pool: JsPool | undefined;
-  const poolFor = async (jsCandidates: number): Promise<JsPool> =>
+  const poolFor = async (jsCandidates: number, legacyBase: HeldBase | undefined): Promise<JsPool> =>
     (pool ??= await JsPool.create({
       root,
       files: allFiles,
       hosts,
+      ...(legacyBase ? { legacyBase } : {}),
       threads: options.workers ?? jsCandidates > WORKER_THRESHOLD,
     }));
   try {
@@ -141,7 +143,7 @@ async function scanWithPool(
   allFiles: string[],
   listingSource: "git" | "filesystem",
   { ripgrep, feed }: { ripgrep: string | undefined; feed: RipgrepFeed | undefined },
-  poolFor: (jsCandidates: number) => Promise<JsPool>,
+  poolFor: (jsCandidates: number, legacyBase: HeldBase | undefined) => Promise<JsPool>,
   progress: ScanProgress,
   report: () => void,
 ): Promise<ScanResult> {
@@ -206,7 +208,7 @@ async function scanWithPool(
   progress.phase = "parsing";
   report();
   const fileSet = new Set(allFiles);
-  const pool = await poolFor(jsCandidates.length);
+  const pool = await poolFor(jsCandidates.length, legacyBase);
   if (jsCandidates.length > WORKER_THRESHOLD) pool.grow(Math.ceil(jsCandidates.length / WORKER_THRESHOLD));
   const analysed = new Set<string>();
   const sdkImporters: string[] = [...textOnlySdkImporters];

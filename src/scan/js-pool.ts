@@ -9,6 +9,7 @@ import { Worker } from "node:worker_threads";
 import type { Finding } from "../core/finding.js";
 import type { JsAnalyzer } from "./js/analyze.js";
 import type { HostSet } from "../core/urls.js";
+import type { HeldBase } from "./held-base.js";
 import { precompileTypeScript } from "../platform/typescript.js";
 
 export interface JsWork {
@@ -30,6 +31,8 @@ export interface PoolOptions {
   root: string;
   files: readonly string[];
   hosts: HostSet;
+  /** Where the repository sets a ComfyDeploy API base: V1-shaped requests on unresolved bases are taken to be on it. */
+  legacyBase?: HeldBase;
   threads: boolean;
 }
 
@@ -65,9 +68,11 @@ export function preloadAnalyzer(): void {
   loadAnalyzer().catch(() => undefined);
 }
 
-export async function createAnalyzer(options: Pick<PoolOptions, "root" | "files" | "hosts">): Promise<JsAnalyzer> {
+type AnalyzerOptions = Pick<PoolOptions, "root" | "files" | "hosts" | "legacyBase">;
+
+export async function createAnalyzer(options: AnalyzerOptions): Promise<JsAnalyzer> {
   const { JsAnalyzer } = await loadAnalyzer();
-  return new JsAnalyzer(options.root, new Set(options.files), options.hosts);
+  return new JsAnalyzer(options.root, new Set(options.files), options.hosts, options.legacyBase);
 }
 
 class InProcessPool extends JsPool {
@@ -97,14 +102,15 @@ class InProcessPool extends JsPool {
 /** Threads start with one worker, which loads TypeScript while the main thread is still reading files. */
 class ThreadPool extends JsPool {
   private readonly workers: Worker[] = [];
-  private readonly workerData: { root: string; files: readonly string[]; hosts: HostSet };
+  private readonly workerData: AnalyzerOptions;
 
   constructor(
     options: PoolOptions,
     private readonly workerFile: string,
   ) {
     super();
-    this.workerData = { root: options.root, files: options.files, hosts: options.hosts };
+    const { root, files, hosts, legacyBase } = options;
+    this.workerData = { root, files, hosts, ...(legacyBase ? { legacyBase } : {}) };
     this.grow(1);
   }
 

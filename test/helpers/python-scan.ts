@@ -7,7 +7,7 @@ import { fileKind } from "../../src/platform/file-types.js";
 import type { FileScanInput, RepoFacts } from "../../src/scan/scanner.js";
 import { scanPythonCode } from "../../src/scan/scanners/python/code.js";
 
-/** `legacyBaseHeld`: whether the engine found a V1 base somewhere in the repository. */
+/** `legacyBaseHeld`: whether the engine found a V1 base somewhere in the repository (then at `settings.py:1`). */
 export function pythonFindingLines(file: string, files: Record<string, string>, legacyBaseHeld: boolean): string[] {
   const repo: RepoFacts = {
     files: Object.keys(files).sort(),
@@ -15,6 +15,7 @@ export function pythonFindingLines(file: string, files: Record<string, string>, 
     sdkImportingPackages: new Set(),
     read: (f) => files[f],
     legacyBaseHeld,
+    ...(legacyBaseHeld ? { legacyBase: { file: "settings.py", line: 1 } } : {}),
   };
   const text = files[file]!;
   const input: FileScanInput = {

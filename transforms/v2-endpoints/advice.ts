@@ -33,6 +33,9 @@ export const advice = {
     `this request's V1 /run path is written where its URL is built (a constant or another module), not here: make it ${ENDPOINTS.createRun.v2.path} there if only create requests use it (${CREATE_V2})`,
   createPathHere: (): string =>
     `this V1 /run path builds a URL that other code uses too (another request, or code this file cannot follow), so it was left as it is: make it ${ENDPOINTS.createRun.v2.path} if every request it reaches creates runs (${CREATE_V2})`,
+  /** A request on a base the scan could not resolve, taken to be the one the repository sets: neither host nor path is rewritten. */
+  heldBase: (endpoint: "create" | "get", at: { file: string; line: number }): string =>
+    `the base of this V1 /run request is not known here (the repository sets a ComfyDeploy API base at ${at.file}:${at.line}): if it is sent on that base, move the base to ${HOSTS.v2.apiBase} and make ${endpoint === "create" ? `${CREATE_V1} into ${CREATE_V2}` : `${GET_V1} into ${GET_V2}`}`,
   getNotRewritable: (): string =>
     `V2 reads a run with ${GET_V2}: put the ${ENDPOINTS.getRun.v1.query} value into the path instead of the query (it could not be moved automatically here)`,
   createNotRewritable: (): string => `V2 creates a run with ${CREATE_V2}: change the /run path of this request`,

@@ -130,7 +130,13 @@ class EndpointMigration {
     if (!at) return;
     // A status request whose run_id a later line adds to its URL object is found on that line: the URL is the object.
     const url = searchParamsOwnerOf(at) ?? at;
-    const outcome = finding.ruleId === "legacy-create-run" ? this.create(finding, url) : this.get(finding, url);
+    const held = factsOf(finding, "endpoint")?.heldBase;
+    const create = finding.ruleId === "legacy-create-run";
+    const outcome: Outcome = held
+      ? { kind: "marker", advice: advice.heldBase(create ? "create" : "get", held) }
+      : create
+        ? this.create(finding, url)
+        : this.get(finding, url);
     if (outcome.kind === "rewrite") {
       this.report("rewrite", finding.ruleId, finding.line, outcome.message);
       return;

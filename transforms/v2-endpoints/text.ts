@@ -121,16 +121,19 @@ class TextEndpointMigration {
   private endpoint(finding: Finding): void {
     // A Python read found on the run_id entry of `params=` below its URL: the facts say where the URL is.
     const { start, end } = factsOf(finding, "endpoint")?.url ?? spanOf(finding);
+    const create = finding.ruleId === "legacy-create-run";
+    // A base the scan could not resolve: fix cannot know it, so neither host nor path is rewritten.
+    const heldBase = factsOf(finding, "endpoint")?.heldBase;
+    const held = heldBase && advice.heldBase(create ? "create" : "get", heldBase);
     const site = this.sites.literalSite(finding) ?? this.sites.siteAt(start, end, true);
     if (!site) {
       // Python: a URL held in a name (`requests.post(RUN_URL, ...)`); the string is elsewhere.
-      if (this.sites.python?.isCodeAt(start)) this.mark(finding, start, this.unseenAdvice(finding));
+      if (this.sites.python?.isCodeAt(start)) this.mark(finding, start, held ?? this.unseenAdvice(finding));
       return;
     }
     const { segment } = site;
     const url = this.text.slice(segment.start, segment.end);
-    const create = finding.ruleId === "legacy-create-run";
-    const problem = this.baseProblem(url) ?? (create ? this.createProblem(finding, site) : undefined);
+    const problem = held ?? this.baseProblem(url) ?? (create ? this.createProblem(finding, site) : undefined);
     const done = problem === undefined && (create ? this.create(finding, site, url) : this.get(finding, site, url));
     if (done) return;
     this.held.push([segment.start, segment.end]);

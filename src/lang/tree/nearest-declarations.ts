@@ -32,14 +32,11 @@ export function nearestDeclaredValue(
   sources: RepositorySources,
 ): DeclaredValue | undefined {
   const ranked = [...sources.mentioning(name, from)].sort(
-    (a, b) =>
-      nearness(b, from) - nearness(a, from) ||
-      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
+    (a, b) => nearness(b, from) - nearness(a, from) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
   );
   for (const source of ranked) {
     for (const binding of source.bindings.get(name) ?? []) {
-      if (binding.kind !== "value" || typeof binding.value === "string")
-        continue;
+      if (binding.kind !== "value" || typeof binding.value === "string") continue;
       const value = sources.values.valueOf(binding.value, source);
       if (isUnknown(value)) continue;
       // A local default means the app sets the base at run time: the nearest declaration decides nothing.
@@ -60,7 +57,6 @@ function nearness(source: TreeSource, from: TreeSource): number {
   const a = posix.dirname(source.file).split("/");
   const b = posix.dirname(from.file).split("/");
   let shared = 0;
-  while (shared < a.length && shared < b.length && a[shared] === b[shared])
-    shared++;
+  while (shared < a.length && shared < b.length && a[shared] === b[shared]) shared++;
   return shared;
 }

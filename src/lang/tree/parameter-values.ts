@@ -22,13 +22,7 @@ import {
   nameText,
   VALUE_WRAPPERS,
 } from "./syntax.js";
-import {
-  argumentsOf,
-  calledName,
-  calleeOf,
-  isUnknown,
-  type TreeValues,
-} from "./values.js";
+import { argumentsOf, calledName, calleeOf, isUnknown, type TreeValues } from "./values.js";
 
 export interface ArgumentValue {
   /** What the caller passes, HOLE where unknown. */
@@ -48,20 +42,10 @@ export interface CallerFiles {
 const MAX_HOPS = 6;
 
 /** The values the callers of `fn` pass as its parameter `index`, followed up through parameters and fields. */
-export function parameterValues(
-  fn: Node,
-  index: number,
-  source: TreeSource,
-  files: CallerFiles,
-): ArgumentValue[] {
+export function parameterValues(fn: Node, index: number, source: TreeSource, files: CallerFiles): ArgumentValue[] {
   const out: ArgumentValue[] = [];
   const seen = new Set<string>();
-  const follow = (
-    fn: Node,
-    index: number,
-    source: TreeSource,
-    hops: number,
-  ): void => {
+  const follow = (fn: Node, index: number, source: TreeSource, hops: number): void => {
     const key = `${source.file}:${fn.startIndex}:${index}`;
     if (hops > MAX_HOPS || seen.has(key)) return;
     seen.add(key);
@@ -106,27 +90,19 @@ export function knownValues(values: readonly ArgumentValue[]): ArgumentValue[] {
 }
 
 function functionName(fn: Node): string | undefined {
-  const name =
-    fn.childForFieldName("name") ??
-    fn.namedChildren.find((c) => c !== null && NAME_NODES.has(c.type));
+  const name = fn.childForFieldName("name") ?? fn.namedChildren.find((c) => c !== null && NAME_NODES.has(c.type));
   return name ? nameText(name) : undefined;
 }
 
 function enclosingFunction(node: Node): Node | undefined {
-  for (let at = node.parent; at; at = at.parent)
-    if (FUNCTION_NODES.has(at.type)) return at;
+  for (let at = node.parent; at; at = at.parent) if (FUNCTION_NODES.has(at.type)) return at;
   return undefined;
 }
 
 /** `*apiBase`, `&cfg`: the value behind the pointer. */
 function dereferenced(node: Node): Node {
   let at = node;
-  while (
-    at.type === "unary_expression" &&
-    /^[*&]/.test(at.text) &&
-    at.namedChild(0)
-  )
-    at = at.namedChild(0)!;
+  while (at.type === "unary_expression" && /^[*&]/.test(at.text) && at.namedChild(0)) at = at.namedChild(0)!;
   return at;
 }
 
@@ -146,28 +122,16 @@ function callsOf(site: TreeSource, name: string): Node[] {
 }
 
 /** A call in the function's own directory, or one that names its package (`comfy.NewClient(…)`). */
-function callsInto(
-  call: Node,
-  site: TreeSource,
-  target: TreeSource,
-  pkg: string,
-): boolean {
+function callsInto(call: Node, site: TreeSource, target: TreeSource, pkg: string): boolean {
   if (posix.dirname(site.file) === posix.dirname(target.file)) return true;
   const callee = calleeOf(call);
-  const qualifier =
-    callee && MEMBER_NODES.has(callee.type) ? callee.namedChild(0) : null;
-  return (
-    qualifier !== null &&
-    NAME_NODES.has(qualifier.type) &&
-    qualifier.text === pkg
-  );
+  const qualifier = callee && MEMBER_NODES.has(callee.type) ? callee.namedChild(0) : null;
+  return qualifier !== null && NAME_NODES.has(qualifier.type) && qualifier.text === pkg;
 }
 
 /** Go's `package comfy`; else the directory's name. */
 function packageNameOf(source: TreeSource): string {
-  const clause = source.tree.rootNode.namedChildren.find(
-    (c) => c?.type === "package_clause",
-  );
+  const clause = source.tree.rootNode.namedChildren.find((c) => c?.type === "package_clause");
   const name = clause?.namedChild(0)?.text;
   return name ?? posix.basename(posix.dirname(source.file));
 }
@@ -179,14 +143,11 @@ function fieldSetters(site: TreeSource, field: string): Node[] {
     if (typeof binding.value === "string") continue;
     let holder = binding.value.parent;
     while (holder && VALUE_WRAPPERS.has(holder.type)) holder = holder.parent;
-    if (holder && DECLARATION_NODES.has(holder.type) && !isCompound(holder))
-      out.push(binding.value);
+    if (holder && DECLARATION_NODES.has(holder.type) && !isCompound(holder)) out.push(binding.value);
   }
   return out;
 }
 
 function isCompound(assignment: Node): boolean {
-  return assignment.children.some(
-    (c) => c !== null && !c.isNamed && /^[+\-.]=$|^<<=$/.test(c.type),
-  );
+  return assignment.children.some((c) => c !== null && !c.isNamed && /^[+\-.]=$|^<<=$/.test(c.type));
 }

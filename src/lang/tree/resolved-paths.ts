@@ -48,10 +48,8 @@ const REQUEST_CALLS = new Set([...CALL_NODES, "object_creation_expression"]);
  */
 export function resolvedPathOf(value: Node): ResolvedPath | undefined {
   let declaration = value.parent;
-  while (declaration && VALUE_WRAPPERS.has(declaration.type))
-    declaration = declaration.parent;
-  if (!declaration || !DECLARATION_NODES.has(declaration.type))
-    return undefined;
+  while (declaration && VALUE_WRAPPERS.has(declaration.type)) declaration = declaration.parent;
+  if (!declaration || !DECLARATION_NODES.has(declaration.type)) return undefined;
   const name = boundName(declaration);
   const fn = enclosingFunction(declaration);
   if (!name || !fn) return undefined;
@@ -67,9 +65,7 @@ export function resolvedPathOf(value: Node): ResolvedPath | undefined {
       const before = args[args.indexOf(read) - 1];
       base ??= concatenatedBase(read, tracked);
       base ??=
-        before &&
-        before !== methodArgument &&
-        (NAME_NODES.has(before.type) || MEMBER_NODES.has(before.type))
+        before && before !== methodArgument && (NAME_NODES.has(before.type) || MEMBER_NODES.has(before.type))
           ? before
           : undefined;
       return {
@@ -81,14 +77,9 @@ export function resolvedPathOf(value: Node): ResolvedPath | undefined {
     const called = calledName(call);
     if (!called || !RESOLVE_CALLS.test(nameText(called))) continue;
     const callee = calleeOf(call);
-    const receiver =
-      callee && callee !== called && MEMBER_NODES.has(callee.type)
-        ? callee.namedChild(0)
-        : null;
+    const receiver = callee && callee !== called && MEMBER_NODES.has(callee.type) ? callee.namedChild(0) : null;
     base ??=
-      receiver &&
-      !readsTracked(receiver, tracked) &&
-      !/^(?:url|path)$/.test(receiver.text)
+      receiver && !readsTracked(receiver, tracked) && !/^(?:url|path)$/.test(receiver.text)
         ? receiver
         : args.find((a) => a !== read);
     const result = resultName(call);
@@ -103,26 +94,17 @@ function boundName(declaration: Node): string | undefined {
     declaration.childForFieldName("left") ??
     declaration.childForFieldName("name") ??
     declaration.namedChildren.find(
-      (c) =>
-        c !== null &&
-        (NAME_NODES.has(c.type) || /list|variable_name/.test(c.type)),
+      (c) => c !== null && (NAME_NODES.has(c.type) || /list|variable_name/.test(c.type)),
     ) ??
     null;
   const first = left && /list/.test(left.type) ? left.namedChild(0) : left;
-  return first && (NAME_NODES.has(first.type) || first.type === "variable_name")
-    ? nameText(first)
-    : undefined;
+  return first && (NAME_NODES.has(first.type) || first.type === "variable_name") ? nameText(first) : undefined;
 }
 
 function enclosingFunction(node: Node): Node | undefined {
   for (let at = node.parent; at; at = at.parent) {
     // Dart keeps a method's body beside its signature.
-    if (
-      FUNCTION_NODES.has(at.type) ||
-      at.type === "constructor_declaration" ||
-      at.type === "function_body"
-    )
-      return at;
+    if (FUNCTION_NODES.has(at.type) || at.type === "constructor_declaration" || at.type === "function_body") return at;
   }
   return undefined;
 }
@@ -134,8 +116,7 @@ function callsAfter(fn: Node, offset: number): Node[] {
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (node.endIndex <= offset) continue;
-    if (REQUEST_CALLS.has(node.type) && node.startIndex >= offset)
-      out.push(node);
+    if (REQUEST_CALLS.has(node.type) && node.startIndex >= offset) out.push(node);
     for (let i = node.namedChildCount - 1; i >= 0; i--) {
       const child = node.namedChild(i);
       if (child) stack.push(child);
@@ -146,36 +127,19 @@ function callsAfter(fn: Node, offset: number): Node[] {
 
 /** The expression is a tracked variable, a call or member read on one (`queryURL.String()`), or a concatenation holding one. */
 function readsTracked(node: Node, tracked: ReadonlySet<string>): boolean {
-  if (/binary/.test(node.type))
-    return node.namedChildren.some(
-      (c) => c !== null && readsTracked(c, tracked),
-    );
+  if (/binary/.test(node.type)) return node.namedChildren.some((c) => c !== null && readsTracked(c, tracked));
   let at: Node | null = node;
-  while (
-    at &&
-    (CALL_NODES.has(at.type) ||
-      MEMBER_NODES.has(at.type) ||
-      at.type === "variable_name")
-  )
+  while (at && (CALL_NODES.has(at.type) || MEMBER_NODES.has(at.type) || at.type === "variable_name"))
     at = at.namedChild(0);
   return at !== null && NAME_NODES.has(at.type) && tracked.has(nameText(at));
 }
 
 /** In `$operationHost . $resourcePath`, the operand before the path: the base it is appended to. */
-function concatenatedBase(
-  read: Node,
-  tracked: ReadonlySet<string>,
-): Node | undefined {
+function concatenatedBase(read: Node, tracked: ReadonlySet<string>): Node | undefined {
   let at = read;
   while (/binary/.test(at.type)) {
     const [left, right] = [at.namedChild(0), at.namedChild(1)];
-    if (
-      right &&
-      readsTracked(right, tracked) &&
-      left &&
-      !readsTracked(left, tracked)
-    )
-      return left;
+    if (right && readsTracked(right, tracked) && left && !readsTracked(left, tracked)) return left;
     if (!left) return undefined;
     at = left;
   }
@@ -190,33 +154,21 @@ function resultName(call: Node): string | undefined {
 }
 
 /** The server behind a parsed URL variable (`serverURL, err := url.Parse(server)` gives `server`), and whether it is a parameter. */
-function unparsed(
-  base: Node,
-  fn: Node,
-): Pick<ResolvedPath, "base" | "parameter"> {
+function unparsed(base: Node, fn: Node): Pick<ResolvedPath, "base" | "parameter"> {
   let server = base;
   if (NAME_NODES.has(base.type)) {
     const parsed = parsedFrom(nameText(base), fn, base.startIndex);
     if (parsed) server = parsed;
   }
-  const index = NAME_NODES.has(server.type)
-    ? parameterIndex(fn, nameText(server))
-    : -1;
-  return index >= 0
-    ? { base: server, parameter: { function: fn, index } }
-    : { base: server };
+  const index = NAME_NODES.has(server.type) ? parameterIndex(fn, nameText(server)) : -1;
+  return index >= 0 ? { base: server, parameter: { function: fn, index } } : { base: server };
 }
 
 function parsedFrom(name: string, fn: Node, before: number): Node | undefined {
   for (const call of callsAfter(fn, fn.startIndex)) {
     if (call.startIndex >= before) break;
     const called = calledName(call);
-    if (
-      !called ||
-      !URL_PARSERS.test(nameText(called)) ||
-      resultName(call) !== name
-    )
-      continue;
+    if (!called || !URL_PARSERS.test(nameText(called)) || resultName(call) !== name) continue;
     return argumentsOf(call)[0];
   }
   return undefined;
@@ -227,20 +179,14 @@ export function parameterIndex(fn: Node, name: string): number {
   const list =
     fn.childForFieldName("parameters") ??
     fn.namedChildren.find(
-      (c) =>
-        c !== null &&
-        /^(?:formal_)?parameter_list$|^parameters$|^method_parameters$/.test(
-          c.type,
-        ),
+      (c) => c !== null && /^(?:formal_)?parameter_list$|^parameters$|^method_parameters$/.test(c.type),
     );
   if (!list) return -1;
   let index = 0;
   for (const parameter of list.namedChildren) {
     if (!parameter || parameter.type === "comment") continue;
     // Go declares several names in one parameter (`a, b string`).
-    const names = parameter.namedChildren.filter(
-      (c) => c !== null && NAME_NODES.has(c.type),
-    );
+    const names = parameter.namedChildren.filter((c) => c !== null && NAME_NODES.has(c.type));
     for (const n of names.length > 0 ? names : [parameter]) {
       if (n && nameText(n) === name) return index;
       index++;

@@ -23,9 +23,10 @@ import {
   isVendorHost,
   parseUrlText,
   v1EndpointOf,
+  type V1Signature,
   v1SignatureOnUnknownBase,
 } from "../../core/urls.js";
-import { type FileContext, isStringish } from "./file-context.js";
+import { enclosingClass, type FileContext, isStringish, unwrap } from "./file-context.js";
 import { HttpCalls, type HttpRequest } from "./http-calls.js";
 import { HelperRequests } from "./helper-requests.js";
 import type { EndpointRequest } from "../../core/facts.js";
@@ -43,8 +44,9 @@ import { RepoEnv } from "./repo-env.js";
 import { runIdSiteOfDeclaration, runIdSiteOfRequest } from "./run-id-site.js";
 import { readRequest } from "./wired-request.js";
 import { topLevelFunctions, V1Senders } from "./v1-senders.js";
-import { enclosingClass, unwrap } from "./file-context.js";
 import { besideV1Value } from "./sdk-import-line.js";
+import { heldBaseOfUrl } from "./base-origin.js";
+import type { HeldBase } from "../held-base.js";
 
 const CLIENT_PROPERTIES: ReadonlySet<string> = new Set(V1_CLIENT_PROPERTIES);
 const LINK_ATTRIBUTES: ReadonlySet<string> = new Set(["href", "src", "action", "cite"]);
@@ -73,6 +75,8 @@ export class JsAnalyzer {
     root: string,
     files: ReadonlySet<string>,
     private readonly hosts: HostSet,
+    /** Where the repository sets a ComfyDeploy API base, if it does (the engine finds it before the analysis). */
+    private readonly legacyBase?: HeldBase,
   ) {
     this.project = new JsProject(root, files);
     const env = new RepoEnv(files, (file) => this.project.textOf(file), hosts);
@@ -150,7 +154,8 @@ export class JsAnalyzer {
         (isOtherHostV1Shape(info) || (info.hostKind === "other" && this.inVendoredClass(call, context)))
       ) {
         report.otherHost(at, info.host!);
-      } else if (signature) report.unknownBase(at, signature);
+      } else if (signature)
+        this.reportUnknownBase(report, context, at, request.urlNode, signature, true, endpointRequest(request));
       else continue;
       for (const node of consumed) this.values.consumed.add(node);
       this.values.consumed.add(request.urlNode);
@@ -175,8 +180,24 @@ export class JsAnalyzer {
       if ((endpoint ?? signature) !== "get-run") at = expr;
       if (endpoint && isVendorHost(info)) report.endpoint(at, endpoint, false);
       else if (endpoint && isOtherHostV1Shape(info)) report.otherHost(at, info.host!);
-      else if (signature) report.unknownBase(at, signature);
+      else if (signature) this.reportUnknownBase(report, context, at, expr, signature, false);
     }
+  }
+
+  /** V1's signature on an unresolved base: on the repository's V1 base when the file says nothing against it. */
+  private reportUnknownBase(
+    report: Reporter,
+    context: FileContext,
+    at: ts.Node,
+    url: ts.Node,
+    signature: V1Signature,
+    methodKnown: boolean,
+    request?: EndpointRequest,
+  ): void {
+    const held = this.legacyBase && heldBaseOfUrl(url, context, this.project, this.legacyBase);
+    if (held === "other-service") return;
+    if (held) report.heldBase(at, signature, held, methodKnown, request, url);
+    else report.unknownBase(at, signature);
   }
 
   private inVendoredClass(node: ts.Node, context: FileContext): boolean {

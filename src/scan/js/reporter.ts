@@ -5,7 +5,8 @@ import { LineIndex } from "../../core/location.js";
 import { excerptOf } from "../../core/redact.js";
 import type { EndpointRequest } from "../../core/facts.js";
 import type { V1Signature } from "../../core/urls.js";
-import { endpointMessage, otherHostMessage, unknownBaseMessage } from "../messages.js";
+import { endpointMessage, heldBaseMessage, otherHostMessage, unknownBaseMessage } from "../messages.js";
+import type { HeldBase } from "../held-base.js";
 import type { FileContext } from "./file-context.js";
 
 /** Collects one file's findings, each once, with locations and excerpts. */
@@ -61,6 +62,32 @@ export class Reporter {
   unknownBase(node: ts.Node, signature: V1Signature): void {
     this.endpointNodes.add(node);
     this.add(node, { ruleId: "v1-shape-unknown-base", message: unknownBaseMessage(signature) });
+  }
+
+  /** V1's signature on a base this file does not show, in a repository that sets the V1 base at `held`: left for review. */
+  heldBase(
+    node: ts.Node,
+    signature: V1Signature,
+    held: HeldBase,
+    methodKnown: boolean,
+    request?: EndpointRequest,
+    url?: ts.Node,
+  ): void {
+    this.endpointNodes.add(node);
+    const urlSpan = url && url !== node && { start: url.getStart(this.context.sourceFile), end: url.getEnd() };
+    this.add(node, {
+      ruleId: signature === "get-run" ? "legacy-get-run" : "legacy-create-run",
+      message: heldBaseMessage(signature, held),
+      fix: "review",
+      facts: {
+        kind: "endpoint",
+        endpoint: signature,
+        methodSeen: methodKnown,
+        heldBase: held,
+        ...(request ? { request } : {}),
+        ...(urlSpan ? { url: urlSpan } : {}),
+      },
+    });
   }
 
   otherHost(node: ts.Node, host: string): void {

@@ -9,10 +9,7 @@ import { HOLE } from "../../../src/core/urls.js";
 import { loadGrammarsFor } from "../../../src/lang/tree/grammars.js";
 import { nearestDeclaredValue } from "../../../src/lang/tree/nearest-declarations.js";
 import { PackageTrees } from "../../../src/lang/tree/package-trees.js";
-import {
-  knownValues,
-  parameterValues,
-} from "../../../src/lang/tree/parameter-values.js";
+import { knownValues, parameterValues } from "../../../src/lang/tree/parameter-values.js";
 import { runExpressionsOf } from "../../../src/lang/tree/run-expressions.js";
 
 const V1 = "https://www.comfydeploy.com/api";
@@ -49,11 +46,7 @@ func NewPostRunRequest(server string, body io.Reader) (*http.Request, error) {
 function generatedRun(files: Record<string, string>, file: string) {
   const trees = new PackageTrees(Object.keys(files), (f) => files[f]);
   const source = trees.source(file)!;
-  const [run] = runExpressionsOf(
-    source,
-    trees.values,
-    trees.runConstants(source),
-  );
+  const [run] = runExpressionsOf(source, trees.values, trees.runConstants(source));
   return { trees, source, run: run! };
 }
 
@@ -63,10 +56,7 @@ describe("generated clients on trees", () => {
   });
 
   it("reads a path variable resolved against a server parameter as a request, with the constructor's method", () => {
-    const { trees, run } = generatedRun(
-      { "api/client.gen.go": builder("api") },
-      "api/client.gen.go",
-    );
+    const { trees, run } = generatedRun({ "api/client.gen.go": builder("api") }, "api/client.gen.go");
     expect(run.position).toBe("request");
     expect(run.value).toBe(`${HOLE}/run`);
     expect(run.annotatedMethod).toBe("POST");
@@ -86,9 +76,7 @@ describe("generated clients on trees", () => {
       "cmd/app/main.go": `package main\n\nfunc main() {\n\tbase := flag.String("api", "${V1}", "API base")\n\tc := api.NewClient(*base)\n\to := other.NewClient("https://api.other.dev")\n\t_, _ = c, o\n}\n`,
     };
     const { trees, source, run } = generatedRun(files, "api/client.gen.go");
-    const passed = knownValues(
-      parameterValues(run.resolved!.parameter!.function, 0, source, trees),
-    );
+    const passed = knownValues(parameterValues(run.resolved!.parameter!.function, 0, source, trees));
     // The `+= "/"` is not where the field is set; the other package's constructor call is not this package's.
     expect(passed).toEqual([{ value: V1, file: "cmd/app/main.go", line: 5 }]);
     trees.dispose();
@@ -103,13 +91,8 @@ describe("generated clients on trees", () => {
       "local/client/ApiClient.java": `package local.client;\nclass ApiClient { private String basePath = "http://localhost"; }\n`,
       "local/api/LocalApi.java": `package local.api;\nclass LocalApi { String basePath = null; }\n`,
     };
-    const trees = new PackageTrees(
-      [],
-      (f) => files[f as keyof typeof files],
-      Object.keys(files),
-    );
-    const from = (file: string) =>
-      nearestDeclaredValue("basePath", trees.source(file)!, trees)?.value;
+    const trees = new PackageTrees([], (f) => files[f as keyof typeof files], Object.keys(files));
+    const from = (file: string) => nearestDeclaredValue("basePath", trees.source(file)!, trees)?.value;
     expect(from("comfy/api/RunsApi.java")).toBe(V1);
     expect(from("other/api/JobsApi.java")).toBe("https://api.other.dev");
     // localhost says the app sets the base at run time: another package's base is not taken for it.

@@ -7,10 +7,11 @@
 import type { Finding } from "../../../core/finding.js";
 import { legacyHostMessage } from "../../messages.js";
 import type { FileScanInput, FileScanner } from "../../scanner.js";
+import type { HeldBase } from "../../held-base.js";
 import { FindingSink } from "../../scanner-helpers.js";
 import { currentHostsAsLegacy, findLegacyHostMentions, type HostSet } from "../../../core/urls.js";
 import { endpointFindingInput, findPythonEndpoints } from "./http.js";
-import { unknownBaseMessage } from "../../messages.js";
+import { heldBaseMessage, unknownBaseMessage } from "../../messages.js";
 import { PyModule } from "../../../lang/python/module.js";
 import { projectPinFor } from "./project-pin.js";
 import { findPythonSdkUses } from "./sdk.js";
@@ -43,7 +44,7 @@ export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Find
 
   reportHostMentions(module, hosts, add);
 
-  const endpoints = findPythonEndpoints(module, values, hosts, repo.legacyBaseHeld ?? false);
+  const endpoints = findPythonEndpoints(module, values, hosts, heldBaseOf(file, repo));
   for (const use of endpoints) {
     const first = module.tokens[use.range.lo]!;
     const last = module.tokens[use.range.hi - 1]!;
@@ -53,6 +54,22 @@ export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Find
       end: module.tokens[use.runIdAt.hi - 1]!.end,
     };
     const url = { start: first.start, end: last.end };
+    if (use.heldBase && use.endpoint !== "run-ambiguous") {
+      // The base is not known: fix leaves the request for review.
+      add((at ?? url).start, (at ?? url).end, {
+        ruleId: use.endpoint === "get-run" ? "legacy-get-run" : "legacy-create-run",
+        message: heldBaseMessage(use.endpoint, use.heldBase),
+        fix: "review",
+        facts: {
+          kind: "endpoint",
+          endpoint: use.endpoint,
+          methodSeen: use.method !== undefined,
+          heldBase: use.heldBase,
+          ...(at ? { url } : {}),
+        },
+      });
+      continue;
+    }
     if (use.unknownBase && use.endpoint !== "run-ambiguous") {
       add((at ?? url).start, (at ?? url).end, {
         ruleId: "v1-shape-unknown-base",
@@ -149,7 +166,7 @@ function exportsOf(
     const values = valuesOf(repo, target, hosts, text);
     const module = values.module;
     if (/\b(def|class)\b/.test(text)) {
-      const endpoints = findPythonEndpoints(module, values, hosts, repo.legacyBaseHeld ?? false);
+      const endpoints = findPythonEndpoints(module, values, hosts, heldBaseOf(target, repo));
       for (const [name, info] of vendoredExports(module, endpoints, hosts)) found.set(name, info);
     }
     if (depth < 3) {
@@ -231,4 +248,9 @@ function isComfyApiBase(value: string, hosts: HostSet): boolean {
   return [...findLegacyHostMentions(value, hosts), ...findLegacyHostMentions(value, currentHostsAsLegacy(hosts))].some(
     (m) => m.start === 0 && m.kind !== "page",
   );
+}
+
+/** The file and the repository's ComfyDeploy base, for requests on bases the file does not resolve. */
+function heldBaseOf(file: string, repo: FileScanInput["repo"]): { file: string; legacyBase?: HeldBase } {
+  return { file, ...(repo.legacyBase ? { legacyBase: repo.legacyBase } : {}) };
 }

@@ -22,6 +22,8 @@ import {
   constructionAtCall,
   constructionBase,
 } from "../../../lang/python/client-objects.js";
+import { type HeldBase, heldBaseFor } from "../../held-base.js";
+import { pythonRequestScope } from "./request-scope.js";
 import { helperOf } from "../../../lang/python/members.js";
 import type { PyDef } from "../../../lang/python/module.js";
 import type { PyModule } from "../../../lang/python/module.js";
@@ -36,6 +38,8 @@ export interface EndpointUse {
   method: string | undefined;
   /** V1's signature on a base that is not resolved here (a parameter, a setting from elsewhere). */
   unknownBase?: boolean;
+  /** V1's signature on a base not resolved here, taken to be the ComfyDeploy base the repository sets there. */
+  heldBase?: HeldBase;
   /** A V1 path on the V2 host: the request is V1, the base is already the current one. */
   onCurrentHost?: boolean;
   /**
@@ -75,15 +79,15 @@ const METHOD_FIRST = new Set(["request", "stream", "api_request"]);
 export { CLIENT_FACTORIES };
 
 /**
- * `legacyBaseHeld`: another file of the repository holds the V1 base, so a
- * member base (`settings.base`, `self.base_url`) on a V1-shaped request is
- * taken to be it; a bare name stays a V1 shape on an unknown base.
+ * `repo`: the module's file and where the repository sets a ComfyDeploy
+ * base, if it does: a V1-shaped request on a base not resolved here is
+ * taken to be on it unless the module says otherwise (`../../held-base.ts`).
  */
 export function findPythonEndpoints(
   module: PyModule,
   values: PyValues,
   hosts: HostSet,
-  legacyBaseHeld = false,
+  repo?: { file: string; legacyBase?: HeldBase },
 ): EndpointUse[] {
   const uses: EndpointUse[] = [];
   const consumed = new Set<number>();
@@ -108,15 +112,13 @@ export function findPythonEndpoints(
     const runIdAt =
       (endpoint ?? signature) === "get-run" ? paramsRunIdSite(module, values, open, request.url) : undefined;
     if (signature) {
-      const memberBase = /^f?["']{1,3}\{\s*[A-Za-z_]\w*\.[\w.]+\s*\}|^[A-Za-z_]\w*\.[\w.]+\s*\+/.test(
-        module.text.slice(module.tokens[request.url.lo]!.start, module.tokens[request.url.hi - 1]!.end),
-      );
-      const held = legacyBaseHeld && memberBase;
+      const heldBase = repo && heldBaseFor(repo, pythonRequestScope(module, repo.file, request.url, open));
+      if (heldBase === "other-service") continue;
       uses.push({
         range: request.url,
         endpoint: signature,
         method: request.method,
-        ...(held ? {} : { unknownBase: true }),
+        ...(heldBase ? { heldBase } : { unknownBase: true }),
         ...(runIdAt ? { runIdAt } : {}),
         ...(viaInstance ? { viaInstance } : {}),
         ...(fixesDeployment ? { fixesDeployment } : {}),

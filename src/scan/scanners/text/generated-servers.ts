@@ -6,19 +6,11 @@
  * ComfyDeploy host makes the request V1's; a known server elsewhere makes it
  * another API's; nothing known leaves it to the repository's V1 base evidence.
  */
-import {
-  type HostSet,
-  isVendorHost,
-  parseUrlText,
-  type UrlInfo,
-} from "../../../core/urls.js";
+import { type HostSet, isVendorHost, parseUrlText, type UrlInfo } from "../../../core/urls.js";
 import type { TreeSource } from "../../../lang/tree/declarations.js";
 import { nearestDeclaredValue } from "../../../lang/tree/nearest-declarations.js";
 import type { PackageTrees } from "../../../lang/tree/package-trees.js";
-import {
-  knownValues,
-  parameterValues,
-} from "../../../lang/tree/parameter-values.js";
+import { knownValues, parameterValues } from "../../../lang/tree/parameter-values.js";
 import type { ResolvedPath } from "../../../lang/tree/resolved-paths.js";
 import { lastName, nameText } from "../../../lang/tree/syntax.js";
 
@@ -33,14 +25,12 @@ export function serverOf(
   parsed: ParsedFile,
   path: string,
   hosts: HostSet,
-):
-  { url: UrlInfo; at: { file: string; line: number } } | "another" | undefined {
+): { url: UrlInfo; at: { file: string; line: number } } | "another" | undefined {
   const servers = knownServers(resolved, parsed);
   if (servers.length === 0) return undefined;
   for (const server of servers) {
     const url = parseUrlText(onBase(server.value, path), hosts);
-    if (isVendorHost(url))
-      return { url, at: { file: server.file, line: server.line } };
+    if (isVendorHost(url)) return { url, at: { file: server.file, line: server.line } };
   }
   return "another";
 }
@@ -51,16 +41,10 @@ function knownServers(
 ): Array<{ value: string; file: string; line: number }> {
   if (resolved.parameter)
     return knownValues(
-      parameterValues(
-        resolved.parameter.function,
-        resolved.parameter.index,
-        parsed.source,
-        parsed.trees,
-      ),
+      parameterValues(resolved.parameter.function, resolved.parameter.index, parsed.source, parsed.trees),
     );
   const name = resolved.base && lastName(resolved.base);
-  const declared =
-    name && nearestDeclaredValue(nameText(name), parsed.source, parsed.trees);
+  const declared = name && nearestDeclaredValue(nameText(name), parsed.source, parsed.trees);
   return declared ? [declared] : [];
 }
 

@@ -101,7 +101,9 @@ export function treeRequestsOf(file: string, text: string, hosts: HostSet, repo:
     ...chopperRequestsOf(source, packageTrees.values),
   ];
   // From a resolved path's declaration to its request, the names of the path are that request.
-  const resolvedSpans = expressions.flatMap((e) => (e.resolved ? [[e.statement.startIndex, e.resolved.requestEnd]] : []));
+  const resolvedSpans = expressions.flatMap((e) =>
+    e.resolved ? [[e.statement.startIndex, e.resolved.requestEnd]] : [],
+  );
   for (const expression of expressions) {
     const { position, value, literal } = expression;
     if (

@@ -309,7 +309,8 @@ describe("generated clients: a path resolved against a server parameter", () => 
   it("takes the repository's V1 base as evidence when no caller shows the server", () => {
     const files = {
       "internal/comfy/client.gen.go": comfy,
-      "cmd/worker/main.go": 'package main\n\nfunc main() {\n\tapi, _ := comfy.NewClient(os.Getenv("API_BASE"))\n\t_ = api\n}\n',
+      "cmd/worker/main.go":
+        'package main\n\nfunc main() {\n\tapi, _ := comfy.NewClient(os.Getenv("API_BASE"))\n\t_ = api\n}\n',
     };
     expect(scan("internal/comfy/client.gen.go", files)).toEqual([post, get]);
   });
@@ -421,7 +422,10 @@ class RunsApi
       `${lineOf(phpApi, "'/run'")}:legacy-create-run`,
       `${lineOf(phpApi, "'run_id'")}:legacy-get-run`,
     ]);
-    const other = { "lib/Api/RunsApi.php": phpApi, "lib/Configuration.php": phpConfiguration("https://api.upscale.cloud") };
+    const other = {
+      "lib/Api/RunsApi.php": phpApi,
+      "lib/Configuration.php": phpConfiguration("https://api.upscale.cloud"),
+    };
     expect(scan("lib/Api/RunsApi.php", other)).toEqual([]);
   });
 
