@@ -325,15 +325,15 @@ const CORPORA = ["real-shapes", "real-shapes-holdout", "existing"] as const;
  * Raise a floor whenever recall rises.
  */
 const RECALL_FLOORS = {
-  "real-shapes": 485 / 485,
-  "real-shapes-holdout": 284 / 311,
+  "real-shapes": 535 / 535,
+  "real-shapes-holdout": 300 / 311,
   existing: RECALL_TARGETS.existing,
 } as const;
 
 /** False positives still open, by file:line:rule (training set) or by count (the held-aside set, whose lines stay unread). */
 const KNOWN_FALSE_POSITIVES: Record<(typeof CORPORA)[number], readonly string[] | number> = {
   "real-shapes": [],
-  "real-shapes-holdout": 5,
+  "real-shapes-holdout": 2,
   existing: [],
 };
 
