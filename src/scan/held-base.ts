@@ -54,9 +54,10 @@ export function heldBaseFor(
   scope: RequestScope,
 ): HeldBase | "other-service" | undefined {
   if (!repo.legacyBase) return undefined;
+  // A base the caller passes (or an outside package exports) says nothing of this file's service: as before, unknown.
+  if (scope.origin !== "unresolved") return undefined;
   if (namesAnotherService(scope)) return "other-service";
-  if (scope.origin !== "unresolved" || holdsAnotherHost(scope.scopeText) || readsOwnOrigin(scope.scopeText))
-    return undefined;
+  if (holdsAnotherHost(scope.scopeText) || readsOwnOrigin(scope.scopeText)) return undefined;
   return repo.legacyBase;
 }
 

@@ -115,6 +115,13 @@ describe("what the request's own file says keeps the V1 shape on an unknown base
     expect(await rulesIn(withBase({ "app/status.py": py }), "app/status.py")).toEqual(["5:v1-shape-unknown-base"]);
   });
 
+  it("a base the caller passes in, even in a file whose path names another service (it is not that service's base)", async () => {
+    const js = "export const status = (base: string, id: string) => fetch(`${base}/run?run_id=${id}`);\n";
+    expect(await rulesIn(withBase({ "vendor/openai/status.js": js }), "vendor/openai/status.js")).toEqual([
+      "1:v1-shape-unknown-base",
+    ]);
+  });
+
   it("a base exported by a package outside the repository", async () => {
     const js = [
       'import { COMFY_BASE } from "@acme/shared-config";',
