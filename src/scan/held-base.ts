@@ -63,7 +63,13 @@ export function heldBaseFor(
 
 /** The file's path or head, the class's name or the URL expression names another inference service. */
 function namesAnotherService(scope: RequestScope): boolean {
-  const names = `${scope.file} ${scope.fileText.slice(0, HEAD_CHARS)} ${scope.scopeName ?? ""} ${scope.urlText}`;
+  return namesOtherInferenceService(
+    `${scope.file} ${scope.fileText.slice(0, HEAD_CHARS)} ${scope.scopeName ?? ""} ${scope.urlText}`,
+  );
+}
+
+/** Names (paths, heads, class names) mention another inference service: short names as whole words, long ones anywhere. */
+export function namesOtherInferenceService(names: string): boolean {
   const words = new Set(names.split(/[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])/).map((w) => w.toLowerCase()));
   const joined = names.toLowerCase();
   return NOT_CLOUD_RUN_API.otherServices.some((service) =>

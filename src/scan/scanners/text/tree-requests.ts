@@ -13,13 +13,14 @@
  */
 import type { Node } from "web-tree-sitter";
 import { HOLE, type HostSet, isVendorHost, parseUrlText, type V1Endpoint, v1EndpointOf } from "../../../core/urls.js";
-import { ENDPOINTS, NOT_CLOUD_RUN_API } from "../../../knowledge/migration.js";
+import { ENDPOINTS } from "../../../knowledge/migration.js";
 import { chopperRequestsOf } from "../../../lang/tree/chopper.js";
 import { clientBaseOf, joinBase } from "../../../lang/tree/client-bases.js";
 import { PackageTrees } from "../../../lang/tree/package-trees.js";
 import { type ParsedFile, serverOf } from "./generated-servers.js";
 import { type RunExpression, runExpressionsOf } from "../../../lang/tree/run-expressions.js";
 import { refine } from "./run-id-keys.js";
+import { namesOtherInferenceService } from "../../held-base.js";
 import {
   ARGUMENT_LIST_NODES,
   CALL_NODES,
@@ -294,12 +295,7 @@ function calleeName(call: Node): string {
 function namesAnotherService(file: string, expression: RunExpression): boolean {
   const scope = expression.owner ?? expression.node.tree.rootNode;
   const names = `${file} ${scope.tree.rootNode.text.slice(0, 400)} ${expression.owner?.childForFieldName("name")?.text ?? ""}`;
-  const words = new Set(names.split(/[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])/).map((w) => w.toLowerCase()));
-  const joined = names.toLowerCase();
-  const named = NOT_CLOUD_RUN_API.otherServices.some((service) =>
-    service.length >= 6 ? joined.includes(service) : words.has(service),
-  );
-  return named || holdsOtherHost(scope);
+  return namesOtherInferenceService(names) || holdsOtherHost(scope);
 }
 
 function holdsOtherHost(scope: Node): boolean {
