@@ -161,6 +161,26 @@ describe("following a name out of a file", () => {
     expect(reach.canReach("src/helper.ts")).toBe(true);
   });
 
+  it("does not count the file under analysis as a source: a library ring that reaches a client only through it is not entered", () => {
+    const reach = project({
+      // The V1 request shape, in a library whose modules import each other in a ring.
+      "lib/topology.js":
+        'const { now } = require("./utils");\nexports.status = (id) => fetch("/api/run?run_id=" + id + "&t=" + now());\n',
+      "lib/utils.js": 'const { Topology } = require("./topology");\nexports.now = () => Date.now();\n',
+      "lib/server.js": 'const { now } = require("./utils");\nexports.Server = class {};\n',
+    });
+    reach.beginFile("lib/topology.js");
+    expect(["lib/utils.js", "lib/server.js"].map((f) => reach.canReach(f))).toEqual([false, false]);
+    // For any other file's analysis the ring still leads to the module holding the V1 shape.
+    reach.beginFile("lib/server.js");
+    expect(reach.canReach("lib/utils.js")).toBe(true);
+    // The shape module is itself a source for its importers, whichever file is analysed.
+    reach.beginFile("lib/topology.js");
+    expect(reach.canReach("lib/utils.js")).toBe(false);
+    reach.beginFile("lib/other.js");
+    expect(reach.canReach("lib/topology.js")).toBe(true);
+  });
+
   it("still reports a V1 call on a client that comes through a factory module naming nothing V1", async () => {
     const root = tempRepo({
       "package.json": '{ "name": "app", "dependencies": { "comfydeploy": "0.0.19" } }\n',

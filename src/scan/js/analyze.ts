@@ -107,7 +107,7 @@ export class JsAnalyzer {
 
   private analyzeParsed(file: string, text: string, clientModules?: readonly string[]): JsFileResult {
     // What the scan proved before this file was found is known to reach a client, whatever the module's text shows.
-    if (clientModules) this.reach.prove(clientModules);
+    this.reach.beginFile(file, clientModules);
     const context = this.project.contextFor(file, text);
     if (!context) return { findings: [], exportsClient: false, importsSdk: false, error: "the parser gave up on it" };
     const report = new Reporter(context);

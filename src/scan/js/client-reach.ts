@@ -50,12 +50,31 @@ function mayDefineClient(text: string): boolean {
 }
 
 export class ClientReach {
-  /** Per module, for the whole scan: one boolean a file. */
-  private readonly known = new Map<string, boolean>();
+  /** Per module, for the whole scan: the module that makes it reach a client (itself, or one it imports), or false. */
+  private readonly known = new Map<string, string | false>();
+  /** The file whose analysis is under way: names followed out of it never count it as a source (its own analysis sees its client). */
+  private analysing: string | undefined;
+  /** Modules that reach a client only through `analysing`, settled for that file's analysis alone. */
+  private readonly onlyThroughAnalysed = new Set<string>();
   /** For Values: a name is followed into a module only if the module can reach a client. */
   private readonly enters = (file: string): boolean => this.canReach(file);
 
   constructor(private readonly values: Values) {}
+
+  /**
+   * The file whose names are followed from now on, with the client modules
+   * the scan proved before it was found (see `prove`). A library module that
+   * reaches a client only by importing this file back (mongodb's modules
+   * import each other in a ring) holds no client the file's own analysis
+   * would not report, and following names into it would parse half the
+   * library.
+   */
+  beginFile(file: string, clientModules?: readonly string[]): void {
+    if (clientModules) this.prove(clientModules);
+    if (this.analysing === file) return;
+    this.analysing = file;
+    this.onlyThroughAnalysed.clear();
+  }
 
   /**
    * Modules the scan has proved to export a client (the importer follow-up
@@ -65,11 +84,13 @@ export class ClientReach {
   prove(files: Iterable<string>): void {
     let added = false;
     for (const file of files) {
-      if (this.known.get(file) === true) continue;
-      this.known.set(file, true);
+      if (this.known.get(file) === file) continue;
+      this.known.set(file, file);
       added = true;
     }
-    if (added) for (const [file, reach] of this.known) if (!reach) this.known.delete(file);
+    if (!added) return;
+    for (const [file, source] of this.known) if (source === false) this.known.delete(file);
+    this.onlyThroughAnalysed.clear();
   }
 
   /** What a name refers to; undefined when it is imported from a module that cannot reach a client. */
@@ -118,24 +139,32 @@ export class ClientReach {
 
   /** A search over the import graph from the module, stopping at the first module that may define a client. */
   canReach(file: string): boolean {
-    const known = this.known.get(file);
-    if (known !== undefined) return known;
+    const settled = this.settled(file);
+    if (settled !== undefined) return settled;
     const visited = new Set<string>([file]);
     const queue = [file];
-    let reach = false;
-    for (let i = 0; i < queue.length && !reach; i++) {
+    let source: string | undefined;
+    let throughAnalysed = false;
+    for (let i = 0; i < queue.length && source === undefined; i++) {
       const next = queue[i]!;
-      const settled = this.known.get(next);
-      if (settled !== undefined) {
-        reach = settled;
-        continue;
-      }
       const text = this.values.project.textOf(next);
-      if (text === undefined) continue;
-      if (mayDefineClient(text)) {
-        reach = true;
-        continue;
+      if (next === this.analysing) {
+        // Its imports still count; it does not, as a source.
+        throughAnalysed = this.known.get(next) === next || (text !== undefined && mayDefineClient(text));
+      } else {
+        const known = this.known.get(next);
+        if (known === false) continue;
+        if (known !== undefined && known !== this.analysing) {
+          source = known;
+          continue;
+        }
+        if (text === undefined) continue;
+        if (mayDefineClient(text)) {
+          source = next;
+          continue;
+        }
       }
+      if (text === undefined) continue;
       // Re-exports are imports too: `export * from "./client"` reaches what ./client reaches.
       for (const specifier of importSpecifiers(text)) {
         const target = this.values.project.resolveModule(next, specifier);
@@ -145,9 +174,26 @@ export class ClientReach {
         }
       }
     }
+    if (source !== undefined) {
+      this.known.set(file, source);
+      return true;
+    }
+    // Nothing the search saw reaches a client but perhaps the analysed file: settled for this file's analysis only.
+    if (throughAnalysed) {
+      for (const seen of visited) if (seen !== this.analysing) this.onlyThroughAnalysed.add(seen);
+      return false;
+    }
     // No module the search saw reaches a client, or the search would have stopped: all of them are settled.
-    if (!reach) for (const seen of visited) this.known.set(seen, false);
-    this.known.set(file, reach);
-    return reach;
+    for (const seen of visited) this.known.set(seen, false);
+    return false;
+  }
+
+  /** What is known of a module for the current file's analysis (undefined: search). */
+  private settled(file: string): boolean | undefined {
+    const source = this.known.get(file);
+    if (source === undefined) return this.onlyThroughAnalysed.has(file) ? false : undefined;
+    if (source === false) return false;
+    // Known to reach a client only through the file under analysis: asked again without it.
+    return source === this.analysing && file !== this.analysing ? undefined : true;
   }
 }
