@@ -217,10 +217,12 @@ export async function runScan(args: ScanArgs): Promise<number> {
     { include, exclude, ...(args["all-files"] ? { respectIgnore: false } : {}) },
     since,
   );
-  const repoRoot = await findRepoRoot(root);
+  // Four short git runs: asked now, answered while the scan lists and reads.
+  const repoRootFound = findRepoRoot(root);
+  repoRootFound.catch(() => undefined); // awaited below; a failure must not be an unhandled rejection meanwhile
   for (const file of selection.ignored)
     process.stderr.write(
-      `comfydeploy-migrate: ${terminalSafeLine(fromRepoRoot(repoRoot, file))} is ignored (.gitignore, --include or --exclude): not scanned\n`,
+      `comfydeploy-migrate: ${terminalSafeLine(fromRepoRoot(await repoRootFound, file))} is ignored (.gitignore, --include or --exclude): not scanned\n`,
     );
   const onlyFiles = selection.only;
   const showProgress = args.progress ?? Boolean(process.stderr.isTTY);
@@ -247,6 +249,7 @@ export async function runScan(args: ScanArgs): Promise<number> {
       process.stderr.write(`comfydeploy-migrate: --online: ${terminalSafeLine(problem)}\n`);
   }
   if (args.rule) result.findings = result.findings.filter((f) => args.rule!.includes(f.ruleId));
+  const repoRoot = await repoRootFound;
   const repo = repoLinkFrom(args["repo-url"], process.env);
   const reportOptions = {
     command: commandLine(),

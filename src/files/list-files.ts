@@ -81,36 +81,46 @@ export async function listFiles(
   return listing;
 }
 
+/**
+ * Tracked and untracked files come from two git runs at once: git writes an
+ * `--others` listing only after walking the whole work tree, while the
+ * tracked files (most of them) come straight from the index and can be put
+ * to use meanwhile.
+ */
 async function listWithGit(
   root: string,
   unreadableDirs: string[],
   onPaths?: (paths: string[]) => void,
 ): Promise<string[] | undefined> {
   const files = new Set<string>();
-  let rest: Buffer = Buffer.alloc(0);
-  // Paths end in NUL, which no UTF-8 sequence holds: a chunk is cut after its last NUL and the remainder joins the next one.
-  const take = (chunk: Buffer): void => {
-    const data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
-    const end = data.lastIndexOf(0);
-    rest = end === -1 ? data : data.subarray(end + 1);
-    if (end === -1) return;
-    const batch: string[] = [];
-    for (const path of data.toString("utf8", 0, end).split("\0")) {
-      if (path.length === 0 || files.has(path)) continue;
-      files.add(path);
-      batch.push(path);
-    }
-    if (batch.length > 0) onPaths?.(batch);
+  const list = async (which: readonly string[]): Promise<{ code: number; stderr: string } | undefined> => {
+    let rest: Buffer = Buffer.alloc(0);
+    // Paths end in NUL, which no UTF-8 sequence holds: a chunk is cut after its last NUL and the remainder joins the next one.
+    const take = (chunk: Buffer): void => {
+      const data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+      const end = data.lastIndexOf(0);
+      rest = end === -1 ? data : data.subarray(end + 1);
+      if (end === -1) return;
+      const batch: string[] = [];
+      for (const path of data.toString("utf8", 0, end).split("\0")) {
+        if (path.length === 0 || files.has(path)) continue;
+        files.add(path);
+        batch.push(path);
+      }
+      if (batch.length > 0) onPaths?.(batch);
+    };
+    const result = await streamGit(
+      root,
+      ["-c", "core.quotepath=off", "ls-files", "-z", ...which, "--", "."],
+      take,
+    ).catch(() => undefined);
+    if (result?.code === 0) take(Buffer.from([0])); // a last path without its NUL
+    return result;
   };
-  const result = await streamGit(
-    root,
-    ["-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."],
-    take,
-  ).catch(() => undefined);
-  if (result?.code !== 0) return undefined;
-  take(Buffer.from([0])); // a last path without its NUL
+  const [tracked, untracked] = await Promise.all([list(["--cached"]), list(["--others", "--exclude-standard"])]);
+  if (tracked?.code !== 0 || untracked?.code !== 0) return undefined;
   // Untracked files below a directory git cannot open are not listed: git warns, and the directory stands for them.
-  for (const match of result.stderr.matchAll(/could not open directory '(.+?)\/?': Permission denied/g))
+  for (const match of untracked.stderr.matchAll(/could not open directory '(.+?)\/?': Permission denied/g))
     unreadableDirs.push(match[1]!);
   unreadableDirs.sort();
   return [...files];
