@@ -12,7 +12,7 @@ import { fileKind, isJsFile } from "../platform/file-types.js";
 import { JsPool, type JsWork, preloadAnalyzer } from "./js-pool.js";
 import { looksGenerated } from "./js/generated-code.js";
 import { jsTextRules } from "./js/text-rules.js";
-import { JsSignals, prefilterNeedles } from "./needles.js";
+import { JsSignals, needlePattern, prefilterNeedles } from "./needles.js";
 import { findRipgrep, prefilterPass, RIPGREP_MIN_FILES } from "./prefilter-pass.js";
 import { RipgrepFeed } from "./ripgrep-feed.js";
 import { assignFingerprints } from "../core/fingerprint.js";
@@ -25,6 +25,7 @@ import { currentHostsAsLegacy, findLegacyHostMentions, type HostSet } from "../c
 import { cachedReader, contentDigest, decode } from "./file-reading.js";
 import { ImportIndex } from "./import-index.js";
 import { findImporters, hostModuleImports, importerCandidates, thirdPartyPackages } from "./importer-follow-up.js";
+import { PackageImporters } from "./package-importers.js";
 import { pythonImporterFindings } from "./scanners/python/importers.js";
 import { applyInSourceSuppressions, withoutMarkerLines } from "./suppression-pass.js";
 import { scannersFor, scanTextFile, type TextCandidate, textFallback } from "./text-pass.js";
@@ -96,14 +97,13 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   const report = (): void => options.onProgress?.({ ...progress });
   report();
 
-  // A tree that big will almost surely need the parser: load it (about 0.2 s) while git lists the files.
-  if (options.workers !== true && gitIndexBytes(root) > BIG_INDEX_BYTES) preloadAnalyzer();
+  const bigTree = options.workers !== true && gitIndexBytes(root) > BIG_INDEX_BYTES;
   const ripgrep = options.ripgrep !== false ? findRipgrep() : undefined;
   // rg starts on the first paths while git lists the rest: the same files the prefilter would be handed below.
-  const feed = ripgrep ? new RipgrepFeed(ripgrep, root, prefilterNeedles(hosts)) : undefined;
+  const feed = ripgrep ? new RipgrepFeed(ripgrep, root, prefilterNeedles(hosts).map(needlePattern)) : undefined;
   const toPrefilter = (file: string): boolean =>
     !isConfigFile(file) && (!options.onlyFiles || options.onlyFiles.has(file));
-  const listing = await listFiles(
+  const listed = listFiles(
     root,
     {
       include: options.include ?? [],
@@ -112,6 +112,10 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
     },
     feed && ((paths) => feed.add(paths.filter(toPrefilter))),
   );
+  // A tree that big will almost surely need the parser: load it (about 0.2 s) while git lists the files. Git is started
+  // first, since part of the load holds this thread.
+  if (bigTree) preloadAnalyzer();
+  const listing = await listed;
   // The tool's own config names V1 hosts on purpose.
   const allFiles = listing.files.filter((file) => !isConfigFile(file));
   progress.listed = allFiles.length;
@@ -211,6 +215,8 @@ async function scanWithPool(
   const pool = await poolFor(jsCandidates.length, legacyBase);
   if (jsCandidates.length > WORKER_THRESHOLD) pool.grow(Math.ceil(jsCandidates.length / WORKER_THRESHOLD));
   const analysed = new Set<string>();
+  /** Barrels the follow-up settled without the parser: in `analysed`, so no round takes them again. */
+  let barrelCount = 0;
   const sdkImporters: string[] = [...textOnlySdkImporters];
   const clientModules: string[] = [];
   const run = async (work: JsWork[]): Promise<void> => {
@@ -238,15 +244,25 @@ async function scanWithPool(
       ? index.cover(importerFiles.filter((f) => thirdPartyPackage(f) === undefined))
       : undefined;
   ownCode?.catch(() => undefined); // a failure surfaces where the index is asked
+  const packages = new PackageImporters(root, ripgrep, importerFiles, thirdPartyPackage);
+  packages.prepare(
+    jsCandidates.map((w) => w.file),
+    analysed,
+  );
   await run(jsCandidates.splice(0));
   const provenClients: string[] = [];
   while (clientModules.length > 0) {
     const modules = clientModules.splice(0);
     provenClients.push(...modules);
-    const search = { index, importerFiles, thirdPartyPackage };
-    const importers = await findImporters(root, fileSet, analysed, modules, search, digests, [...provenClients]);
-    if (importers.length === 0) break;
-    progress.candidates += importers.filter((w) => !countedJs.has(w.file)).length;
+    const search = { index, importerFiles, thirdPartyPackage, packages };
+    const found = await findImporters(root, fileSet, analysed, modules, search, digests, [...provenClients]);
+    const { importers, barrels } = found;
+    if (importers.length === 0 && barrels.length === 0) break;
+    for (const barrel of barrels) analysed.add(barrel);
+    barrelCount += barrels.length;
+    clientModules.push(...barrels);
+    progress.candidates += [...importers.map((w) => w.file), ...barrels].filter((f) => !countedJs.has(f)).length;
+    packages.prepare([...importers.map((w) => w.file), ...barrels], analysed);
     await run(importers);
   }
   await ownCode?.catch(() => undefined); // no rg left running when the scan returns
@@ -303,7 +319,7 @@ async function scanWithPool(
     stats: {
       listed: allFiles.length,
       candidates: progress.candidates,
-      analysed: analysed.size,
+      analysed: analysed.size - barrelCount,
       textOnly,
       listing: listingSource,
     },

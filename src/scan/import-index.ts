@@ -29,8 +29,20 @@ import { chunkArguments, RG_LISTED_FILES } from "./ripgrep-feed.js";
  * the follow-up's names need (`/client"`, `/client.js"`); a bare package name
  * can never be one of them.
  */
-const SPECIFIER_SOURCE = String.raw`(?:\bfrom|\brequire\s*\(|\bimport\s*\()\s*["'\x60][^"'\x60\n]*/[^"'\x60\n]*["'\x60]`;
+const IMPORT_KEYWORD = String.raw`(?:\bfrom|\brequire\s*\(|\bimport\s*\()`;
+const SPECIFIER_SOURCE = String.raw`${IMPORT_KEYWORD}\s*["'\x60][^"'\x60\n]*/[^"'\x60\n]*["'\x60]`;
 const SPECIFIER = new RegExp(SPECIFIER_SOURCE, "g");
+
+/**
+ * An rg (and JavaScript) pattern for a specifier naming one of these modules
+ * the way `importersOf` answers for indexed files: a segment after a slash
+ * that is the name, before the closing quote or a dot.
+ */
+export function specifierNamingPattern(names: Iterable<string>): string {
+  const alternatives = [...names].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return String.raw`${IMPORT_KEYWORD}\s*["'\x60][^"'\x60\n]*/(?:${alternatives.join("|")})["'\x60.]`;
+}
+
 /** Index keys of auto-imported names start with a character no path segment holds. */
 const NAME_KEY = "\0";
 /** Bytes of names per rg pattern, well under Linux's limit on one argument. */

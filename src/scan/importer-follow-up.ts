@@ -10,16 +10,18 @@ import { readFile } from "node:fs/promises";
 import { posix } from "node:path";
 import { thirdPartyPackageOf } from "../files/package-dirs.js";
 import { V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES } from "../knowledge/migration.js";
-import { importSpecifiers, mayReexport } from "../lang/js/module-syntax.js";
+import { barrelSpecifiers, importSpecifiers, mayReexport } from "../lang/js/module-syntax.js";
+import { isSdkModule } from "../lang/js/sdk-module.js";
 import { forEachLimit } from "../platform/concurrency.js";
 import { isJsFile } from "../platform/file-types.js";
 import { contentDigest, decode } from "./file-reading.js";
 import type { JsWork } from "./js-pool.js";
 import { looksGenerated } from "./js/generated-code.js";
 import { looksBinary } from "./needles.js";
-import type { ImportIndex } from "./import-index.js";
+import { type ImportIndex, specifierNamingPattern } from "./import-index.js";
 import type { JsProject } from "./js/project.js";
 import { MAX_FILE_BYTES, READ_CONCURRENCY } from "./prefilter-pass.js";
+import { importedNames, PackageImporters } from "./package-importers.js";
 
 const JS_EXTENSION = /\.(?:[cm]?[jt]sx?)$/;
 
@@ -46,23 +48,13 @@ export function hostModuleImports(modules: readonly string[]): (file: string, te
   };
 }
 
-/** The names an import of these modules spells after its last slash: the file's name, an index file's folder. */
-function importedNames(modules: readonly string[]): Set<string> {
-  return new Set(
-    modules.map((m) => {
-      const base = posix.basename(m).replace(/\.[^.]+$/, "");
-      return base === "index" ? posix.basename(posix.dirname(m)) : base;
-    }),
-  );
-}
-
 /**
  * Byte needles for an import of one of these modules: the module's name after
  * a slash and before a quote or an extension ("./comfy", '@/lib/comfy',
  * "../comfy.js"; an index file by its folder). A bare word would match far too much.
  */
-function importNeedles(names: ReadonlySet<string>): Buffer[] {
-  return [...names].flatMap((n) => [`/${n}"`, `/${n}'`, `/${n}.`, `/${n}\``].map((needle) => Buffer.from(needle)));
+function importNeedles(names: ReadonlySet<string>): string[] {
+  return [...names].flatMap((n) => [`/${n}"`, `/${n}'`, `/${n}.`, `/${n}\``]);
 }
 
 /**
@@ -81,9 +73,12 @@ const usesAClient = (text: string): boolean => USES_A_CLIENT.some((pattern) => p
 
 /** Where findImporters looks: the import index, the files that may import, and which third-party package a file is in. */
 export interface ImporterSearch {
+  /** The repository's own code, indexed once for every round. */
   index: ImportIndex;
   importerFiles: readonly string[];
   thirdPartyPackage?: (file: string) => string | undefined;
+  /** The search of third-party packages, prepared before the round's analysis (else made when the round asks). */
+  packages?: PackageImporters;
 }
 
 /** Module resolution as the analyser does it (relative paths, tsconfig `paths`, workspace packages), one per scan's file set. */
@@ -94,7 +89,7 @@ async function importsOneOf(
   root: string,
   fileSet: ReadonlySet<string>,
   file: string,
-  text: string,
+  specifiers: readonly string[],
   modules: ReadonlySet<string>,
 ): Promise<boolean> {
   let project = projects.get(fileSet);
@@ -104,7 +99,7 @@ async function importsOneOf(
     projects.set(fileSet, project);
   }
   const resolver = await project;
-  return importSpecifiers(text).some((specifier) => {
+  return specifiers.some((specifier) => {
     const target = resolver.resolveModule(file, specifier);
     return target !== undefined && modules.has(target);
   });
@@ -129,34 +124,47 @@ export function thirdPartyPackages(fileSet: ReadonlySet<string>): (file: string)
   };
 }
 
+/** What a round of the follow-up found: files for the parser, and barrels that pass a client module on (they need none). */
+export interface Importers {
+  importers: JsWork[];
+  barrels: string[];
+}
+
 /**
  * JS/TS files not yet analysed that import one of the client modules by name
- * (by file or folder name, answered by the import index), so that the import
- * can be checked by the parser. `importerFiles` are the files that may import
- * (importerCandidates); the index is made to cover those in scope first.
+ * (by file or folder name), so that the import can be checked by the parser.
+ * `importerFiles` are the files that may import (importerCandidates). The
+ * repository's own code is answered by the import index, built once for every
+ * round. A third-party package is searched for the names only when a round's
+ * client module sits in it: few rounds have one, and an index of every
+ * specifier in a library costs several times the search.
  */
 export async function findImporters(
   root: string,
   fileSet: ReadonlySet<string>,
   analysed: ReadonlySet<string>,
   modules: readonly string[],
-  { index, importerFiles, thirdPartyPackage = thirdPartyPackages(fileSet) }: ImporterSearch,
+  {
+    index,
+    importerFiles,
+    thirdPartyPackage = thirdPartyPackages(fileSet),
+    packages = new PackageImporters(root, undefined, importerFiles, thirdPartyPackage),
+  }: ImporterSearch,
   digests: Map<string, string>,
   /** Every client module the scan has proved so far (these modules included): the importers' analysis takes them as clients. */
   proven: readonly string[] = modules,
-): Promise<JsWork[]> {
+): Promise<Importers> {
   const names = importedNames(modules);
   const provenSet = new Set(proven);
   const needles = importNeedles(names);
+  const needleBytes = needles.map((needle) => Buffer.from(needle));
   const importers: JsWork[] = [];
+  const barrels: string[] = [];
   // For a module in third-party code, its importers are looked for in its own package and in the repository's own code:
   // other libraries import a library by name, which resolves to their own dependencies, not to this copy.
-  const modulePackages = new Set(modules.map(thirdPartyPackage));
-  const inScope = (file: string): boolean => {
-    const pkg = thirdPartyPackage(file);
-    return pkg === undefined || modulePackages.has(pkg);
-  };
-  await index.cover(importerFiles.filter(inScope));
+  const ownCode = importerFiles.filter((file) => thirdPartyPackage(file) === undefined);
+  const [, inPackages] = await Promise.all([index.cover(ownCode), packages.filesNaming(modules, analysed)]);
+  const namingInText = new RegExp(specifierNamingPattern(names));
   // Files that see a name a module puts in scope without an import (Nuxt's auto-imports) use it by naming it.
   const usedWithout = new Map<string, Buffer[]>();
   for (const module of modules) {
@@ -167,24 +175,34 @@ export async function findImporters(
       usedWithout.set(file, [...(usedWithout.get(file) ?? []), ...exported.names.map((name) => Buffer.from(name))]);
     }
   }
-  const candidates = [...new Set([...index.importersOf(names), ...usedWithout.keys()])]
-    .filter((f) => !analysed.has(f) && inScope(f))
+  const candidates = [...new Set([...index.importersOf(names), ...usedWithout.keys(), ...inPackages])]
+    .filter((f) => !analysed.has(f))
     .sort();
   await forEachLimit(candidates, READ_CONCURRENCY, async (file) => {
     const content = await readFile(posix.join(root, file)).catch(() => undefined);
     if (!content || content.length > MAX_FILE_BYTES || looksBinary(content)) return;
-    const named = [...needles, ...(usedWithout.get(file) ?? [])];
+    const named = [...needleBytes, ...(usedWithout.get(file) ?? [])];
     // A bundle's imports are inlined copies of files the follow-up reaches in their own right.
     if (!named.some((n) => content.indexOf(n) !== -1) || looksGenerated(file, content)) return;
     const text = decode(content);
+    // A barrel holds no V1 use of its own, and passes a client on when it re-exports one: no parse of it says more.
+    const reexported = barrelSpecifiers(text);
+    if (reexported && !reexported.some((specifier) => isSdkModule(specifier) || specifier.includes(":"))) {
+      if (!(await importsOneOf(root, fileSet, file, reexported, provenSet))) return;
+      barrels.push(file);
+      digests.set(file, contentDigest(content));
+      return;
+    }
     // The repository's own code is parsed whatever it calls: a local client's methods have any names (`jobs.enqueue()`).
     // A library file must use a client, and import a client module, not another module of the same name (`./lib`, `./index`).
     if (thirdPartyPackage(file) !== undefined) {
+      if (inPackages.has(file) && !namingInText.test(text)) return;
       if (!usesAClient(text)) return;
-      if (!usedWithout.has(file) && !(await importsOneOf(root, fileSet, file, text, provenSet))) return;
+      if (!usedWithout.has(file) && !(await importsOneOf(root, fileSet, file, importSpecifiers(text), provenSet)))
+        return;
     }
     importers.push({ file, text, clientModules: proven });
     digests.set(file, contentDigest(content));
   });
-  return importers;
+  return { importers, barrels };
 }

@@ -36,6 +36,8 @@ export interface PoolOptions {
   threads: boolean;
 }
 
+/** In-process analysis lets the event loop run at least this often. */
+const YIELD_EVERY_MS = 10;
 /** Work is sent to threads in batches: fewer messages, and dependency parses are shared inside a batch. */
 const BATCH_SIZE = 32;
 
@@ -86,11 +88,18 @@ class InProcessPool extends JsPool {
     if (work.length === 0) return [];
     this.analyzer ??= createAnalyzer(this.options);
     const analyzer = await this.analyzer;
-    return work.map(({ file, text, clientModules }) => {
-      const result = analyzer.analyze(file, text, clientModules);
+    const results: JsWorkResult[] = [];
+    let since = performance.now();
+    for (const { file, text, clientModules } of work) {
+      // Other work of the scan (rg indexing imports beside the parser) is read between files, or its pipe stalls it.
+      if (performance.now() - since > YIELD_EVERY_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        since = performance.now();
+      }
+      results.push({ file, ...analyzer.analyze(file, text, clientModules) });
       onFile();
-      return { file, ...result };
-    });
+    }
+    return results;
   }
 
   /** Lets the analyzer go, and with it the syntax trees it keeps for cross-file lookups. */

@@ -14,7 +14,7 @@ import { posix, sep } from "node:path";
 import type { SkippedFile } from "../core/finding.js";
 import { forEachLimit } from "../platform/concurrency.js";
 import { asUtf8 } from "../core/text-encoding.js";
-import { looksBinary, type Needle, Prefilter } from "./needles.js";
+import { looksBinary, type Needle, needlePattern, Prefilter } from "./needles.js";
 import { RipgrepFeed } from "./ripgrep-feed.js";
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -65,9 +65,9 @@ export async function prefilterPass(options: PrefilterOptions): Promise<Prefilte
 
   if (options.ripgrep && (options.files.length >= RIPGREP_MIN_FILES || options.feed?.started)) {
     // Only the files rg matched are looked at: the others hold no needle, whatever their size or kind.
-    const matched = await (options.feed ?? new RipgrepFeed(options.ripgrep, options.root, options.needles)).finish(
-      options.files,
-    );
+    const matched = await (
+      options.feed ?? new RipgrepFeed(options.ripgrep, options.root, options.needles.map(needlePattern))
+    ).finish(options.files);
     await forEachLimit(
       options.files.filter((f) => matched.has(f)),
       READ_CONCURRENCY,

@@ -7,7 +7,6 @@
  */
 import { execFile } from "node:child_process";
 import { ripgrepEnv } from "../platform/child-env.js";
-import { type Needle, needlePattern } from "./needles.js";
 
 /** Bytes of paths per rg command line, well under Linux's argument limit. */
 const RG_ARGS_BYTES = 512 * 1024;
@@ -17,14 +16,14 @@ const RG_AT_ONCE = 2;
 /** Listed paths rg found a needle in; `complete` is false when rg could not read some file (its exit code 2). */
 export type RipgrepMatches = Set<string> & { complete: boolean };
 
-/** Listed paths rg finds a needle in, all given at once. */
+/** Listed paths rg finds a pattern in (rg regexes: `needlePattern` makes one of a needle), all given at once. */
 export function ripgrepMatches(
   rg: string,
   root: string,
   files: readonly string[],
-  needles: readonly Needle[],
+  patterns: readonly string[],
 ): Promise<RipgrepMatches> {
-  return new RipgrepFeed(rg, root, needles).finish(files);
+  return new RipgrepFeed(rg, root, patterns).finish(files);
 }
 
 /**
@@ -48,10 +47,11 @@ export class RipgrepFeed {
   constructor(
     private readonly rg: string,
     private readonly root: string,
-    needles: readonly Needle[],
+    /** rg regexes; `needlePattern` makes one of a prefilter needle. */
+    patterns: readonly string[],
   ) {
     this.args = ["--files-with-matches", "--null", ...RG_LISTED_FILES];
-    for (const needle of needles) this.args.push("-e", needlePattern(needle));
+    for (const pattern of patterns) this.args.push("-e", pattern);
     this.args.push("--");
   }
 

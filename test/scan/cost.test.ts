@@ -238,6 +238,27 @@ describe("importers of a client module", () => {
     expect(result.digests?.has("vendor/render/lib/tasks/use.js")).toBe(false);
   });
 
+  it("pass a client on through a barrel of re-exports without parsing the barrel", async () => {
+    const root = tempRepo({
+      "package.json": '{ "name": "app" }\n',
+      "vendor/render/package.json": '{ "name": "render", "version": "1.0.0" }\n',
+      "vendor/render/lib/client.js":
+        'import { ComfyDeployClient } from "comfydeploy";\nexport const renderClient = new ComfyDeployClient({ apiToken: process.env.T });\n',
+      // Generated barrels: only re-exports and comments.
+      "vendor/render/lib/index.js":
+        '// generated\nexport * from "./client";\nexport { default as Other } from "./other";\n/* end */\n',
+      "vendor/render/lib/other.js": "export default 1;\n",
+      "vendor/render/app/use.js":
+        'import { renderClient } from "../lib";\nexport const go = (inputs) => renderClient.run({ deployment_id: "d", inputs });\n',
+    });
+    const result = await scanDir(root);
+    expect(rulesIn(result.findings, "vendor/render/app/use.js")).toContain("v1-sdk-call");
+    expect(rulesIn(result.findings, "vendor/render/lib/index.js")).toEqual([]);
+    // client.js and use.js: the barrel in between is settled from its text.
+    expect(result.stats.analysed).toBe(2);
+    expect(result.digests?.has("vendor/render/lib/index.js")).toBe(true);
+  });
+
   it("know which checked-in package a file is in", () => {
     const files = new Set(["vendor/a/package.json", "vendor/a/node_modules/b/package.json", "third_party/c/x.js"]);
     const has = (path: string) => files.has(path);

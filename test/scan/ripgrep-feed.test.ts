@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_HOSTS } from "../../src/core/urls.js";
-import { prefilterNeedles } from "../../src/scan/needles.js";
+import { needlePattern, prefilterNeedles } from "../../src/scan/needles.js";
 import { findRipgrep } from "../../src/scan/prefilter-pass.js";
 import { RipgrepFeed, ripgrepMatches } from "../../src/scan/ripgrep-feed.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 
 const rg = findRipgrep();
-const needles = prefilterNeedles(DEFAULT_HOSTS);
+const needles = prefilterNeedles(DEFAULT_HOSTS).map(needlePattern);
 
 function tree(): { root: string; files: string[]; v1: string[] } {
   const files: Record<string, string> = {};
