@@ -59,17 +59,22 @@ function importNeedles(names: ReadonlySet<string>): string[] {
 
 /**
  * What an importer of a client module must do for its import to matter: call
- * a V1 client method or read a client property, take `typeof` of a binding,
- * or pass the module on (a barrel). Third-party files that happen to import a
- * module of the same name do none of these and are not parsed.
+ * a V1 client method or read a client property, type something by a binding
+ * (`typeof client` in TypeScript), or pass the module on (a barrel).
+ * Third-party files that happen to import a module of the same name do none
+ * of these and are not parsed.
  */
-const USES_A_CLIENT = [
-  new RegExp(
-    `\\.(?:${V1_CLIENT_METHODS.map((m) => m.v1).join("|")})\\s*\\(|\\.(?:${V1_CLIENT_PROPERTIES.join("|")})\\b`,
-  ),
-  /\btypeof\s+[A-Za-z_$]/,
-];
-const usesAClient = (text: string): boolean => USES_A_CLIENT.some((pattern) => pattern.test(text)) || mayReexport(text);
+const CALLS_A_CLIENT = new RegExp(
+  `\\.(?:${V1_CLIENT_METHODS.map((m) => m.v1).join("|")})\\s*\\(|\\.(?:${V1_CLIENT_PROPERTIES.join("|")})\\b`,
+);
+/**
+ * `typeof` in a type: not compared (`typeof x === "function"`, `"number" === typeof x`), which is how JavaScript
+ * libraries use it hundreds of times a file, so only TypeScript sources are asked.
+ */
+const TYPE_OF_BINDING = /(?<![=!]=\s*)\btypeof\s+[A-Za-z_$][\w$.]*(?![\w$.])(?!\s*[=!]=)/;
+const TYPESCRIPT_SOURCE = /\.[cm]?tsx?$/;
+const usesAClient = (file: string, text: string): boolean =>
+  CALLS_A_CLIENT.test(text) || (TYPESCRIPT_SOURCE.test(file) && TYPE_OF_BINDING.test(text)) || mayReexport(text);
 
 /** Where findImporters looks: the import index, the files that may import, and which third-party package a file is in. */
 export interface ImporterSearch {
@@ -197,7 +202,7 @@ export async function findImporters(
     // A library file must use a client, and import a client module, not another module of the same name (`./lib`, `./index`).
     if (thirdPartyPackage(file) !== undefined) {
       if (inPackages.has(file) && !namingInText.test(text)) return;
-      if (!usesAClient(text)) return;
+      if (!usesAClient(file, text)) return;
       if (!usedWithout.has(file) && !(await importsOneOf(root, fileSet, file, importSpecifiers(text), provenSet)))
         return;
     }

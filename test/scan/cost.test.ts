@@ -259,6 +259,26 @@ describe("importers of a client module", () => {
     expect(result.digests?.has("vendor/render/lib/index.js")).toBe(true);
   });
 
+  it("are not parsed in a checked-in library for runtime typeof checks, only for typeof in a TypeScript type", async () => {
+    const client =
+      'import { ComfyDeployClient } from "comfydeploy";\nexport const renderClient = new ComfyDeployClient({ apiToken: process.env.T });\n';
+    const root = tempRepo({
+      "package.json": '{ "name": "app" }\n',
+      "vendor/render/package.json": '{ "name": "render", "version": "1.0.0" }\n',
+      "vendor/render/lib/client.js": client,
+      // A library file calls the module's other export and checks types at run time, as libraries do everywhere.
+      "vendor/render/lib/query.js":
+        'const { renderClient } = require("./client");\nmodule.exports = (cb) => typeof cb === "function" && "object" === typeof renderClient;\n',
+      "vendor/render/src/types.ts":
+        'import { renderClient } from "../lib/client";\nexport type RenderClient = typeof renderClient;\n',
+    });
+    const result = await scanDir(root);
+    // client.js and types.ts.
+    expect(result.stats.analysed).toBe(2);
+    expect(result.digests?.has("vendor/render/lib/query.js")).toBe(false);
+    expect(result.digests?.has("vendor/render/src/types.ts")).toBe(true);
+  });
+
   it("know which checked-in package a file is in", () => {
     const files = new Set(["vendor/a/package.json", "vendor/a/node_modules/b/package.json", "third_party/c/x.js"]);
     const has = (path: string) => files.has(path);
