@@ -6,13 +6,12 @@
  * files not yet analysed use one of these client modules?), the latter
  * answered from one import index for every round.
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { posix } from "node:path";
 import { thirdPartyPackageOf } from "../files/package-dirs.js";
 import { V1_CLIENT_METHODS, V1_CLIENT_PROPERTIES } from "../knowledge/migration.js";
 import { barrelSpecifiers, importSpecifiers, mayReexport } from "../lang/js/module-syntax.js";
 import { isSdkModule } from "../lang/js/sdk-module.js";
-import { forEachLimit } from "../platform/concurrency.js";
 import { isJsFile } from "../platform/file-types.js";
 import { contentDigest, decode } from "./file-reading.js";
 import type { JsWork } from "./js-pool.js";
@@ -20,7 +19,7 @@ import { looksGenerated } from "./js/generated-code.js";
 import { looksBinary } from "./needles.js";
 import { type ImportIndex, specifierNamingPattern } from "./import-index.js";
 import type { JsProject } from "./js/project.js";
-import { MAX_FILE_BYTES, READ_CONCURRENCY } from "./prefilter-pass.js";
+import { MAX_FILE_BYTES } from "./prefilter-pass.js";
 import { importedNames, PackageImporters } from "./package-importers.js";
 
 const JS_EXTENSION = /\.(?:[cm]?[jt]sx?)$/;
@@ -129,6 +128,14 @@ export function thirdPartyPackages(fileSet: ReadonlySet<string>): (file: string)
   };
 }
 
+function readIfPossible(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a round of the follow-up found: files for the parser, and barrels that pass a client module on (they need none). */
 export interface Importers {
   importers: JsWork[];
@@ -183,31 +190,32 @@ export async function findImporters(
   const candidates = [...new Set([...index.importersOf(names), ...usedWithout.keys(), ...inPackages])]
     .filter((f) => !analysed.has(f))
     .sort();
-  await forEachLimit(candidates, READ_CONCURRENCY, async (file) => {
-    const content = await readFile(posix.join(root, file)).catch(() => undefined);
-    if (!content || content.length > MAX_FILE_BYTES || looksBinary(content)) return;
+  // Read synchronously: the search has just read these files, so they are in the page cache.
+  for (const file of candidates) {
+    const content = readIfPossible(posix.join(root, file));
+    if (!content || content.length > MAX_FILE_BYTES || looksBinary(content)) continue;
     const named = [...needleBytes, ...(usedWithout.get(file) ?? [])];
     // A bundle's imports are inlined copies of files the follow-up reaches in their own right.
-    if (!named.some((n) => content.indexOf(n) !== -1) || looksGenerated(file, content)) return;
+    if (!named.some((n) => content.indexOf(n) !== -1) || looksGenerated(file, content)) continue;
     const text = decode(content);
     // A barrel holds no V1 use of its own, and passes a client on when it re-exports one: no parse of it says more.
     const reexported = barrelSpecifiers(text);
     if (reexported && !reexported.some((specifier) => isSdkModule(specifier) || specifier.includes(":"))) {
-      if (!(await importsOneOf(root, fileSet, file, reexported, provenSet))) return;
+      if (!(await importsOneOf(root, fileSet, file, reexported, provenSet))) continue;
       barrels.push(file);
       digests.set(file, contentDigest(content));
-      return;
+      continue;
     }
     // The repository's own code is parsed whatever it calls: a local client's methods have any names (`jobs.enqueue()`).
     // A library file must use a client, and import a client module, not another module of the same name (`./lib`, `./index`).
     if (thirdPartyPackage(file) !== undefined) {
-      if (inPackages.has(file) && !namingInText.test(text)) return;
-      if (!usesAClient(file, text)) return;
+      if (inPackages.has(file) && !namingInText.test(text)) continue;
+      if (!usesAClient(file, text)) continue;
       if (!usedWithout.has(file) && !(await importsOneOf(root, fileSet, file, importSpecifiers(text), provenSet)))
-        return;
+        continue;
     }
     importers.push({ file, text, clientModules: proven });
     digests.set(file, contentDigest(content));
-  });
+  }
   return { importers, barrels };
 }

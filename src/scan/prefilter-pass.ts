@@ -7,8 +7,8 @@
  * (a binary without one could not hide a V1 use, so it is not worth a line in
  * the report).
  */
-import { constants, existsSync, lstatSync, type Stats } from "node:fs";
-import { lstat, open, readFile, realpath } from "node:fs/promises";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readFileSync, type Stats } from "node:fs";
+import { lstat, readFile, realpath } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { posix, sep } from "node:path";
 import type { SkippedFile } from "../core/finding.js";
@@ -68,14 +68,11 @@ export async function prefilterPass(options: PrefilterOptions): Promise<Prefilte
     const matched = await (
       options.feed ?? new RipgrepFeed(options.ripgrep, options.root, options.needles.map(needlePattern))
     ).finish(options.files);
-    await forEachLimit(
-      options.files.filter((f) => matched.has(f)),
-      READ_CONCURRENCY,
-      async (file) => {
-        const content = await readMatched(options.root, realRoot, file, options.skipped);
-        if (content) keepRead(file, content);
-      },
-    );
+    for (const file of options.files) {
+      if (!matched.has(file)) continue;
+      const content = await readMatched(options.root, realRoot, file, options.skipped);
+      if (content) keepRead(file, content);
+    }
     if (matched.complete) return hits;
     // rg could not read some file: read the rest here, so each one is a candidate or skipped with a reason, never dropped.
     const prefilter = new Prefilter(options.needles);
@@ -109,8 +106,10 @@ export function findRipgrep(): string | undefined {
 }
 
 /**
- * A file rg matched, read through one open handle: its fstat answers the
- * kind and size checks, so the path is not statted a second time. Links
+ * A file rg matched, read through one open descriptor: its fstat answers the
+ * kind and size checks, so the path is not statted a second time. Read
+ * synchronously: rg has just read it, so it is in the page cache, where a
+ * synchronous read costs a fraction of four thread-pool round trips. Links
  * (which O_NOFOLLOW refuses) and files the open fails on get the path checks
  * and their reason. Undefined when the file is not to be scanned.
  */
@@ -121,25 +120,32 @@ async function readMatched(
   skipped: SkippedFile[],
 ): Promise<Buffer | undefined> {
   const path = posix.join(toPosix(root), file);
-  // O_NONBLOCK: a FIFO in the tree must not stall the scan (no effect on regular files).
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(async () => {
+  let fd: number;
+  try {
+    // O_NONBLOCK: a FIFO in the tree must not stall the scan (no effect on regular files).
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
     // The path checks say why (a link, a directory the user cannot enter); a regular file that would not open could not be read.
     if (await statOne(root, realRoot, file, skipped)) skipped.push({ file, reason: "could not be read" });
     return undefined;
-  });
-  if (!handle) return undefined;
+  }
   try {
-    const stats = await handle.stat();
+    const stats = fstatSync(fd);
     if (!stats.isFile()) return undefined;
     if (stats.size > MAX_FILE_BYTES) {
       skipped.push({ file, reason: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` });
       return undefined;
     }
-    const content = await handle.readFile().then(asUtf8, () => undefined);
+    let content: Buffer | undefined;
+    try {
+      content = asUtf8(readFileSync(fd));
+    } catch {
+      content = undefined;
+    }
     if (!content) skipped.push({ file, reason: "could not be read" });
     return content;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
