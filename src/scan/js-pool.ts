@@ -10,7 +10,7 @@ import type { Finding } from "../core/finding.js";
 import type { JsAnalyzer } from "./js/analyze.js";
 import type { HostSet } from "../core/urls.js";
 import type { HeldBase } from "./held-base.js";
-import { precompileTypeScript } from "../platform/typescript.js";
+import { precompileTypeScript, withTypeScriptOnly } from "../platform/typescript.js";
 
 export interface JsWork {
   file: string;
@@ -61,7 +61,7 @@ let analyzerModule: Promise<typeof import("./js/analyze.js")> | undefined;
 /** The analyzer's module, loaded once, with TypeScript's compiled code from the compile cache. */
 function loadAnalyzer(): Promise<typeof import("./js/analyze.js")> {
   if (!analyzerModule) precompileTypeScript();
-  analyzerModule ??= import("./js/analyze.js");
+  analyzerModule ??= withTypeScriptOnly(() => import("./js/analyze.js"));
   return analyzerModule;
 }
 
