@@ -33,10 +33,7 @@ export function hostModuleImports(modules: readonly string[]): (file: string, te
   if (modules.length === 0) return () => false;
   const stems = new Set(modules.map((m) => m.replace(JS_EXTENSION, "").replace(/\/index$/, "")));
   const tails = [...stems].map((stem) => stem.split("/").slice(-2).join("/"));
-  // Every specifier that can match ends in one of these names: a text holding none of them is not read for imports.
-  const lastNames = [...new Set([...stems].map((stem) => stem.slice(stem.lastIndexOf("/") + 1)))];
   return (file, text) => {
-    if (!lastNames.some((name) => text.includes(name))) return false;
     for (const imported of importSpecifiers(text)) {
       const specifier = imported.replace(JS_EXTENSION, "").replace(/\/index$/, "");
       if (specifier.startsWith(".")) {
