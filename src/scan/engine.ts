@@ -239,11 +239,10 @@ async function scanWithPool(
   const importerFiles = importerCandidates(filesToScan, fileSet);
   const thirdPartyPackage = thirdPartyPackages(fileSet);
   const index = new ImportIndex(root, ripgrep, importerFiles);
-  let ownCode: Promise<void> | undefined =
-    jsCandidates.length > 0 && ripgrep && filesToScan.length >= RIPGREP_MIN_FILES
-      ? index.cover(importerFiles.filter((f) => thirdPartyPackage(f) === undefined))
-      : undefined;
-  ownCode?.catch(() => undefined); // a failure surfaces where the index is asked
+  const ownCode = importerFiles.filter((f) => thirdPartyPackage(f) === undefined);
+  let ownCodeIndexed: Promise<void> | undefined =
+    jsCandidates.length > 0 && ripgrep && filesToScan.length >= RIPGREP_MIN_FILES ? index.cover(ownCode) : undefined;
+  ownCodeIndexed?.catch(() => undefined); // a failure surfaces where the index is asked
   const packages = new PackageImporters(root, ripgrep, importerFiles, thirdPartyPackage);
   packages.prepare(
     jsCandidates.map((w) => w.file),
@@ -254,7 +253,7 @@ async function scanWithPool(
   while (clientModules.length > 0) {
     const modules = clientModules.splice(0);
     provenClients.push(...modules);
-    const search = { index, importerFiles, thirdPartyPackage, packages };
+    const search = { index, importerFiles, thirdPartyPackage, packages, ownCode };
     const found = await findImporters(root, fileSet, analysed, modules, search, digests, [...provenClients]);
     const { importers, barrels } = found;
     if (importers.length === 0 && barrels.length === 0) break;
@@ -265,8 +264,8 @@ async function scanWithPool(
     packages.prepare([...importers.map((w) => w.file), ...barrels], analysed);
     await run(importers);
   }
-  await ownCode?.catch(() => undefined); // no rg left running when the scan returns
-  ownCode = undefined;
+  await ownCodeIndexed?.catch(() => undefined); // no rg left running when the scan returns
+  ownCodeIndexed = undefined;
   // The JS/TS findings are made: the parsed files go before the text pass loads its grammars.
   await pool.close();
   const read = cachedReader(root, fileSet);

@@ -30,6 +30,8 @@ interface Prepared {
 
 export class PackageImporters {
   private prepared: Prepared | undefined;
+  /** The importer files of each third-party package, grouped once. */
+  private byPackage: Map<string, string[]> | undefined;
 
   constructor(
     private readonly root: string,
@@ -69,6 +71,20 @@ export class PackageImporters {
     );
   }
 
+  private filesOf(pkg: string): readonly string[] {
+    if (!this.byPackage) {
+      this.byPackage = new Map();
+      for (const file of this.importerFiles) {
+        const owner = this.thirdPartyPackage(file);
+        if (owner === undefined) continue;
+        const files = this.byPackage.get(owner);
+        if (files) files.push(file);
+        else this.byPackage.set(owner, [file]);
+      }
+    }
+    return this.byPackage.get(pkg) ?? [];
+  }
+
   private packagesOf(files: readonly string[]): Set<string> {
     const packages = new Set<string>();
     for (const file of files) {
@@ -85,9 +101,7 @@ export class PackageImporters {
     analysed: ReadonlySet<string>,
   ): Promise<Set<string>> {
     if (packages.size === 0) return new Set();
-    const files = this.importerFiles.filter(
-      (file) => !analysed.has(file) && packages.has(this.thirdPartyPackage(file) ?? ""),
-    );
+    const files = [...packages].flatMap((pkg) => this.filesOf(pkg).filter((file) => !analysed.has(file)));
     if (!this.ripgrep || files.length < RIPGREP_MIN_FILES) return new Set(files);
     return ripgrepMatches(this.ripgrep, this.root, files, [specifierNamingPattern(names)]);
   }
