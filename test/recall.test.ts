@@ -326,7 +326,7 @@ const CORPORA = ["real-shapes", "real-shapes-holdout", "existing"] as const;
  */
 const RECALL_FLOORS = {
   "real-shapes": 535 / 535,
-  "real-shapes-holdout": 300 / 311,
+  "real-shapes-holdout": 354 / 370,
   existing: RECALL_TARGETS.existing,
 } as const;
 
