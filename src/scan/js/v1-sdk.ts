@@ -10,6 +10,7 @@ import { isSdkModule } from "../../lang/js/sdk-module.js";
 import { enclosingClass, type FileContext, requiredModule, unwrap } from "./file-context.js";
 import type { Definition, Values } from "./values.js";
 import type { VendoredClients } from "./vendored-client.js";
+import { factoryArgument } from "./factory-arguments.js";
 import { isSenderFunction, returnedObjects, type SenderFunction, type V1Senders } from "./v1-senders.js";
 
 /** sdk: an instance of the V1 SDK's class; vendored: of a local copy of it. */
@@ -129,7 +130,8 @@ export class V1Sdk {
       return undefined;
     }
     if (ts.isIdentifier(e)) return this.definitionKind(this.reach.definitionOf(e, context), depth);
-    if (ts.isCallExpression(e)) return this.returnKind(e.expression, context, depth);
+    if (ts.isCallExpression(e))
+      return this.returnKind(e.expression, context, depth) ?? this.factoryKind(e, context, depth);
     if (ts.isPropertyAccessExpression(e)) {
       if (e.expression.kind === ts.SyntaxKind.ThisKeyword) return this.memberKind(e, enclosingClass(e), context, depth);
       const owner = unwrap(e.expression);
@@ -222,6 +224,16 @@ export class V1Sdk {
     const typed = fn.type && this.clientTypeKind(unwrapPromiseType(fn.type), def.context);
     if (typed) return typed;
     return this.bodyKind(fn.body, def.context, depth);
+  }
+
+  /** `singleton("comfy", () => new ComfyDeployClient(…))`, `useMemo(() => …, [])`: what the factory argument returns. */
+  private factoryKind(call: ts.CallExpression, context: FileContext, depth: number): ClientKind | undefined {
+    const factory = factoryArgument(call, (name) => {
+      // Not gated by ClientReach: the helper (`singleton`) names nothing V1, the factory passed to it does.
+      const def = this.values.definitionOf(name, context);
+      return def?.kind === "node" ? def.node : undefined;
+    });
+    return factory && this.bodyKind(factory.body, context, depth);
   }
 
   private bodyKind(body: ts.ConciseBody | undefined, context: FileContext, depth: number): ClientKind | undefined {
