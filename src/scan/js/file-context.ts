@@ -69,6 +69,8 @@ export class FileContext {
   readonly imports = new Map<ts.Node, ImportBinding>();
   readonly exports = new Map<string, ExportTarget>();
   readonly starExports: string[] = [];
+  /** `module.exports = <value>`: what `require()` of this module returns. */
+  moduleExports: ts.Expression | undefined;
   readonly calls: ts.CallExpression[] = [];
   readonly newExpressions: ts.NewExpression[] = [];
   readonly propertyAccesses: ts.PropertyAccessExpression[] = [];
@@ -296,6 +298,7 @@ export class FileContext {
     const isModuleExports = ts.isIdentifier(target) && target.text === "module" && left.name.text === "exports";
     if (isModuleExports) {
       this.exports.set("default", { kind: "expression", node: right });
+      this.moduleExports = right;
       const value = unwrap(right);
       // `module.exports = require("./client")`: a CommonJS barrel passing every export on.
       const whole = requiredModule(value);

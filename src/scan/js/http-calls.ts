@@ -332,7 +332,11 @@ export class HttpCalls {
   }
 
   private clientOfDefinition(def: Definition, depth: number): HttpClient | undefined {
-    if (def.kind === "module") return undefined;
+    if (def.kind === "module") {
+      // `const http = require("./http")` where ./http sets `module.exports = axios.create(…)`: require returns that.
+      const context = this.values.project.contextFor(def.file);
+      return context?.moduleExports ? this.clientOf(context.moduleExports, context, depth + 1) : undefined;
+    }
     if (def.kind === "external") {
       const family = MODULE_FAMILIES[def.module];
       if (family === "undici" && (def.name === "fetch" || def.name === "request")) {

@@ -35,3 +35,32 @@ describe("requests through an ofetch instance", () => {
     expect(await keysOf('"https://api.runpod.ai/v2/abc"')).toEqual([]);
   });
 });
+
+describe("requests through an instance a CommonJS module exports whole", () => {
+  const files = (base: string): Record<string, string> => ({
+    "package.json": '{ "name": "worker", "private": true }\n',
+    "src/lib/http.js": [
+      'const axios = require("axios");',
+      `module.exports = axios.create({ baseURL: ${base} });`,
+      "",
+    ].join("\n"),
+    "src/jobs/render.js": [
+      'const http = require("../lib/http");',
+      'exports.start = (id, inputs) => http.post("/run", { deployment_id: id, inputs });',
+      'exports.status = (id) => http.get("/run", { params: { run_id: id } });',
+      "",
+    ].join("\n"),
+  });
+  const keys = async (base: string): Promise<string[]> => {
+    const result = await scan({ root: tempRepo(files(base)), hosts: DEFAULT_HOSTS, workers: false });
+    return result.findings.filter((f) => f.file === "src/jobs/render.js").map((f) => `${f.line}:${f.ruleId}`);
+  };
+
+  it("take the base of the instance require() returns", async () => {
+    expect(await keys('"https://www.comfydeploy.com/api"')).toEqual(["2:legacy-create-run", "3:legacy-get-run"]);
+  });
+
+  it("stay quiet on another service's base", async () => {
+    expect(await keys('"https://api.runpod.ai/v2/abc"')).toEqual([]);
+  });
+});
