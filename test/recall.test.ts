@@ -326,7 +326,7 @@ const CORPORA = ["real-shapes", "real-shapes-holdout", "existing"] as const;
  */
 const RECALL_FLOORS = {
   "real-shapes": 546 / 546,
-  "real-shapes-holdout": 356 / 370,
+  "real-shapes-holdout": 357 / 370,
   existing: RECALL_TARGETS.existing,
 } as const;
 

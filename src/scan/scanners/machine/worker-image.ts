@@ -10,7 +10,8 @@
  * Tagged mentions count in any text file; an untagged name only where it
  * selects an image (FROM, `image:`, `container:`, docker pull/run), not in prose or links.
  * A `repository:` key (Helm values, Terraform, JSON) takes the `tag` of its
- * own map, and the finding goes on the tag, the value to change.
+ * own map, as Kustomize's `images:` entry (`name`/`newName`) takes its
+ * `newTag`, and the finding goes on the tag, the value to change.
  */
 import type { Finding } from "../../../core/finding.js";
 import { NODE_COMPONENT, WORKER_IMAGE, WORKER_IMAGE_STATUS } from "../../../knowledge/migration.js";
@@ -40,9 +41,14 @@ const MENTION = new RegExp(
 const SELECTS_IMAGE =
   /(^\s*FROM\s+(--platform=\S+\s+)?|\bimage\s*:\s*["']?|"image"\s*:\s*"|\bcontainer\s*:\s*["']?|\b(docker|podman)\s+(pull|run|create)\b.*\s)$/i;
 
-/** A key naming the image's repository, its tag kept apart: Helm's `image.repository`, a Terraform or TOML `repository =`. */
-const REPOSITORY_KEY = /(?:^|[\s{,])["']?(?:repository|repo|image_?name|imageName)["']?\s*[:=]\s*["']?$/i;
-const TAG_KEY = /^([\s-]*)["']?(?:tag|image_?tag|imageTag)["']?\s*[:=][ \t]*["']?([^"'\s,}#]*)/i;
+/**
+ * A key naming the image's repository, its tag kept apart: Helm's `image.repository`, a Terraform or TOML
+ * `repository =`, Kustomize's `newName` (an `images:` entry retargeted to this image).
+ */
+const REPOSITORY_KEY = /(?:^|[\s{,])["']?(?:repository|repo|image_?name|imageName|newName)["']?\s*[:=]\s*["']?$/i;
+/** Kustomize's `images:` entry names the image with `name:`; it counts only with a `newTag` beside it (what it sets). */
+const NAME_KEY = /(?:^|[\s{,])["']?name["']?\s*:\s*["']?$/;
+const TAG_KEY = /^([\s-]*)["']?(?:tag|image_?tag|imageTag|newTag)["']?\s*[:=][ \t]*["']?([^"'\s,}#]*)/i;
 
 /**
  * The `tag` beside a repository key, in the same map: on the same line
@@ -53,7 +59,7 @@ const TAG_KEY = /^([\s-]*)["']?(?:tag|image_?tag|imageTag)["']?\s*[:=][ \t]*["']
 function siblingTag(text: string, lineStart: number, after: number): { value: string; start: number } | undefined {
   const lineEnd = text.indexOf("\n", after) < 0 ? text.length : text.indexOf("\n", after);
   const rest = text.slice(after, lineEnd);
-  const inline = /[,{]\s*["']?tag["']?\s*[:=]\s*["']?([^"'\s,}#]*)/i.exec(rest);
+  const inline = /[,{]\s*["']?(?:tag|newTag)["']?\s*[:=]\s*["']?([^"'\s,}#]*)/i.exec(rest);
   if (inline) return { value: inline[1]!, start: after + inline.index + inline[0].length - inline[1]!.length };
   const lines = text.split("\n");
   const here = text.slice(0, lineStart).split("\n").length - 1;
@@ -105,7 +111,9 @@ export function scanWorkerImages(file: string, text: string): Finding[] {
     if (tag === undefined && digest === undefined) {
       const lineStart = text.lastIndexOf("\n", start - 1) + 1;
       const before = text.slice(lineStart, start);
-      const sibling = REPOSITORY_KEY.test(before) ? siblingTag(text, lineStart, end) : undefined;
+      const named = !REPOSITORY_KEY.test(before) && NAME_KEY.test(before);
+      const sibling = REPOSITORY_KEY.test(before) || named ? siblingTag(text, lineStart, end) : undefined;
+      if (named && sibling === undefined) continue;
       // Helm and Terraform split the image: `repository:` with its `tag:` beside it, where the tag is what to change.
       if (sibling?.value) {
         tag = resolveTag(sibling.value, text);

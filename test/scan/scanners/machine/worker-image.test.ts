@@ -34,6 +34,33 @@ describe("worker image with its tag apart from its repository", () => {
     expect(found("values.yaml", values.replace("v2.2.7", "v2.2.10"))).toEqual([]);
   });
 
+  it("reads Kustomize's images entries: name or newName with newTag", () => {
+    const kustomization = [
+      "apiVersion: kustomize.config.k8s.io/v1beta1",
+      "kind: Kustomization",
+      "resources:",
+      "  - ../../base",
+      "images:",
+      "  - name: bennykok/comfydeploy-runpod-worker",
+      "    newTag: v2.1.0",
+      "  - name: worker",
+      "    newName: bennykok/comfydeploy-runpod-worker",
+      '    newTag: "latest"',
+      "  - name: ghcr.io/acme/api",
+      "    newTag: 1.2.0",
+      "",
+    ].join("\n");
+    expect(found("k8s/overlays/gpu/kustomization.yaml", kustomization)).toEqual([
+      "7:13:outdated:v2.1.0",
+      "10:14:floating:latest",
+    ]);
+    expect(
+      found("kustomization.yaml", kustomization.replace("v2.1.0", "v2.2.10").replace('"latest"', "v2.3.0")),
+    ).toEqual([]);
+    // A name with nothing that sets its tag is not an image selection.
+    expect(found("ci.yml", "steps:\n  - name: bennykok/comfydeploy-runpod-worker\n    run: echo hi\n")).toEqual([]);
+  });
+
   it("reads the flow style, list items, Terraform and JSON", () => {
     expect(found("values.yaml", "image: { repository: bennykok/comfydeploy-runpod-worker, tag: latest }\n")).toEqual([
       "1:63:floating:latest",
