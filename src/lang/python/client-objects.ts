@@ -4,7 +4,8 @@
  * instance or class attribute (set in `__init__`, `__aenter__`, `startup`),
  * a `@property` / `@cached_property` returning it, or a factory function
  * returning it (`async with make_client() as client`), with `or` defaults
- * (`client or httpx.AsyncClient(…)`) followed.
+ * (`client or httpx.AsyncClient(…)`) followed. HTTP clients by default; a
+ * caller may look for another kind of client (the SDK's) with its own test.
  */
 import { classAt, methodNamed } from "./classes.js";
 import type { PyModule } from "./module.js";
@@ -26,6 +27,13 @@ export const CLIENT_FACTORIES: ReadonlySet<string> = new Set([
 const MAX_DEPTH = 8;
 /** Module scope: an offset before every line. */
 const MODULE_SCOPE = -1;
+
+/** Whether the call at `open` builds a client of the kind looked for. */
+export type IsConstruction = (values: PyValues, open: number) => boolean;
+
+/** An HTTP client class (CLIENT_FACTORIES) by its name. */
+const httpClientCall: IsConstruction = (values, open) =>
+  CLIENT_FACTORIES.has(values.module.calleeOf(open)?.segments.at(-1) ?? "");
 
 /** A client class's construction: the module it is in and its call's `(`. */
 export interface ClientConstruction {
@@ -49,6 +57,7 @@ export function clientConstruction(
   receiver: readonly string[],
   offset: number,
   depth = 0,
+  isClient: IsConstruction = httpClientCall,
 ): ClientConstruction | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const module = values.module;
@@ -56,16 +65,17 @@ export function clientConstruction(
   if (receiver.length !== 1 && !onSelf) return undefined;
   const key = onSelf ? `self.${receiver[1]}` : receiver[0]!;
   const assignment = module.resolve(key, offset);
-  if (assignment) return constructionIn(values, assignment.value, depth + 1);
+  if (assignment) return constructionIn(values, assignment.value, depth + 1, isClient);
   if (onSelf) {
     // `@cached_property def client(self): return httpx.AsyncClient(…)`.
     const cls = classAt(module, offset);
     const getter = cls && methodNamed(module, cls, receiver[1]!);
-    return getter ? returnedConstruction(values, getter.scope, depth + 1) : undefined;
+    return getter ? returnedConstruction(values, getter.scope, depth + 1, isClient) : undefined;
   }
   const target = values.link?.(receiver[0]!);
-  if (target?.name !== undefined) return clientConstruction(target.values, [target.name], MODULE_SCOPE, depth + 1);
-  return passedConstruction(values, receiver[0]!, offset, depth + 1);
+  if (target?.name !== undefined)
+    return clientConstruction(target.values, [target.name], MODULE_SCOPE, depth + 1, isClient);
+  return passedConstruction(values, receiver[0]!, offset, depth + 1, isClient);
 }
 
 /**
@@ -78,11 +88,12 @@ function passedConstruction(
   name: string,
   offset: number,
   depth: number,
+  isClient: IsConstruction,
 ): ClientConstruction | undefined {
   if (depth > MAX_DEPTH / 2) return undefined;
   let found: ClientConstruction | undefined;
   for (const arg of passedArguments(values, name, offset) ?? []) {
-    const passed = constructionIn(arg.values, arg.range, depth + 1);
+    const passed = constructionIn(arg.values, arg.range, depth + 1, isClient);
     if (!passed) continue;
     if (found && constructionBase(found) !== constructionBase(passed)) return undefined;
     found = passed;
@@ -91,53 +102,68 @@ function passedConstruction(
 }
 
 /** The construction a call at `open` makes or returns. */
-export function constructionAtCall(values: PyValues, open: number, depth = 0): ClientConstruction | undefined {
+export function constructionAtCall(
+  values: PyValues,
+  open: number,
+  depth = 0,
+  isClient: IsConstruction = httpClientCall,
+): ClientConstruction | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const module = values.module;
   const callee = module.calleeOf(open);
   if (!callee) return undefined;
   const segments = callee.segments;
-  if (CLIENT_FACTORIES.has(segments[segments.length - 1]!)) return { values, open };
+  if (isClient(values, open)) return { values, open };
   if (callee.receiverCall !== undefined) return undefined;
   if (segments.length === 2 && (segments[0] === "self" || segments[0] === "cls")) {
     const cls = classAt(module, module.tokens[open]!.start);
     const method = cls && methodNamed(module, cls, segments[1]!);
-    return method ? returnedConstruction(values, method.scope, depth + 1) : undefined;
+    return method ? returnedConstruction(values, method.scope, depth + 1, isClient) : undefined;
   }
   if (segments.length !== 1) return undefined;
   const fn = module.moduleFunction(segments[0]!);
-  if (fn) return returnedConstruction(values, fn.scope, depth + 1);
+  if (fn) return returnedConstruction(values, fn.scope, depth + 1, isClient);
   const target = values.link?.(segments[0]!);
   const there = target?.name !== undefined ? target.values.module.moduleFunction(target.name) : undefined;
-  return target && there ? returnedConstruction(target.values, there.scope, depth + 1) : undefined;
+  return target && there ? returnedConstruction(target.values, there.scope, depth + 1, isClient) : undefined;
 }
 
-function returnedConstruction(values: PyValues, scope: number, depth: number): ClientConstruction | undefined {
+function returnedConstruction(
+  values: PyValues,
+  scope: number,
+  depth: number,
+  isClient: IsConstruction,
+): ClientConstruction | undefined {
   for (const value of values.module.returnValues(scope)) {
-    const found = constructionIn(values, value, depth + 1);
+    const found = constructionIn(values, value, depth + 1, isClient);
     if (found) return found;
   }
   return undefined;
 }
 
 /** The construction an expression makes or names: a call, a name holding one, `a or b`. */
-function constructionIn(values: PyValues, range: PyRange, depth: number): ClientConstruction | undefined {
+function constructionIn(
+  values: PyValues,
+  range: PyRange,
+  depth: number,
+  isClient: IsConstruction,
+): ClientConstruction | undefined {
   if (depth > MAX_DEPTH || range.hi <= range.lo) return undefined;
   const module = values.module;
   const t = module.tokens;
   const alternatives = orAlternatives(module, range);
   if (alternatives.length > 1) {
     for (const alternative of alternatives) {
-      const found = constructionIn(values, alternative, depth + 1);
+      const found = constructionIn(values, alternative, depth + 1, isClient);
       if (found) return found;
     }
     return undefined;
   }
   const open = module.callSpanning(range);
-  if (open !== undefined) return constructionAtCall(values, open, depth + 1);
+  if (open !== undefined) return constructionAtCall(values, open, depth + 1, isClient);
   const lo = isName(t[range.lo], "await") ? range.lo + 1 : range.lo;
   const names = dottedNames(module, lo, range.hi);
-  return names ? clientConstruction(values, names, t[lo]!.start, depth + 1) : undefined;
+  return names ? clientConstruction(values, names, t[lo]!.start, depth + 1, isClient) : undefined;
 }
 
 function orAlternatives(module: PyModule, range: PyRange): PyRange[] {

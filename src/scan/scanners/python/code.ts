@@ -86,7 +86,7 @@ export function scanPythonCode({ file, text, hosts, repo }: FileScanInput): Find
     });
   }
 
-  for (const use of findPythonSdkUses(module, () => projectPinFor(repo, file))) {
+  for (const use of findPythonSdkUses(values, () => projectPinFor(repo, file))) {
     add(use.start, use.end, {
       ruleId: use.ruleId,
       message: use.message,

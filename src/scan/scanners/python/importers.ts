@@ -65,13 +65,15 @@ export function pythonModuleNames(modules: readonly string[]): Set<string> {
 
 export const isPythonFile = (file: string): boolean => PYTHON_FILE.test(file);
 
-/** Rules that say a scanned module sends V1 requests itself or passes a V1 client on. */
+/** Rules that say a scanned module sends V1 requests itself or passes a V1 client or SDK result on. */
 const CLIENT_MODULE_RULES: ReadonlySet<string> = new Set([
   "legacy-create-run",
   "legacy-get-run",
   "other-host-v1-shape",
   "v1-shape-unknown-base",
   "v1-sdk-import",
+  "v1-sdk-client",
+  "v1-sdk-call",
 ]);
 const MAX_ROUNDS = 4;
 

@@ -8,7 +8,6 @@
  * fail there (a leftover `run.create`, `.object`, a V1-only namespace), so a
  * migrated project that still holds one does not scan clean.
  */
-import { PYTHON_SDK } from "../../../knowledge/migration.js";
 import {
   PYTHON_SDK_SHAPES,
   type PythonRunCall,
@@ -27,11 +26,13 @@ import {
 } from "./messages.js";
 import type { PythonSdkFacts } from "../../../core/facts.js";
 import type { PyModule } from "../../../lang/python/module.js";
-import type { PyRange } from "../../../lang/python/syntax.js";
 import type { ProjectPin } from "./project-pin.js";
 import { isName, isOp, type PyToken } from "../../../lang/python/tokens.js";
 import { fStringFields } from "../../../lang/python/fstring-fields.js";
 import { runReturningFunctions } from "./run-returns.js";
+import { runCallAt, sdkNames } from "./sdk-imports.js";
+import { acceptedRunReturn, importedEvidence, importedSdkClient } from "./imported-sdk.js";
+import type { PyValues } from "../../../lang/python/values.js";
 
 export interface SdkUse {
   start: number;
@@ -42,7 +43,6 @@ export interface SdkUse {
   facts: PythonSdkFacts;
 }
 
-const PACKAGE = PYTHON_SDK.packageName;
 const CLIENT_CLASS = PYTHON_SDK_SHAPES.clientClass;
 const V1_AUTH = PYTHON_SDK_SHAPES.authOption.v1;
 const V1_NAMESPACES: ReadonlySet<string> = new Set(Object.keys(PYTHON_SDK_SHAPES.v1OnlyNamespaces));
@@ -50,45 +50,14 @@ const GET = PYTHON_SDK_SHAPES.calls.find((c) => c.v1 === "run.get")!;
 const RESULT = GET.v1Result;
 const OUTPUT_LISTS: ReadonlySet<string> = new Set(PYTHON_SDK_SHAPES.outputLists);
 const OUTPUT_READ = PYTHON_SDK_SHAPES.outputRead;
-
-interface SdkImport {
-  start: number;
-  end: number;
-  module: string;
-}
+const RESULT_READ = new RegExp(`\\.${RESULT}\\b`);
 
 /** `pinOf` is asked only when the file could hold SDK calls (reading manifests costs). */
-export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): SdkUse[] {
+export function findPythonSdkUses(values: PyValues, pinOf: () => ProjectPin): SdkUse[] {
+  const module = values.module;
   const uses: SdkUse[] = [];
   const t = module.tokens;
-  const imports = sdkImports(module);
-  const classNames = new Set(imports.classAliases);
-  // An unqualified ComfyDeploy counts unless the file defines its own class of that name.
-  const definesOwnClass = t.some((tok, i) => isName(tok, CLIENT_CLASS) && isName(t[i - 1], "class"));
-  if (!definesOwnClass) classNames.add(CLIENT_CLASS);
-
-  const isConstructor = (open: number): boolean => {
-    const callee = module.calleeOf(open);
-    if (!callee || callee.receiverCall !== undefined) return false;
-    const s = callee.segments;
-    if (s.length === 1) return classNames.has(s[0]!);
-    return s.length === 2 && s[1] === CLIENT_CLASS && imports.moduleAliases.has(s[0]!);
-  };
-
-  // Constructors, and which of them use the V1-only auth option.
-  const v1Clients: number[] = [];
-  const constructors = new Set<number>();
-  for (let open = 0; open < t.length; open++) {
-    if (!isOp(t[open], "(") || !isConstructor(open)) continue;
-    constructors.add(open);
-    const close = module.partner(open);
-    for (let i = open + 1; i < close; i++) {
-      if (isName(t[i], V1_AUTH) && isOp(t[i + 1], "=")) {
-        v1Clients.push(open);
-        break;
-      }
-    }
-  }
+  const { imports, constructors, v1Clients } = sdkNames(module);
   for (const open of v1Clients) {
     const start = t[module.calleeOf(open)!.start]!.start;
     uses.push({
@@ -106,17 +75,18 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
 
   const mayUseSdk =
     imports.statements.length > 0 ||
+    // `.object` read inside an f-string only: no token of its own.
+    RESULT_READ.test(module.text) ||
     t.some(
       (tok) => tok.kind === "name" && (tok.value === "run" || tok.value === RESULT || V1_NAMESPACES.has(tok.value)),
     );
   if (!mayUseSdk) return uses;
   const pin = pinOf();
   // A release file outlives fix (a person replaces it): the calls are judged by their own shape, as without a pin.
-  const mode = sdkMode(
-    pin.releaseFile ? { verdict: "none" } : pin,
-    v1Clients.length > 0,
-    imports.statements.length > 0,
-  );
+  const judged = pin.releaseFile ? ({ verdict: "none" } as const) : pin;
+  // A client or run result from another module of the repository is evidence as much as one built here.
+  const reached = judged.verdict === "v1" || v1Clients.length > 0 ? undefined : importedEvidence(values);
+  const mode = sdkMode(judged, v1Clients.length > 0 || reached === "v1", imports.statements.length > 0 || !!reached);
   if (!mode) return uses;
   const context: SdkContext = { pin, mode };
   // What makes the file's SDK V1: the pin, or else bearer_auth. A leftover is V1 by its own shape; the pin says which SDK is in use.
@@ -153,22 +123,38 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
     const assignment = module.resolve(key, offset);
     const open = assignment && module.callSpanning(assignment.value);
     if (open === undefined) return undefined;
+    return resultOfCall(open);
+  };
+  /** The run call whose result a call returns: the SDK call itself, or a helper here or in an imported module. */
+  const resultOfCall = (open: number): PythonRunCall | undefined => {
     const direct = runCallAt(module, open);
     if (direct) return direct;
     // `res = fetch(rid)` where `fetch` returns a run call.
     const callee = module.calleeOf(open);
-    return callee?.segments.length === 1 ? returning().get(callee.segments[0]!) : undefined;
+    if (!callee || callee.receiverCall !== undefined) return undefined;
+    const local = callee.segments.length === 1 ? returning().get(callee.segments[0]!) : undefined;
+    return local ?? acceptedRunReturn(values, callee.segments, pin.verdict === "v1")?.call;
   };
   let returns: Map<string, PythonRunCall> | undefined;
   const returning = (): Map<string, PythonRunCall> =>
     (returns ??= runReturningFunctions(module, (open) => runCallAt(module, open)));
-  const isClientReceiver = (segments: string[], receiverCall: number | undefined): boolean => {
-    if (receiverCall !== undefined) return constructors.has(receiverCall);
-    const key = keyOf(segments);
-    return key !== undefined && clientKeys.has(key);
+  const isClientReceiver = (segments: string[], receiverCall: number | undefined, offset: number): boolean => {
+    if (receiverCall !== undefined && constructors.has(receiverCall)) return true;
+    const key = receiverCall === undefined ? keyOf(segments) : undefined;
+    if (key !== undefined && clientKeys.has(key)) return true;
+    return importedSdkClient(values, segments, receiverCall, offset) !== undefined;
   };
 
   let readsRuns = false;
+  // A name assigned the result of a helper's `run.get` (here or imported) reads runs as much.
+  let helperReads: boolean | undefined;
+  const helperReadsRuns = (): boolean =>
+    (helperReads ??= [...module.assignments.values()].some((list) =>
+      list.some((a) => {
+        const open = module.callSpanning(a.value);
+        return open !== undefined && resultOfCall(open)?.mapping === GET;
+      }),
+    ));
   for (let open = 0; open < t.length; open++) {
     if (!isOp(t[open], "(")) continue;
     const callee = module.calleeOf(open);
@@ -204,7 +190,7 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
     // V2 has a namespace of its own below `run` (`run.deployment.queue`).
     const only = namespace && receiver[receiver.length - 1] !== "run" ? pythonV1OnlyCall(namespace, method) : undefined;
     // A V1 method name is the SDK's on any receiver; another method on a V1-only namespace counts on a known client.
-    if (only && ((only.known && receiverKnown) || isClientReceiver(receiver, callee.receiverCall))) {
+    if (only && ((only.known && receiverKnown) || isClientReceiver(receiver, callee.receiverCall, t[open]!.start))) {
       uses.push({
         start: t[open - 3]!.start,
         end: t[open - 1]!.end,
@@ -226,7 +212,7 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
         const open = module.partner(i - 2);
         // `call(...).object`, or `(await call(...)).object`.
         const inner = module.isGrouping(open) ? module.callSpanning({ lo: open + 1, hi: i - 2 }) : open;
-        call = inner === undefined ? undefined : runCallAt(module, inner);
+        call = inner === undefined ? undefined : resultOfCall(inner);
         matched = call !== undefined;
       } else {
         const key = receiverKeyBefore(t, i - 1);
@@ -241,7 +227,7 @@ export function findPythonSdkUses(module: PyModule, pinOf: () => ProjectPin): Sd
         message: pythonResultMessage(call, context),
         facts: { kind: "python-sdk", v1: RESULT, ...(call ? { call: call.v1 } : {}), ...pinData },
       });
-    } else if (readsRuns && isOutputListRead(module, i)) {
+    } else if (isOutputListRead(module, i) && (readsRuns || helperReadsRuns())) {
       // `output.data.images`: V1 run outputs are objects; V2's `data` is a dict.
       const list = t[i]!.value;
       uses.push({
@@ -291,80 +277,6 @@ function isOutputListRead(module: PyModule, i: number): boolean {
   const owner = t[i - 4];
   if (!owner || !(owner.kind === "name" || isOp(owner, ")") || isOp(owner, "]"))) return false;
   return !isOp(t[i + 1], "(") && !isOp(t[i + 1], "=");
-}
-
-interface SdkImports {
-  statements: SdkImport[];
-  /** Local names of the client class (`from comfydeploy import ComfyDeploy as CD`). */
-  classAliases: string[];
-  /** Local names of the package module (`import comfydeploy as cd`). */
-  moduleAliases: Set<string>;
-}
-
-function sdkImports(module: PyModule): SdkImports {
-  const t = module.tokens;
-  const out: SdkImports = { statements: [], classAliases: [], moduleAliases: new Set() };
-  for (const line of module.lines) {
-    const first = t[line.lo]!;
-    const span = { start: first.start, end: t[line.hi - 1]!.end };
-    if (isName(first, "from")) {
-      const { name, next } = dottedName(module, line.lo + 1, line.hi);
-      if (name.split(".")[0] !== PACKAGE || !isName(t[next], "import")) continue;
-      out.statements.push({ ...span, module: name });
-      if (name !== PACKAGE) continue;
-      for (const item of module.splitTopLevel(next + 1, line.hi)) {
-        let lo = item.lo;
-        let hi = item.hi;
-        if (isOp(t[lo], "(")) {
-          for (const inner of module.splitTopLevel(lo + 1, module.partner(lo))) addImported(module, inner, out);
-          continue;
-        }
-        if (isOp(t[hi - 1], ")")) hi--;
-        if (isOp(t[lo], ")")) lo++;
-        addImported(module, { lo, hi }, out);
-      }
-    } else if (isName(first, "import")) {
-      for (const item of module.splitTopLevel(line.lo + 1, line.hi)) {
-        const { name, next } = dottedName(module, item.lo, item.hi);
-        if (name.split(".")[0] !== PACKAGE) continue;
-        out.statements.push({ ...span, module: name });
-        if (isName(t[next], "as") && t[next + 1]?.kind === "name") out.moduleAliases.add(t[next + 1]!.value);
-        else out.moduleAliases.add(PACKAGE);
-      }
-    }
-  }
-  return out;
-}
-
-function addImported(module: PyModule, range: PyRange, out: SdkImports): void {
-  const t = module.tokens;
-  if (!isName(t[range.lo], CLIENT_CLASS)) return;
-  const alias =
-    isName(t[range.lo + 1], "as") && t[range.lo + 2]?.kind === "name" ? t[range.lo + 2]!.value : CLIENT_CLASS;
-  out.classAliases.push(alias);
-}
-
-function dottedName(module: PyModule, lo: number, hi: number): { name: string; next: number } {
-  const t = module.tokens;
-  const parts: string[] = [];
-  let i = lo;
-  while (i < hi && t[i]?.kind === "name") {
-    parts.push(t[i]!.value);
-    if (!isOp(t[i + 1], ".")) {
-      i++;
-      break;
-    }
-    i += 2;
-  }
-  return { name: parts.join("."), next: i };
-}
-
-function runCallAt(module: PyModule, open: number): PythonRunCall | undefined {
-  if (open < 0) return undefined;
-  const callee = module.calleeOf(open);
-  if (!callee) return undefined;
-  const s = callee.segments;
-  return s[s.length - 2] === "run" ? pythonRunCall(`run.${s[s.length - 1]!}`) : undefined;
 }
 
 /** "NAME" or "self.NAME" for the name chain ending just before token `dot`. */

@@ -54,6 +54,27 @@ describe("the Python importer follow-up", () => {
     expect(linesOf(findings, "app/other.py")).toEqual([]);
   });
 
+  it("follows a module that builds a V1 SDK client or returns its run results, without a V1 pin", async () => {
+    const root = tempRepo({
+      "app/comfy.py": [
+        "from comfydeploy import ComfyDeploy",
+        "client = ComfyDeploy(bearer_auth='x')",
+        "def wait_for(job):",
+        "    return client.run.get(run_id=job)",
+        "",
+      ].join("\n"),
+      // No needle of its own: only the import leads to it.
+      "app/page.py": [
+        "from app.comfy import wait_for",
+        "res = wait_for('j')",
+        'print(f"{res.object.status}")',
+        "",
+      ].join("\n"),
+    });
+    const { findings } = await scan({ root, hosts: DEFAULT_HOSTS, workers: false });
+    expect(linesOf(findings, "app/page.py")).toEqual(["3:v1-sdk-call"]);
+  });
+
   it("indexes the names import statements spell, parenthesised lists included", () => {
     const index = new PyImportIndex();
     index.add("a.py", "from ..lib.comfy import (\n    fetch,\n    submit,\n)\n");
