@@ -9,7 +9,7 @@
  */
 import type { PyModule } from "../../../lang/python/module.js";
 import type { PyCallee, PyRange } from "../../../lang/python/syntax.js";
-import { isName, isOp } from "../../../lang/python/tokens.js";
+import { isName, isOp, isString } from "../../../lang/python/tokens.js";
 import type { PyValues } from "../../../lang/python/values.js";
 import type { AirflowConnection } from "./airflow-connections.js";
 import type { PyRequest } from "./http.js";
@@ -56,7 +56,9 @@ export function airflowRequest(
   } else return undefined;
   if (!endpoint) return undefined;
   const id = settings.keyword.get("http_conn_id");
-  const found = connection(id ? (values.staticString(id) ?? "") : DEFAULT_CONN_ID);
+  const found = connection(
+    id ? (values.staticString(id) ?? "") : (defaultArgsConnection(module, values) ?? DEFAULT_CONN_ID),
+  );
   if (!found) return undefined;
   const params = args.keyword.get("request_params");
   const dataKeys = data ? values.dictKeys(unwrapDumps(module, data)) : [];
@@ -82,6 +84,18 @@ function baseFor(base: string, endpoint: string): string {
   if (!m || !path) return base;
   const written = `/${endpoint.replace(/^\/+/, "")}`;
   return written === path || written.startsWith(`${path}/`) ? m[1]! : base;
+}
+
+/** `default_args = {"http_conn_id": "comfy", …}`: the DAG gives it to every operator that names none. */
+function defaultArgsConnection(module: PyModule, values: PyValues): string | undefined {
+  const t = module.tokens;
+  for (let i = 0; i + 2 < t.length; i++) {
+    if (!isString(t[i]) || !isOp(t[i + 1], ":") || values.staticString({ lo: i, hi: i + 1 }) !== "http_conn_id")
+      continue;
+    const next = module.findTopLevel(i + 2, t.length, (tok) => isOp(tok, ",") || isOp(tok, "}"));
+    return values.staticString({ lo: i + 2, hi: next < 0 ? i + 3 : next });
+  }
+  return undefined;
 }
 
 function methodOf(values: PyValues, range: PyRange | undefined): string | undefined {

@@ -61,6 +61,21 @@ describe("Airflow HTTP requests on a connection the repository defines", () => {
     expect(lines({ "scripts/connections.sh": cli, "dags/render.py": DAG })).toHaveLength(3);
   });
 
+  it("take the DAG's default_args connection for an operator that names none", () => {
+    const dag = [
+      "from airflow import DAG",
+      "from airflow.providers.http.operators.http import SimpleHttpOperator",
+      "",
+      'default_args = {"owner": "renders", "http_conn_id": "render_api"}',
+      "",
+      'with DAG("renders", default_args=default_args) as dag:',
+      '    SimpleHttpOperator(task_id="submit", endpoint="/api/run", data=\'{"deployment_id": "d"}\')',
+      "",
+    ].join("\n");
+    const env = { ".env": "AIRFLOW_CONN_RENDER_API=https://www.comfydeploy.com\n" };
+    expect(lines({ ...env, "dags/render.py": dag })).toEqual(["7:legacy-create-run"]);
+  });
+
   it("say where the connection is set and leave the request for review", () => {
     const files: Record<string, string> = {
       ".env": "AIRFLOW_CONN_RENDER_API=https://www.comfydeploy.com\n",
