@@ -85,7 +85,8 @@ export function credentialProperty(
   name: string,
   context: FileContext,
 ): Located | undefined {
-  if (!ts.isIdentifier(owner)) return undefined;
+  // Every property read asks: the file's text settles most of them.
+  if (!ts.isIdentifier(owner) || !context.text.includes("getCredentials")) return undefined;
   const value = values.valueOf(values.definitionOf(owner, context));
   let e = value && unwrap(value.expr);
   if (e && ts.isAwaitExpression(e)) e = unwrap(e.expression);
