@@ -31,6 +31,13 @@ const HELPERS = new Set([
 ]);
 const CREDENTIAL_FILE = /\.credentials\.[cm]?[jt]s$/;
 
+/** URLs of requests declared as data: no statement near them takes a marker, so fix leaves them to a person. */
+const declaredUrls = new WeakSet<ts.Node>();
+
+export function isDeclaredRequestUrl(node: ts.Node): boolean {
+  return declaredUrls.has(node);
+}
+
 const typesCache = new WeakMap<Values, Map<string, Map<string, Located>>>();
 
 /** The repository's credential types: name → property name → its `default`. */
@@ -192,6 +199,7 @@ export function n8nDeclaredRequests(values: Values, context: FileContext): HttpR
       ts.forEachChild(node, visit);
     });
   }
+  for (const request of out) declaredUrls.add(request.urlNode);
   return out;
 }
 

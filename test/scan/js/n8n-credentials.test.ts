@@ -6,7 +6,10 @@
  * credential's test request. A credential for another API stays quiet.
  */
 import { describe, expect, it } from "vitest";
+import { DEFAULT_HOSTS } from "../../../src/core/urls.js";
+import { scan } from "../../../src/scan/engine.js";
 import { rulesIn } from "../../helpers/scan-rules.js";
+import { tempRepo } from "../../helpers/temp-repo.js";
 
 const credential = (base: string): string =>
   [
@@ -135,6 +138,14 @@ describe("n8n nodes on a credential type's base", () => {
       "15:legacy-get-run",
       "8:legacy-base-url",
     ]);
+  });
+
+  it("leave requests declared as data to a person: no statement near them takes a marker", async () => {
+    const files = { "credentials/RenderApi.credentials.ts": credential(V1), "nodes/Render/Render.node.ts": DECLARATIVE };
+    const result = await scan({ root: tempRepo(files), hosts: DEFAULT_HOSTS, workers: false });
+    const requests = result.findings.filter((f) => f.ruleId !== "legacy-base-url");
+    expect(requests).toHaveLength(3);
+    expect(requests.every((f) => f.fix === "manual")).toBe(true);
   });
 
   it("stay quiet when the credential's base is another API", async () => {
