@@ -135,7 +135,7 @@ export class JsAnalyzer {
   }
 
   private reportRequests(context: FileContext, report: Reporter): void {
-    for (const call of context.calls) {
+    for (const call of [...context.calls, ...this.http.declared(context)]) {
       const read = readRequest(this.http, this.values, this.hosts, call, context);
       if (!read) continue;
       const { request, consumed } = read;
@@ -151,7 +151,7 @@ export class JsAnalyzer {
         report.endpoint(at, endpoint, request.method !== undefined, endpointRequest(request), url);
       else if (
         endpoint &&
-        (isOtherHostV1Shape(info) || (info.hostKind === "other" && this.inVendoredClass(call, context)))
+        (isOtherHostV1Shape(info) || (info.hostKind === "other" && this.inVendoredClass(request.urlNode, context)))
       ) {
         report.otherHost(at, info.host!);
       } else if (signature)

@@ -11,6 +11,8 @@ import { HOLE } from "../../core/urls.js";
 import { enclosingClass, type FileContext, unwrap } from "./file-context.js";
 import type { HttpCalls, HttpRequest } from "./http-calls.js";
 import type { Values } from "./values.js";
+import { n8nDeclaredRequests, n8nHelperRequest } from "./n8n-credentials.js";
+import type { DeclaredRequest } from "./wired-request.js";
 
 /** Helpers calling helpers: `run()` → `send()` → `request()` → `fetch()`. */
 const MAX_HELPER_DEPTH = 4;
@@ -28,7 +30,16 @@ export class HelperRequests {
 
   /** The request a call makes, directly or through a helper of the repository's code. */
   recognise(call: ts.CallExpression, context: FileContext, consumed: Set<ts.Node>): HttpRequest | undefined {
-    return this.http.recognise(call, context, consumed) ?? this.throughHelper(call, context, consumed);
+    return (
+      this.http.recognise(call, context, consumed) ??
+      n8nHelperRequest(this.values, call, context) ??
+      this.throughHelper(call, context, consumed)
+    );
+  }
+
+  /** Requests written as data rather than calls: n8n's credential tests and routing. */
+  declared(context: FileContext): DeclaredRequest[] {
+    return n8nDeclaredRequests(this.values, context).map((request) => ({ request, consumed: new Set() }));
   }
 
   private throughHelper(
@@ -36,16 +47,21 @@ export class HelperRequests {
     context: FileContext,
     consumed: Set<ts.Node>,
   ): HttpRequest | undefined {
-    if (call.arguments.length === 0 || this.active.size >= MAX_HELPER_DEPTH) return undefined;
-    const helper = this.helperOf(call.expression, context);
+    // `helper.call(this, "POST", "/run", body)`: n8n's request helpers are called with the node as `this`.
+    const callee = unwrap(call.expression);
+    const viaCall = ts.isPropertyAccessExpression(callee) && callee.name.text === "call";
+    const args = viaCall ? call.arguments.slice(1) : call.arguments;
+    if (args.length === 0 || this.active.size >= MAX_HELPER_DEPTH) return undefined;
+    const helper = this.helperOf(viaCall ? callee.expression : call.expression, context);
     if (!helper || this.active.has(helper.fn)) return undefined;
     // Only an argument that writes some of a URL can make the finding, so a call without one is not followed.
-    const writing = call.arguments.map((arg) => writesText(this.values.stringValue(arg, context, null)));
+    const writing = args.map((arg) => writesText(this.values.stringValue(arg, context, null)));
     if (!writing.includes(true)) return undefined;
-    const params = helper.fn.parameters;
+    // A TypeScript `this` parameter takes no argument.
+    const params = helper.fn.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === "this"));
     this.active.add(helper.fn);
     try {
-      return this.values.withArguments(params, call.arguments, context, () => {
+      return this.values.withArguments(params, args, context, () => {
         for (const inner of callsIn(helper.fn, helper.context)) {
           const request = this.recognise(inner, helper.context, new Set());
           if (!request) continue;
@@ -54,7 +70,7 @@ export class HelperRequests {
           const index = params.findIndex(
             (param, i) => writing[i] === true && readsParameter(request.urlNode, param, helper.context),
           );
-          const urlNode = index >= 0 ? call.arguments[index] : undefined;
+          const urlNode = index >= 0 ? args[index] : undefined;
           if (!urlNode) continue;
           consumed.add(urlNode);
           return { ...request, urlNode };

@@ -1,4 +1,5 @@
 /** One file's findings as the JS/TS rules report them: each once, located, with its excerpt. */
+import { isDeclaredRequestUrl } from "./n8n-credentials.js";
 import type { ts } from "ts-morph";
 import { type Finding, type FindingInput, makeFinding } from "../../core/finding.js";
 import { LineIndex } from "../../core/location.js";
@@ -48,7 +49,7 @@ export class Reporter {
     this.add(node, {
       ruleId,
       message: endpointMessage(endpoint),
-      ...(certain ? {} : { fix: "review" as const }),
+      ...(isDeclaredRequestUrl(url ?? node) ? { fix: "manual" as const } : certain ? {} : { fix: "review" as const }),
       facts: {
         kind: "endpoint",
         endpoint,

@@ -13,6 +13,7 @@ import { ConstructionSites } from "./construction-sites.js";
 import { jsonModuleValue } from "./json-modules.js";
 import { injectedConfig, NODE_CONFIG_MODULE, nodeConfigRoot } from "./config-reads.js";
 import { expoConfig, isExpoConfigRead } from "./expo-config.js";
+import { credentialProperty } from "./n8n-credentials.js";
 
 export type Definition =
   /** A declaration or expression in some repository file. */
@@ -317,6 +318,9 @@ export class Values {
         return root && this.property(this.objectLiteral(root.expr, root.context, depth + 1), name);
       }
     }
+    // `credentials.baseUrl` on an n8n node's `await this.getCredentials("…")`: the credential type's default.
+    const credential = credentialProperty(this, owner, name, context);
+    if (credential) return credential;
     if (name === "value") {
       const held = refValue(this, owner, context, depth + 1)[0];
       if (held) return held;

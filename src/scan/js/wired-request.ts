@@ -12,6 +12,9 @@ import type { HelperRequests } from "./helper-requests.js";
 import type { HttpRequest } from "./http-calls.js";
 import type { Values } from "./values.js";
 
+/** A request written as data rather than a call (n8n's declared requests), read already. */
+export type DeclaredRequest = { request: HttpRequest; consumed: Set<ts.Node> };
+
 /** A relative `/run` path: the base is the client's, which the app may inject. */
 const RUN_PATH = /^\/run(?:[/?#]|$)/;
 
@@ -19,9 +22,10 @@ export function readRequest(
   http: HelperRequests,
   values: Values,
   hosts: HostSet,
-  call: ts.CallExpression,
+  call: ts.CallExpression | DeclaredRequest,
   context: FileContext,
-): { request: HttpRequest; consumed: Set<ts.Node> } | undefined {
+): DeclaredRequest | undefined {
+  if ("request" in call) return call;
   const consumed = new Set<ts.Node>();
   const request = http.recognise(call, context, consumed);
   if (!request || v1EndpointOf(parseUrlText(request.url, hosts), request.method))

@@ -22,6 +22,7 @@ import { pythonVendoredClassMessage, pythonVendoredUseMessage } from "./messages
 import { isString, type PyStringToken, skipReplacementField, tokenizePython } from "../../../lang/python/tokens.js";
 import { PyValues } from "../../../lang/python/values.js";
 import { RepoEnv } from "../../js/repo-env.js";
+import { type AirflowConnection, airflowConnections } from "./airflow-connections.js";
 
 export const pythonCodeScanner: FileScanner = {
   id: "python-code",
@@ -250,7 +251,20 @@ function isComfyApiBase(value: string, hosts: HostSet): boolean {
   );
 }
 
-/** The file and the repository's ComfyDeploy base, for requests on bases the file does not resolve. */
-function heldBaseOf(file: string, repo: FileScanInput["repo"]): { file: string; legacyBase?: HeldBase } {
-  return { file, ...(repo.legacyBase ? { legacyBase: repo.legacyBase } : {}) };
+const connectionCache = new WeakMap<FileScanInput["repo"], Map<string, AirflowConnection>>();
+
+/** The file, the repository's ComfyDeploy base and its Airflow connections, for requests on bases the file does not resolve. */
+function heldBaseOf(
+  file: string,
+  repo: FileScanInput["repo"],
+): { file: string; legacyBase?: HeldBase; airflowConnection: (id: string) => AirflowConnection | undefined } {
+  const airflowConnection = (id: string): AirflowConnection | undefined => {
+    let table = connectionCache.get(repo);
+    if (!table) {
+      table = airflowConnections(repo.files, (f) => repo.read(f));
+      connectionCache.set(repo, table);
+    }
+    return table.get(id.toLowerCase());
+  };
+  return { file, ...(repo.legacyBase ? { legacyBase: repo.legacyBase } : {}), airflowConnection };
 }

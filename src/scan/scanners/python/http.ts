@@ -31,6 +31,8 @@ import type { PyCallee, PyRange } from "../../../lang/python/syntax.js";
 import { isOp, isString } from "../../../lang/python/tokens.js";
 import type { PyValues } from "../../../lang/python/values.js";
 import { paramsRunIdSite } from "./run-id-site.js";
+import { airflowRequest } from "./airflow-http.js";
+import type { AirflowConnection } from "./airflow-connections.js";
 
 export interface EndpointUse {
   range: PyRange;
@@ -60,7 +62,7 @@ export interface EndpointUse {
   fixesDeployment?: boolean;
 }
 
-interface PyRequest {
+export interface PyRequest {
   url: PyRange;
   method: string | undefined;
   base?: string;
@@ -71,6 +73,10 @@ interface PyRequest {
   methodRange?: PyRange;
   /** The URL's value, when it was worked out through a wrapper. */
   value?: string;
+  /** Where the base is defined when it is not in code (an Airflow connection): the request is left for review. */
+  heldAt?: HeldBase;
+  /** Keyword arguments holding the query, when not `params=`. */
+  queryKeywords?: string[];
 }
 
 const VERBS = new Set(["get", "post", "put", "patch", "delete", "head", "options"]);
@@ -82,12 +88,13 @@ export { CLIENT_FACTORIES };
  * `repo`: the module's file and where the repository sets a ComfyDeploy
  * base, if it does: a V1-shaped request on a base not resolved here is
  * taken to be on it unless the module says otherwise (`../../held-base.ts`).
+ * `airflowConnection` gives the connections the repository defines.
  */
 export function findPythonEndpoints(
   module: PyModule,
   values: PyValues,
   hosts: HostSet,
-  repo?: { file: string; legacyBase?: HeldBase },
+  repo?: { file: string; legacyBase?: HeldBase; airflowConnection?: (id: string) => AirflowConnection | undefined },
 ): EndpointUse[] {
   const uses: EndpointUse[] = [];
   const consumed = new Set<number>();
@@ -97,7 +104,10 @@ export function findPythonEndpoints(
     if (!isOp(t[open], "(")) continue;
     const callee = module.calleeOf(open);
     const request =
-      callee && (recognise(module, values, callee, open) ?? wrapperRequest(module, values, callee, open, wrappers));
+      callee &&
+      (recognise(module, values, callee, open) ??
+        (repo?.airflowConnection && airflowRequest(module, values, callee, open, repo.airflowConnection)) ??
+        wrapperRequest(module, values, callee, open, wrappers));
     if (!request) continue;
     const viaInstance = readsInstance(module, values, callee, open, request.url);
     const fixesDeployment = fixedDeployment(module, open);
@@ -110,7 +120,9 @@ export function findPythonEndpoints(
     const endpoint = isVendorHost(info) ? v1EndpointOf(info, request.method) : undefined;
     const signature = endpoint ? undefined : v1SignatureOnUnknownBase(url, request.method, new Set(request.bodyKeys));
     const runIdAt =
-      (endpoint ?? signature) === "get-run" ? paramsRunIdSite(module, values, open, request.url) : undefined;
+      (endpoint ?? signature) === "get-run"
+        ? paramsRunIdSite(module, values, open, request.url, request.queryKeywords)
+        : undefined;
     if (signature) {
       const heldBase = repo && heldBaseFor(repo, pythonRequestScope(module, repo.file, request.url, open));
       if (heldBase === "other-service") continue;
@@ -125,6 +137,17 @@ export function findPythonEndpoints(
       });
     }
     if (!endpoint) continue;
+    if (request.heldAt) {
+      uses.push({
+        range: request.url,
+        endpoint,
+        method: request.method,
+        heldBase: request.heldAt,
+        ...(runIdAt ? { runIdAt } : {}),
+      });
+      consumed.add(request.url.lo);
+      continue;
+    }
     uses.push({
       range: request.url,
       endpoint,

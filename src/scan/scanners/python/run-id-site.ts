@@ -11,10 +11,22 @@ import type { PyRange } from "../../../lang/python/syntax.js";
 import { isName, isOp } from "../../../lang/python/tokens.js";
 import type { PyValues } from "../../../lang/python/values.js";
 
-/** The `run_id` entry of the `params=` argument of the call opened at `open`, when it is below the URL. */
-export function paramsRunIdSite(module: PyModule, values: PyValues, open: number, url: PyRange): PyRange | undefined {
-  const params = module.callArguments(open).keyword.get("params");
-  const entry = params && runIdEntry(module, values, params);
+/**
+ * The `run_id` entry of the `params=` argument (or of `keywords`, the ones a
+ * client takes its query in) of the call opened at `open`, when it is below the URL.
+ */
+export function paramsRunIdSite(
+  module: PyModule,
+  values: PyValues,
+  open: number,
+  url: PyRange,
+  keywords: readonly string[] = ["params"],
+): PyRange | undefined {
+  const args = module.callArguments(open).keyword;
+  const entry = keywords
+    .map((keyword) => args.get(keyword))
+    .map((params) => params && runIdEntry(module, values, params))
+    .find((found) => found !== undefined);
   if (!entry) return undefined;
   const t = module.tokens;
   const below = module.lineAt(t[entry.lo]!.start) - module.lineAt(t[url.lo]!.start);
