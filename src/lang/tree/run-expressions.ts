@@ -10,6 +10,7 @@ import { HOLE } from "../../core/urls.js";
 import type { TreeSource } from "./declarations.js";
 import { type ResolvedPath, resolvedPathOf } from "./resolved-paths.js";
 import { helperCallAround } from "./helper-calls.js";
+import { urlPartsAround } from "./url-parts.js";
 import { calledName, stringCallAround, type TreeValues } from "./values.js";
 import {
   ARGUMENT_LIST_NODES,
@@ -260,7 +261,7 @@ function outermostValue(literal: Node, helperCallAround: (node: Node) => Node | 
       node = parent;
       continue;
     }
-    const call = stringCallAround(node) ?? helperCallAround(node);
+    const call = stringCallAround(node) ?? urlPartsAround(node) ?? helperCallAround(node);
     if (call) {
       node = call;
       continue;

@@ -258,6 +258,16 @@ function assignedVariable(expression: RunExpression): string | undefined {
   let at = expression.node.parent;
   for (;;) {
     while (at && VALUE_WRAPPERS.has(at.type)) at = at.parent;
+    // Go's `&url.URL{…}`, and a builder finished on the URL (`….addPathSegments("api/run").build()`).
+    if (at?.type === "unary_expression" && at.text.startsWith("&")) {
+      at = at.parent;
+      continue;
+    }
+    const chained = at && MEMBER_NODES.has(at.type) ? at.parent : null;
+    if (chained && CALL_NODES.has(chained.type) && URL_FINISHERS.test(calleeName(chained))) {
+      at = chained.parent;
+      continue;
+    }
     // `uri = URI("#{base}/run")`, `u, err := url.Parse(base + "/run")`: the parsed URL is the same request's.
     const call = at && ARGUMENT_LIST_NODES.has(at.type) ? at.parent : null;
     if (
@@ -270,10 +280,17 @@ function assignedVariable(expression: RunExpression): string | undefined {
     at = call.parent;
   }
   if (!at || !DECLARATION_NODES.has(at.type)) return undefined;
-  const left = at.childForFieldName("name") ?? at.childForFieldName("left") ?? at.namedChild(0);
-  const name = left?.type === "expression_list" ? left.namedChild(0) : left;
+  const left =
+    at.childForFieldName("name") ??
+    at.childForFieldName("left") ??
+    at.namedChildren.find((c) => c?.type === "variable_declaration") ?? // Kotlin's `val url = …`
+    at.namedChild(0);
+  const name = left?.type === "expression_list" || left?.type === "variable_declaration" ? left.namedChild(0) : left;
   return name && /^[$@]?[A-Za-z_]\w*$/.test(name.text) ? name.text : undefined;
 }
+
+/** Calls on a URL or its builder that finish it or add its query. */
+const URL_FINISHERS = /^(?:build|String|toString|Uri|addQueryParameter|addEncodedQueryParameter|setQueryParameter)$/;
 
 /** Calls that turn a URL string into a URL value. */
 const URL_PARSERS = /^(?:URI|URL|Uri|Url|HttpUrl|parse|Parse|ParseRequestURI|create|toUri|toURI|toHttpUrl|tryParse)$/;
