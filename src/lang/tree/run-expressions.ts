@@ -10,7 +10,7 @@ import { HOLE } from "../../core/urls.js";
 import type { TreeSource } from "./declarations.js";
 import { type ResolvedPath, resolvedPathOf } from "./resolved-paths.js";
 import { helperCallAround } from "./helper-calls.js";
-import { urlPartsAround } from "./url-parts.js";
+import { namedPathStart, urlPartsAround } from "./url-parts.js";
 import { calledName, stringCallAround, type TreeValues } from "./values.js";
 import {
   ARGUMENT_LIST_NODES,
@@ -209,7 +209,7 @@ function describe(node: Node, literal: Node, source: TreeSource, values: TreeVal
       owner: ownerNode,
     };
   }
-  const segmentCall = pathSegmentCallOf(node, literal);
+  const reportStart = pathSegmentCallOf(node, literal)?.startIndex ?? namedPathStart(node, literal);
   return {
     node,
     literal,
@@ -217,7 +217,7 @@ function describe(node: Node, literal: Node, source: TreeSource, values: TreeVal
     position,
     statement,
     owner: ownerNode,
-    ...(segmentCall ? { reportStart: segmentCall.startIndex } : {}),
+    ...(reportStart !== undefined ? { reportStart } : {}),
   };
 }
 

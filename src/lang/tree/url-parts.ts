@@ -49,6 +49,18 @@ export function urlPartsAround(literal: Node): Node | undefined {
 }
 
 /**
+ * Where a finding about a constructor spread over lines starts: the line of a
+ * path written as a named part (`Path = "/api/run"`, `path: '/api/run'`), as
+ * for a builder chain's path segment; positional parts stay on the call's line.
+ */
+export function namedPathStart(constructor: Node, literal: Node): number | undefined {
+  if (literal.startPosition.row === constructor.startPosition.row) return undefined;
+  for (let at = literal.parent; at && at !== constructor; at = at.parent)
+    if (/^(?:named_argument|keyed_element|assignment_expression)$/.test(at.type)) return at.startIndex;
+  return undefined;
+}
+
+/**
  * A value written as a part of a URL constructor (`Host: c.host`, `path: '/api/run'`):
  * its field or label names that part, so it binds no name for the rest of the code.
  */

@@ -17,6 +17,7 @@ import { ENDPOINTS } from "../../../knowledge/migration.js";
 import { chopperRequestsOf } from "../../../lang/tree/chopper.js";
 import { clientBaseOf, joinBase } from "../../../lang/tree/client-bases.js";
 import { PackageTrees } from "../../../lang/tree/package-trees.js";
+import { urlPartsOf } from "../../../lang/tree/url-parts.js";
 import { type ParsedFile, serverOf } from "./generated-servers.js";
 import { type RunExpression, runExpressionsOf } from "../../../lang/tree/run-expressions.js";
 import { refine } from "./run-id-keys.js";
@@ -118,7 +119,10 @@ export function treeRequestsOf(file: string, text: string, hosts: HostSet, repo:
       quiet.push({ start: literal.startIndex, end: literal.endIndex });
       continue;
     }
-    const base = isRelative(value) ? clientBaseOf(expression.node, source, packageTrees.values) : undefined;
+    // A URL built from parts names its own host or base: the client's base does not apply to it.
+    const ownsBase = urlPartsOf(expression.node) !== undefined;
+    const base =
+      isRelative(value) && !ownsBase ? clientBaseOf(expression.node, source, packageTrees.values) : undefined;
     const judged = base ? { ...expression, value: joinBase(base, value) } : expression;
     const use = judge(file, judged, text, hosts, repo, { source, trees: packageTrees });
     if (use) uses.push(use);
@@ -170,6 +174,7 @@ function judge(
     !repo.legacyBase ||
     !isV1Path(value) ||
     namesAnotherService(file, expression) ||
+    readsOwnAddress(expression.node.text) ||
     (!resolved && baseIsParameter(expression))
   )
     return undefined;
@@ -182,6 +187,17 @@ function judge(
   // On a base this file does not show, only V1's signature counts.
   if (use.endpoint === "run-ambiguous") return undefined;
   return { ...use, urlStart: at.start, runLiteral, methodKnown: true, evidence: repo.legacyBase, ...pathElsewhere };
+}
+
+/**
+ * A URL built on the address the app itself serves or was called on
+ * (`new UriBuilder(app.Urls.First())`, Go's `Host: r.Host`, `Request.Host`):
+ * a link to its own route, not a request to another service.
+ */
+function readsOwnAddress(text: string): boolean {
+  return /\b(?:app\.Urls|(?:r|req|request|Request|HttpContext\.Request|ctx\.Request)\.(?:Host|URL|Url|Scheme|PathBase))\b/.test(
+    text,
+  );
 }
 
 /** `/run`, `run` or `/api/run`, after the unknown base, with or without a query. */
