@@ -183,7 +183,9 @@ async function scanWithPool(
   // Requests built on a base held elsewhere, or on a vendor host, are what the grammars are loaded for.
   // So are URLs built from parts on a V1 host constant (`Uri.https(kHost, '/api/run')`, `url.URL{Host: apiHost, …}`).
   const needsGrammars =
-    legacyBaseHeld || withCurrentHost.length > 0 || withLegacyHost.some(({ file }) => treeLanguageOf(file) !== undefined);
+    legacyBaseHeld ||
+    withCurrentHost.length > 0 ||
+    withLegacyHost.some(({ file }) => treeLanguageOf(file) !== undefined);
   // A candidate that imports a module holding the V1 host (`${BASE}/run`, `fetch(RUN_URL, …)` with BASE from ./config) needs the parser too.
   const importsHostModule = hostModuleImports(withLegacyHost.filter(({ file }) => isJsFile(file)).map((h) => h.file));
   /** JS/TS sources a file scanner also reads: kept apart from `candidates`, the non-JS peers names are resolved across. */

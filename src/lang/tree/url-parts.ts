@@ -9,7 +9,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import { HOLE } from "../../core/urls.js";
-import { urlJoin } from "../python/values.js";
+import { urlJoin } from "../python/url-calls.js";
 import { dartCallOf } from "./dart-calls.js";
 import { CALL_NODES, lastName, nameText } from "./syntax.js";
 import { argumentsOf, calledName } from "./values.js";
@@ -53,9 +53,9 @@ export function urlPartsAround(literal: Node): Node | undefined {
  * path written as a named part (`Path = "/api/run"`, `path: '/api/run'`), as
  * for a builder chain's path segment; positional parts stay on the call's line.
  */
-export function namedPathStart(constructor: Node, literal: Node): number | undefined {
-  if (literal.startPosition.row === constructor.startPosition.row) return undefined;
-  for (let at = literal.parent; at && at !== constructor; at = at.parent)
+export function namedPathStart(built: Node, literal: Node): number | undefined {
+  if (literal.startPosition.row === built.startPosition.row) return undefined;
+  for (let at = literal.parent; at && at !== built; at = at.parent)
     if (/^(?:named_argument|keyed_element|assignment_expression)$/.test(at.type)) return at.startIndex;
   return undefined;
 }
@@ -73,23 +73,23 @@ export function isUrlPart(value: Node): boolean {
   return false;
 }
 
-/** The URL the parts make, each part's value taken by `valueOf`. */
-export function composeUrl(parts: UrlParts, valueOf: (node: Node) => string): string {
-  const path = parts.path ? valueOf(parts.path) : "";
+/** The URL the parts make, each part's value taken by `evaluate`. */
+export function composeUrl(parts: UrlParts, evaluate: (node: Node) => string): string {
+  const path = parts.path ? evaluate(parts.path) : "";
   // The query (`queryParameters:`, `RawQuery`, `Query =`) is left out: its run_id key is found where it is written.
-  if (parts.base && parts.reference) return urlJoin(valueOf(parts.base), valueOf(parts.reference));
+  if (parts.base && parts.reference) return urlJoin(evaluate(parts.base), evaluate(parts.reference));
   if (parts.base) {
-    const base = valueOf(parts.base);
+    const base = evaluate(parts.base);
     const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(base)?.[0] ?? HOLE;
     if (!parts.path) return base;
     // `replace(path: '${base.path}/run')`: a path that starts from an unknown part keeps the base's own path.
     const from = path.startsWith(HOLE) && origin !== HOLE ? base.split(/[?#]/)[0]!.replace(/\/+$/, "") : origin;
     return `${from}/${path.replace(/^[\u0000/]+/, "")}`;
   }
-  const written = typeof parts.scheme === "string" ? parts.scheme : parts.scheme ? valueOf(parts.scheme) : "https";
+  const written = typeof parts.scheme === "string" ? parts.scheme : parts.scheme ? evaluate(parts.scheme) : "https";
   // A scheme read from a constant the code does not define (`Uri.UriSchemeHttps`) is the web's.
   const scheme = /^[a-z][a-z0-9+.-]*/i.exec(written)?.[0] ?? "https";
-  const host = parts.host ? valueOf(parts.host) : HOLE;
+  const host = parts.host ? evaluate(parts.host) : HOLE;
   const slash = path === "" || path.startsWith("/") ? "" : "/";
   return `${scheme}://${host}${slash}${path}`;
 }
@@ -140,7 +140,8 @@ function csharpParts(node: Node): UrlParts | undefined {
   if (nameText(name) === "Uri") return undefined;
   if (nameText(name) !== "UriBuilder") return undefined;
   const fields = new Map<string, Node>();
-  const initializer = node.childForFieldName("initializer") ?? node.namedChildren.find((c) => c?.type === "initializer_expression");
+  const initializer =
+    node.childForFieldName("initializer") ?? node.namedChildren.find((c) => c?.type === "initializer_expression");
   for (const assignment of initializer?.namedChildren ?? []) {
     const key = assignment?.childForFieldName("left");
     const value = assignment?.childForFieldName("right");
@@ -169,7 +170,8 @@ function builderHostParts(call: Node): UrlParts | undefined {
   const args = argumentsOf(call);
   const callee = call.childForFieldName("function") ?? call.namedChild(0);
   const receiver =
-    call.childForFieldName("object") ?? (callee && callee !== name && callee.namedChildCount > 1 ? callee.namedChild(0) : null);
+    call.childForFieldName("object") ??
+    (callee && callee !== name && callee.namedChildCount > 1 ? callee.namedChild(0) : null);
   const keeps = receiver && args.length === 0 && URL_KEEPING_CALLS.test(nameText(name));
   if (keeps && (/^toHttpUrl/.test(nameText(name)) || URL_BUILDING.test(receiver.text))) return { base: receiver };
   if (receiver?.text === "HttpUrl" && args.length === 1 && URL_PARSING_CALLS.test(nameText(name)))

@@ -126,6 +126,9 @@ export function treeRequestsOf(file: string, text: string, hosts: HostSet, repo:
     const judged = base ? { ...expression, value: joinBase(base, value) } : expression;
     const use = judge(file, judged, text, hosts, repo, { source, trees: packageTrees });
     if (use) uses.push(use);
+    // A URL built from parts on another service's host, or on the app's own address, is settled: not V1.
+    else if ((ownsBase && parseUrlText(value, hosts).hostKind === "other") || readsOwnAddress(expression.node.text))
+      quiet.push({ start: literal.startIndex, end: literal.endIndex });
   }
   return { uses, quiet };
 }
