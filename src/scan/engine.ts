@@ -31,6 +31,7 @@ import { applyInSourceSuppressions, withoutMarkerLines } from "./suppression-pas
 import { scannersFor, scanTextFile, type TextCandidate, textFallback } from "./text-pass.js";
 import { scriptsSourcingCandidates } from "./sourced-follow-up.js";
 import { loadGrammarsFor } from "../lang/tree/grammars.js";
+import { treeLanguageOf } from "../lang/tree/languages.js";
 import type { HeldBase } from "./held-base.js";
 
 export interface ScanOptions {
@@ -180,7 +181,11 @@ async function scanWithPool(
   const legacyBase = firstApiBase(withLegacyHost, hosts) ?? firstApiBase(withCurrentHost, currentHostsAsLegacy(hosts));
   const legacyBaseHeld = legacyBase !== undefined;
   // Requests built on a base held elsewhere, or on a vendor host, are what the grammars are loaded for.
-  const needsGrammars = legacyBaseHeld || withCurrentHost.length > 0;
+  // So are URLs built from parts on a V1 host constant (`Uri.https(kHost, '/api/run')`, `url.URL{Host: apiHost, …}`).
+  const needsGrammars =
+    legacyBaseHeld ||
+    withCurrentHost.length > 0 ||
+    withLegacyHost.some(({ file }) => treeLanguageOf(file) !== undefined);
   // A candidate that imports a module holding the V1 host (`${BASE}/run`, `fetch(RUN_URL, …)` with BASE from ./config) needs the parser too.
   const importsHostModule = hostModuleImports(withLegacyHost.filter(({ file }) => isJsFile(file)).map((h) => h.file));
   /** JS/TS sources a file scanner also reads: kept apart from `candidates`, the non-JS peers names are resolved across. */

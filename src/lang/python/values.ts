@@ -13,6 +13,7 @@ import type { PyDef, PyModule } from "./module.js";
 import { passedValue } from "./passed-arguments.js";
 import type { PySources } from "./repo-sources.js";
 import type { PyRange } from "./syntax.js";
+import { URL_UNPARSERS, urlJoin, urlUnparse } from "./url-calls.js";
 import { fStringParts, isName, isOp, isString, type PyToken, stringValue, tokenizePython } from "./tokens.js";
 
 const MAX_DEPTH = 10;
@@ -20,7 +21,13 @@ const URL_JOINERS = new Set(["urljoin", "parse.urljoin", "urllib.parse.urljoin"]
 const STRING_WRAPPERS = new Set(["str", "os.fspath"]);
 /** Query-string builders: `urlencode({"run_id": id})` is `run_id=…`. */
 const QUERY_ENCODERS = new Set(["urlencode", "parse.urlencode", "urllib.parse.urlencode"]);
-const KNOWN_CALLS = new Set([...URL_JOINERS, ...STRING_WRAPPERS, ...QUERY_ENCODERS, "getattr"]);
+const KNOWN_CALLS = new Set([
+  ...URL_JOINERS,
+  ...URL_UNPARSERS.keys(),
+  ...STRING_WRAPPERS,
+  ...QUERY_ENCODERS,
+  "getattr",
+]);
 /** String methods whose result stays readable (anything else makes the value unknown). */
 const STRING_METHODS = new Set(["format", "rstrip", "lstrip", "strip", "join"]);
 
@@ -261,6 +268,11 @@ export class PyValues {
     if (URL_JOINERS.has(callee) && args.positional[0] && args.positional[1]) {
       return urlJoin(this.evaluate(args.positional[0], depth + 1), this.evaluate(args.positional[1], depth + 1));
     }
+    const tuple = args.positional[0];
+    if (URL_UNPARSERS.has(callee) && tuple && isOp(e.seq.tokens[tuple.lo], "(")) {
+      const parts = argumentsAt(tuple, tuple.lo).positional.map((part) => this.evaluate(part, depth + 1));
+      return urlUnparse(callee, parts);
+    }
     // `getattr(settings, "COMFY_BASE", "https://…")`: the attribute where it is known, else the default.
     const [owner, attribute, fallback] = args.positional;
     if (callee === "getattr" && owner && attribute && isString(e.seq.tokens[attribute.lo]) && depth <= MAX_DEPTH) {
@@ -370,17 +382,6 @@ export class PyValues {
 
 function isUnknown(value: string): boolean {
   return value.replaceAll(HOLE, "").trim() === "";
-}
-
-/** urllib.parse.urljoin for the shapes URLs take in code; HOLEs stay where they are. */
-export function urlJoin(base: string, reference: string): string {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(reference)) return reference;
-  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(base)?.[0];
-  if (reference.startsWith("//")) return `${/^[a-z][a-z0-9+.-]*:/i.exec(base)?.[0] ?? ""}${reference}`;
-  if (reference.startsWith("/")) return origin !== undefined ? `${origin}${reference}` : reference;
-  const path = base.split(/[?#]/)[0]!;
-  if (origin !== undefined && path === origin) return `${origin}/${reference}`;
-  return `${path.slice(0, path.lastIndexOf("/") + 1)}${reference}`;
 }
 
 /** The names of a dotted name's tokens (`settings`, `app.config`); undefined for any other expression. */

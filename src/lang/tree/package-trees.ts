@@ -10,6 +10,7 @@ import { parseTree } from "./grammars.js";
 import { treeLanguageOf } from "./languages.js";
 import { isPathConstant, readsOneOf } from "./run-expressions.js";
 import { TreeValues } from "./values.js";
+import { isUrlPart } from "./url-parts.js";
 
 /** Tests, vendored and installed code: not where an app configures its clients. */
 const NOT_CALLERS = /(?:^|\/)(?:vendor|node_modules|third_party|testdata)\/|_test\.go$|(?:^|\/)tests?\//;
@@ -70,7 +71,13 @@ export class PackageTrees {
       const peers = this.peersOf(from);
       for (const peer of peers) {
         for (const [name, bindings] of peer.bindings) {
-          if (bindings.some((b) => b.kind === "value" && typeof b.value !== "string" && isPathConstant(b.value)))
+          // A URL constructor's `path:` argument or `Path =` field is part of that URL, not a constant.
+          if (
+            bindings.some(
+              (b) =>
+                b.kind === "value" && typeof b.value !== "string" && isPathConstant(b.value) && !isUrlPart(b.value),
+            )
+          )
             found.add(name);
         }
       }

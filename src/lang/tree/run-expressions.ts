@@ -10,6 +10,7 @@ import { HOLE } from "../../core/urls.js";
 import type { TreeSource } from "./declarations.js";
 import { type ResolvedPath, resolvedPathOf } from "./resolved-paths.js";
 import { helperCallAround } from "./helper-calls.js";
+import { namedPathStart, urlPartsAround } from "./url-parts.js";
 import { calledName, stringCallAround, type TreeValues } from "./values.js";
 import {
   ARGUMENT_LIST_NODES,
@@ -208,7 +209,7 @@ function describe(node: Node, literal: Node, source: TreeSource, values: TreeVal
       owner: ownerNode,
     };
   }
-  const segmentCall = pathSegmentCallOf(node, literal);
+  const reportStart = pathSegmentCallOf(node, literal)?.startIndex ?? namedPathStart(node, literal);
   return {
     node,
     literal,
@@ -216,7 +217,7 @@ function describe(node: Node, literal: Node, source: TreeSource, values: TreeVal
     position,
     statement,
     owner: ownerNode,
-    ...(segmentCall ? { reportStart: segmentCall.startIndex } : {}),
+    ...(reportStart !== undefined ? { reportStart } : {}),
   };
 }
 
@@ -260,7 +261,7 @@ function outermostValue(literal: Node, helperCallAround: (node: Node) => Node | 
       node = parent;
       continue;
     }
-    const call = stringCallAround(node) ?? helperCallAround(node);
+    const call = stringCallAround(node) ?? urlPartsAround(node) ?? helperCallAround(node);
     if (call) {
       node = call;
       continue;

@@ -12,6 +12,7 @@ import { dartCallOf, dartDefaultOf, dartKeepsPath, dartParsedString } from "./da
 import type { TreeSource } from "./declarations.js";
 import { functionNameOf, functionReturning, parameterNames } from "./helper-calls.js";
 import { laravelConfigValue } from "./laravel-config.js";
+import { composeUrl, isUrlPart, urlPartsOf } from "./url-parts.js";
 import {
   ARGUMENT_LIST_NODES,
   CALL_NODES,
@@ -67,6 +68,8 @@ export class TreeValues {
   /** The string an expression evaluates to, HOLE where unknown. */
   valueOf(node: Node, source: TreeSource, depth = 0): string {
     if (depth > MAX_DEPTH) return HOLE;
+    const parts = urlPartsOf(node);
+    if (parts) return composeUrl(parts, (part) => this.valueOf(part, source, depth + 1));
     const type = node.type;
     if (type === "concatenated_string")
       return node.namedChildren.map((c) => (c ? this.valueOf(c, source, depth + 1) : HOLE)).join("");
@@ -113,7 +116,7 @@ export class TreeValues {
         where === source
       )
         continue;
-      if (this.active.has(value)) continue;
+      if (this.active.has(value) || (typeof value !== "string" && isUrlPart(value))) continue;
       this.active.add(value);
       try {
         values.add(typeof value === "string" ? value : this.valueOf(value, where, depth + 1));

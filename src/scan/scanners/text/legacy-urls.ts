@@ -158,7 +158,8 @@ class TextScan {
   /** V1 requests the syntax tree resolved (through constants, members, settings and the repository's V1 base). */
   private reportTreeUses(): void {
     for (const use of this.tree?.uses ?? []) {
-      for (const at of [use.start, use.urlStart]) this.treeLines.add(this.source.lineOf(at));
+      // The path's literal too: a URL built from parts (`url.URL{…}`, `new UriBuilder { … }`) writes it lines below.
+      for (const at of [use.start, use.urlStart, use.runLiteral.start]) this.treeLines.add(this.source.lineOf(at));
       const finding = treeUseFinding(use);
       this.findings.reportOnce(
         use.start,

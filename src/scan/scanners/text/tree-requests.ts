@@ -17,6 +17,7 @@ import { ENDPOINTS } from "../../../knowledge/migration.js";
 import { chopperRequestsOf } from "../../../lang/tree/chopper.js";
 import { clientBaseOf, joinBase } from "../../../lang/tree/client-bases.js";
 import { PackageTrees } from "../../../lang/tree/package-trees.js";
+import { urlPartsOf } from "../../../lang/tree/url-parts.js";
 import { type ParsedFile, serverOf } from "./generated-servers.js";
 import { type RunExpression, runExpressionsOf } from "../../../lang/tree/run-expressions.js";
 import { refine } from "./run-id-keys.js";
@@ -118,10 +119,16 @@ export function treeRequestsOf(file: string, text: string, hosts: HostSet, repo:
       quiet.push({ start: literal.startIndex, end: literal.endIndex });
       continue;
     }
-    const base = isRelative(value) ? clientBaseOf(expression.node, source, packageTrees.values) : undefined;
+    // A URL built from parts names its own host or base: the client's base does not apply to it.
+    const ownsBase = urlPartsOf(expression.node) !== undefined;
+    const base =
+      isRelative(value) && !ownsBase ? clientBaseOf(expression.node, source, packageTrees.values) : undefined;
     const judged = base ? { ...expression, value: joinBase(base, value) } : expression;
     const use = judge(file, judged, text, hosts, repo, { source, trees: packageTrees });
     if (use) uses.push(use);
+    // A URL built from parts on another service's host, or on the app's own address, is settled: not V1.
+    else if ((ownsBase && parseUrlText(value, hosts).hostKind === "other") || readsOwnAddress(expression.node.text))
+      quiet.push({ start: literal.startIndex, end: literal.endIndex });
   }
   return { uses, quiet };
 }
@@ -170,6 +177,7 @@ function judge(
     !repo.legacyBase ||
     !isV1Path(value) ||
     namesAnotherService(file, expression) ||
+    readsOwnAddress(expression.node.text) ||
     (!resolved && baseIsParameter(expression))
   )
     return undefined;
@@ -182,6 +190,17 @@ function judge(
   // On a base this file does not show, only V1's signature counts.
   if (use.endpoint === "run-ambiguous") return undefined;
   return { ...use, urlStart: at.start, runLiteral, methodKnown: true, evidence: repo.legacyBase, ...pathElsewhere };
+}
+
+/**
+ * A URL built on the address the app itself serves or was called on
+ * (`new UriBuilder(app.Urls.First())`, Go's `Host: r.Host`, `Request.Host`):
+ * a link to its own route, not a request to another service.
+ */
+function readsOwnAddress(text: string): boolean {
+  return /\b(?:app\.Urls|(?:r|req|request|Request|HttpContext\.Request|ctx\.Request)\.(?:Host|URL|Url|Scheme|PathBase))\b/.test(
+    text,
+  );
 }
 
 /** `/run`, `run` or `/api/run`, after the unknown base, with or without a query. */
@@ -258,6 +277,16 @@ function assignedVariable(expression: RunExpression): string | undefined {
   let at = expression.node.parent;
   for (;;) {
     while (at && VALUE_WRAPPERS.has(at.type)) at = at.parent;
+    // Go's `&url.URL{…}`, and a builder finished on the URL (`….addPathSegments("api/run").build()`).
+    if (at?.type === "unary_expression" && at.text.startsWith("&")) {
+      at = at.parent;
+      continue;
+    }
+    const chained = at && MEMBER_NODES.has(at.type) ? at.parent : null;
+    if (chained && CALL_NODES.has(chained.type) && URL_FINISHERS.test(calleeName(chained))) {
+      at = chained.parent;
+      continue;
+    }
     // `uri = URI("#{base}/run")`, `u, err := url.Parse(base + "/run")`: the parsed URL is the same request's.
     const call = at && ARGUMENT_LIST_NODES.has(at.type) ? at.parent : null;
     if (
@@ -270,10 +299,17 @@ function assignedVariable(expression: RunExpression): string | undefined {
     at = call.parent;
   }
   if (!at || !DECLARATION_NODES.has(at.type)) return undefined;
-  const left = at.childForFieldName("name") ?? at.childForFieldName("left") ?? at.namedChild(0);
-  const name = left?.type === "expression_list" ? left.namedChild(0) : left;
+  const left =
+    at.childForFieldName("name") ??
+    at.childForFieldName("left") ??
+    at.namedChildren.find((c) => c?.type === "variable_declaration") ?? // Kotlin's `val url = …`
+    at.namedChild(0);
+  const name = left?.type === "expression_list" || left?.type === "variable_declaration" ? left.namedChild(0) : left;
   return name && /^[$@]?[A-Za-z_]\w*$/.test(name.text) ? name.text : undefined;
 }
+
+/** Calls on a URL or its builder that finish it or add its query. */
+const URL_FINISHERS = /^(?:build|String|toString|Uri|addQueryParameter|addEncodedQueryParameter|setQueryParameter)$/;
 
 /** Calls that turn a URL string into a URL value. */
 const URL_PARSERS = /^(?:URI|URL|Uri|Url|HttpUrl|parse|Parse|ParseRequestURI|create|toUri|toURI|toHttpUrl|tryParse)$/;

@@ -434,3 +434,72 @@ class RunsApi
     expect(scan("lib/acme/api/runs_api.rb", { "lib/acme/api/runs_api.rb": rb })).toEqual(["6:legacy-get-run"]);
   });
 });
+
+describe("URLs built from a host and a path part", () => {
+  beforeAll(async () => {
+    await loadGrammarsFor(["a.dart", "a.go", "a.cs", "a.kt"]);
+  });
+
+  const dart = `const kComfyHost = 'www.comfydeploy.com';
+const kOwnHost = 'renders.example-app.io';
+Future<void> queue() => http.post(Uri.https(kComfyHost, '/api/run'), body: '{}');
+Future<void> status(String id) => http.get(Uri.https(kComfyHost, '/api/run', {
+      'run_id': id,
+    }));
+Future<void> own(String id) => http.post(Uri.https(kOwnHost, '/api/run', {'run_id': id}));
+Future<void> pod(String ep) => http.post(Uri.https('api.runpod.ai', '/v2/$ep/run'));
+`;
+
+  it("Dart: Uri.https on a V1 host constant is a V1 request, the GET on its run_id line; other hosts stay quiet", () => {
+    expect(scan("lib/api.dart", { "lib/api.dart": dart }, { file: "lib/api.dart", line: 1 })).toEqual([
+      "1:legacy-base-url",
+      "3:legacy-create-run",
+      "5:legacy-get-run",
+    ]);
+  });
+
+  it("Go: a url.URL whose Host is the incoming request's is the app's own link, even beside a V1 base", () => {
+    const go = `package web\nfunc link(r *http.Request, id string) string {\n\tu := url.URL{\n\t\tScheme: "https",\n\t\tHost:   r.Host,\n\t\tPath:   "/api/run",\n\t}\n\tq := u.Query()\n\tq.Set("run_id", id)\n\tu.RawQuery = q.Encode()\n\treturn u.String()\n}\n`;
+    expect(scan("web/link.go", { "web/link.go": go }, { file: "comfy/base.go", line: 3 })).toEqual([]);
+  });
+
+  it("C#: a UriBuilder on the V1 host is reported on its Path line; one on the app's own address stays quiet", () => {
+    const cs = `class C {
+  const string ComfyHost = "www.comfydeploy.com";
+  Task Queue(HttpClient http) {
+    var b = new UriBuilder {
+      Scheme = "https",
+      Host = ComfyHost,
+      Path = "/api/run",
+    };
+    return http.PostAsync(b.Uri, null);
+  }
+  string Status(WebApplication app, string id) =>
+    new UriBuilder(app.Urls.First()) { Path = "/api/run", Query = $"run_id={id}" }.Uri.ToString();
+}
+`;
+    expect(scan("C.cs", { "C.cs": cs }, { file: "Settings.cs", line: 4 })).toEqual([
+      "2:legacy-base-url",
+      "7:legacy-create-run",
+    ]);
+  });
+
+  it("Kotlin: an HttpUrl builder on the V1 host reads its method from the request that sends it", () => {
+    const kt = `const val HOST = "www.comfydeploy.com"
+class Api(private val client: OkHttpClient) {
+    fun queue(body: RequestBody) {
+        val url = HttpUrl.Builder()
+            .scheme("https")
+            .host(HOST)
+            .addPathSegments("api/run")
+            .build()
+        client.newCall(Request.Builder().url(url).post(body).build()).execute()
+    }
+}
+`;
+    expect(scan("Api.kt", { "Api.kt": kt }, { file: "Api.kt", line: 1 })).toEqual([
+      "1:legacy-base-url",
+      "7:legacy-create-run",
+    ]);
+  });
+});
