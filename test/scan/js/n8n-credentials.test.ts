@@ -141,7 +141,10 @@ describe("n8n nodes on a credential type's base", () => {
   });
 
   it("leave requests declared as data to a person: no statement near them takes a marker", async () => {
-    const files = { "credentials/RenderApi.credentials.ts": credential(V1), "nodes/Render/Render.node.ts": DECLARATIVE };
+    const files = {
+      "credentials/RenderApi.credentials.ts": credential(V1),
+      "nodes/Render/Render.node.ts": DECLARATIVE,
+    };
     const result = await scan({ root: tempRepo(files), hosts: DEFAULT_HOSTS, workers: false });
     const requests = result.findings.filter((f) => f.ruleId !== "legacy-base-url");
     expect(requests).toHaveLength(3);
