@@ -259,14 +259,16 @@ async function scanWithPool(
     const modules = clientModules.splice(0);
     provenClients.push(...modules);
     const search = { index, importerFiles, thirdPartyPackage, packages, ownCode };
-    const found = await findImporters(root, fileSet, analysed, modules, search, digests, [...provenClients]);
-    const { importers, barrels } = found;
-    if (importers.length === 0 && barrels.length === 0) break;
+    const { importers, barrels } = await findImporters(root, fileSet, analysed, modules, search, digests, [
+      ...provenClients,
+    ]);
+    const found = [...importers.map((w) => w.file), ...barrels];
+    if (found.length === 0) break;
     for (const barrel of barrels) analysed.add(barrel);
     barrelCount += barrels.length;
     clientModules.push(...barrels);
-    progress.candidates += [...importers.map((w) => w.file), ...barrels].filter((f) => !countedJs.has(f)).length;
-    packages.prepare([...importers.map((w) => w.file), ...barrels], analysed);
+    progress.candidates += found.filter((f) => !countedJs.has(f)).length;
+    packages.prepare(found, analysed);
     await run(importers);
   }
   await ownCodeIndexed?.catch(() => undefined); // no rg left running when the scan returns

@@ -1,14 +1,13 @@
 /**
  * Who imports which module, by name: every path-like import specifier
- * (`from "…/x"`, `require("…/x")`, `import("…/x")`) of a set of JS/TS files,
- * collected in one pass (one ripgrep run, or one read of each file without
- * it) and kept as an inverted index from a path segment to the files naming
- * it. Each round of the importer follow-up asks the index instead of searching
- * the tree again, so following imports costs at most one pass over each file
- * whatever the tree's shape; files are added as a round first needs them
- * (`cover`), so third-party packages no client module lives in are never read.
- * Only names are kept, not texts: the follow-up reads the few files the index
- * answers.
+ * (`from "…/x"`, `require("…/x")`, `import("…/x")`) of the repository's own
+ * JS/TS files, collected in one pass (one ripgrep run, or one read of each
+ * file without it) and kept as an inverted index from a path segment to the
+ * files naming it. Each round of the importer follow-up asks the index instead
+ * of searching the tree again, so following imports costs at most one pass
+ * over each file whatever the tree's shape (third-party packages are searched
+ * instead, only where a client module lives: package-importers.ts). Only names
+ * are kept, not texts: the follow-up reads the few files the index answers.
  *
  * In a Nuxt or Nitro app a module is also used without an import: the names
  * its auto-import folders export are looked for in the same passes, and a file

@@ -4,7 +4,9 @@
  * file is parsed. The engine asks two questions: `hostModuleImports` (does
  * this candidate import one of these modules?) and `findImporters` (which
  * files not yet analysed use one of these client modules?), the latter
- * answered from one import index for every round.
+ * answered for the repository's own code from one import index for every
+ * round, and in a third-party package by a search of that package
+ * (package-importers.ts).
  */
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
@@ -52,8 +54,8 @@ export function hostModuleImports(modules: readonly string[]): (file: string, te
  * a slash and before a quote or an extension ("./comfy", '@/lib/comfy',
  * "../comfy.js"; an index file by its folder). A bare word would match far too much.
  */
-function importNeedles(names: ReadonlySet<string>): string[] {
-  return [...names].flatMap((n) => [`/${n}"`, `/${n}'`, `/${n}.`, `/${n}\``]);
+function importNeedles(names: ReadonlySet<string>): Buffer[] {
+  return [...names].flatMap((n) => [`/${n}"`, `/${n}'`, `/${n}.`, `/${n}\``].map((needle) => Buffer.from(needle)));
 }
 
 /**
@@ -173,7 +175,6 @@ export async function findImporters(
   const names = importedNames(modules);
   const provenSet = new Set(proven);
   const needles = importNeedles(names);
-  const needleBytes = needles.map((needle) => Buffer.from(needle));
   const importers: JsWork[] = [];
   const barrels: string[] = [];
   // For a module in third-party code, its importers are looked for in its own package and in the repository's own code:
@@ -197,7 +198,7 @@ export async function findImporters(
   for (const file of candidates) {
     const content = readIfPossible(posix.join(root, file));
     if (!content || content.length > MAX_FILE_BYTES || looksBinary(content)) continue;
-    const named = [...needleBytes, ...(usedWithout.get(file) ?? [])];
+    const named = [...needles, ...(usedWithout.get(file) ?? [])];
     // A bundle's imports are inlined copies of files the follow-up reaches in their own right.
     if (!named.some((n) => content.indexOf(n) !== -1) || looksGenerated(file, content)) continue;
     const text = decode(content);
