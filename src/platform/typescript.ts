@@ -24,12 +24,17 @@ export function loadTypeScript(): TypeScript {
  */
 export function precompileTypeScript(): void {
   try {
-    const tsMorph = createRequire(import.meta.url).resolve("ts-morph");
-    const common = createRequire(tsMorph).resolve("@ts-morph/common");
-    precompileCommonJs(join(dirname(common), "typescript.js"));
+    precompileCommonJs(bundledPaths().typescript);
   } catch {
     // Loaded the usual way by ts-morph.
   }
+}
+
+/** Where ts-morph is, and the TypeScript bundle it requires (resolved as ts-morph resolves it); throws when absent. */
+function bundledPaths(): { tsMorph: string; typescript: string } {
+  const tsMorph = createRequire(import.meta.url).resolve("ts-morph");
+  const common = createRequire(tsMorph).resolve("@ts-morph/common");
+  return { tsMorph, typescript: join(dirname(common), "typescript.js") };
 }
 
 /**
@@ -46,10 +51,9 @@ export async function withTypeScriptOnly<T>(load: () => Promise<T>): Promise<T> 
   let tsMorph: string;
   let stub: { id: string; filename: string; loaded: boolean; exports: { ts: unknown } };
   try {
-    const require = createRequire(import.meta.url);
-    tsMorph = require.resolve("ts-morph");
-    const common = createRequire(tsMorph).resolve("@ts-morph/common");
-    const ts: unknown = createRequire(common)(join(dirname(common), "typescript.js"));
+    const paths = bundledPaths();
+    tsMorph = paths.tsMorph;
+    const ts: unknown = createRequire(paths.typescript)(paths.typescript);
     stub = { id: tsMorph, filename: tsMorph, loaded: true, exports: { ts } };
   } catch {
     return load();

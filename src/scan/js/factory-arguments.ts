@@ -55,7 +55,7 @@ function calleeName(expr: ts.Expression): string | undefined {
   return undefined;
 }
 
-/** Whether the body calls `name()` anywhere (not inside a nested function that declares the name again). */
+/** Whether the body calls `name()` anywhere, nested functions included (a callback passed on still calls the factory). */
 function callsName(body: ts.Node | undefined, name: string): boolean {
   let found = false;
   const visit = (node: ts.Node): void => {
